@@ -1,0 +1,56 @@
+import { InProcessHub, busTransportFromConfig, startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
+import { accessService } from '@gatehouse/access';
+import { adminService } from '@gatehouse/admin';
+import { billingService } from '@gatehouse/billing';
+import { brandingService } from '@gatehouse/branding';
+import { startEmbeddedPostgres } from '@gatehouse/db';
+import { createGateway, GatewayConfig } from '@gatehouse/gateway';
+import { identityService } from '@gatehouse/identity';
+import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
+
+const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
+
+/** Demo values for a first look on a bare machine (decisions A3); real deployments set their own. */
+const DEMO_DEFAULTS: Record<string, string> = {
+  BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
+  BOOTSTRAP_ADMIN_PASSWORD: 'gatehouse-demo',
+  BOOTSTRAP_PUBLICATION_NAME: 'Demo Gazette',
+  BOOTSTRAP_PUBLICATION_DOMAINS: 'localhost,127.0.0.1',
+  ALLOW_INSECURE_WEBHOOK_URLS: 'true',
+};
+
+/**
+ * The whole system in one process: every service on the in-process bus (or on NATS when NATS_URL
+ * is set) and PostgreSQL from DATABASE_URL, else an embedded one under DATA_DIR.
+ */
+runMain(async () => {
+  for (const [name, value] of Object.entries(DEMO_DEFAULTS)) process.env[name] ??= value;
+  const base = loadConfig(ServiceConfig);
+  const gatewayConfig = loadConfig(GatewayConfig);
+  const configs = SERVICES.map((definition) => loadConfig(definition.config));
+
+  const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
+  const databaseUrl = base.DATABASE_URL ?? embedded!.url;
+  const transport = busTransportFromConfig(base.NATS_URL, () => new InProcessHub());
+  const services: RunningService[] = await Promise.all(
+    SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
+  );
+  const gateway = await createGateway(gatewayConfig, transport);
+  await gateway.listen({ port: gatewayConfig.PORT, host: '0.0.0.0' });
+
+  const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
+  console.log(`Gatehouse is running. API docs: ${url}/docs`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await gateway.close();
+    await Promise.all(services.map((s) => s.close()));
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+});

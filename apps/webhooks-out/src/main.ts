@@ -1,0 +1,5 @@
+import { runStandaloneService } from '@gatehouse/bus';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { runMain } from '@gatehouse/platform';
+
+runMain(() => runStandaloneService(webhooksOutService));

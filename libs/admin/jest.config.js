@@ -1,0 +1,1 @@
+module.exports = { displayName: 'admin', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'branding', preset: '../../jest.preset.js', rootDir: __dirname };

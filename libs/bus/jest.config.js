@@ -1,0 +1,1 @@
+module.exports = { displayName: 'bus', preset: '../../jest.preset.js', rootDir: __dirname };

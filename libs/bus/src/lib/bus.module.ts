@@ -1,0 +1,36 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { CustomTransportStrategy } from '@nestjs/microservices';
+import { BUS_OPTIONS, type BusOptions } from './bus-options';
+import { BusClient, REQUEST_CLIENT, type RequestClient } from './requests/bus-client';
+import { InProcessClient, InProcessServer } from './requests/in-process.transport';
+import { NamespacedNatsClient, NamespacedNatsServer } from './requests/nats.transport';
+
+export function createRequestClient(options: BusOptions): RequestClient {
+  return options.transport.kind === 'nats'
+    ? new NamespacedNatsClient(options.transport.servers, options.namespace)
+    : new InProcessClient(options.transport.hub.requests, options.namespace);
+}
+
+/** The transport a service answers requests on; its replicas share one queue group. */
+export function createRequestServer(options: BusOptions): CustomTransportStrategy {
+  return options.transport.kind === 'nats'
+    ? new NamespacedNatsServer(options.transport.servers, options.service, options.namespace)
+    : new InProcessServer(options.transport.hub.requests, options.namespace);
+}
+
+/** Bus options and the typed request client, available to every module of the service. */
+@Global()
+@Module({})
+export class BusModule {
+  static forRoot(options: BusOptions): DynamicModule {
+    return {
+      module: BusModule,
+      providers: [
+        { provide: BUS_OPTIONS, useValue: options },
+        { provide: REQUEST_CLIENT, useFactory: () => createRequestClient(options) },
+        BusClient,
+      ],
+      exports: [BUS_OPTIONS, BusClient],
+    };
+  }
+}

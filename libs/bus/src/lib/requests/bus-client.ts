@@ -1,0 +1,45 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { RequestPattern } from '@gatehouse/contracts';
+import { AppError, isProblem } from '@gatehouse/platform';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { BUS_OPTIONS, type BusOptions } from '../bus-options';
+
+export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
+
+/** The part of a NestJS client proxy (NATS or in-process) the bus uses. */
+export type RequestClient = Pick<ClientProxy, 'send' | 'close'>;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+
+/**
+ * Sends typed requests to other services. A reply that does not come within the timeout, or a
+ * bus that cannot be reached, fails fast as 503 `service_unavailable`; a failure the other
+ * service reported comes back as the same AppError it threw.
+ */
+@Injectable()
+export class BusClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(BusClient.name);
+
+  constructor(
+    @Inject(BUS_OPTIONS) private readonly options: BusOptions,
+    @Inject(REQUEST_CLIENT) private readonly client: RequestClient,
+  ) {}
+
+  async request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>, timeoutMs?: number): Promise<Res> {
+    const limit = timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      return await firstValueFrom(this.client.send<Res, Req>(pattern.pattern, payload).pipe(timeout(limit)));
+    } catch (err) {
+      if (isProblem(err)) throw AppError.fromProblem(err);
+      if (err instanceof TimeoutError) {
+        throw new AppError('service_unavailable', `No answer to ${pattern.pattern} within ${limit} ms.`);
+      }
+      this.logger.warn(`${pattern.pattern} failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
+      throw new AppError('service_unavailable', `The service answering ${pattern.pattern} could not be reached.`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

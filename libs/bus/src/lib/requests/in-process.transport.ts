@@ -1,0 +1,107 @@
+import { BaseRpcContext, ClientProxy, Server, type CustomTransportStrategy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { problem } from '@gatehouse/platform';
+
+type Respond = (packet: WritePacket) => void;
+
+/** Values cross the in-process bus as they would cross NATS: as JSON, never as shared references. */
+const overTheWire = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
+
+/** Routes requests between the services of one process, by namespaced subject. */
+export class InProcessRequestBroker {
+  private readonly routes = new Map<string, { server: InProcessServer; pattern: string }>();
+
+  register(subject: string, server: InProcessServer, pattern: string): void {
+    const existing = this.routes.get(subject);
+    if (existing && existing.server !== server) throw new Error(`Two services answer ${subject}`);
+    this.routes.set(subject, { server, pattern });
+  }
+
+  unregister(server: InProcessServer): void {
+    for (const [subject, route] of this.routes) if (route.server === server) this.routes.delete(subject);
+  }
+
+  dispatch(subject: string, data: unknown, respond: Respond): void {
+    const route = this.routes.get(subject);
+    if (!route) {
+      respond({ err: problem('service_unavailable', 'No service answers this request.'), isDisposed: true });
+      return;
+    }
+    void route.server.handle(route.pattern, overTheWire(data), (packet) => respond(overTheWire(packet)));
+  }
+}
+
+class InProcessContext extends BaseRpcContext<[string]> {}
+
+/** The NestJS transport strategy of a service on the in-process bus. */
+export class InProcessServer extends Server implements CustomTransportStrategy {
+  constructor(
+    private readonly broker: InProcessRequestBroker,
+    private readonly namespace: string,
+  ) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    for (const pattern of this.messageHandlers.keys()) this.broker.register(`${this.namespace}.${pattern}`, this, pattern);
+    callback();
+  }
+
+  close(): void {
+    this.broker.unregister(this);
+  }
+
+  async handle(pattern: string, data: unknown, respond: Respond): Promise<void> {
+    const handler = this.getHandlerByPattern(pattern);
+    if (!handler) return respond({ err: problem('service_unavailable'), isDisposed: true });
+    try {
+      const result = await handler(data, new InProcessContext([pattern]));
+      this.send(this.transformToObservable(result), respond);
+    } catch (err) {
+      respond({ err, isDisposed: true });
+    }
+  }
+
+  on(): void {
+    // The in-process transport has no connection status to report.
+  }
+
+  unwrap<T>(): T {
+    return this.broker as T;
+  }
+}
+
+/** The NestJS client of the in-process bus. */
+export class InProcessClient extends ClientProxy {
+  constructor(
+    private readonly broker: InProcessRequestBroker,
+    private readonly namespace: string,
+  ) {
+    super();
+  }
+
+  async connect(): Promise<void> {
+    // Nothing to connect to: the broker lives in this process.
+  }
+
+  close(): void {
+    // Nothing to close.
+  }
+
+  unwrap<T>(): T {
+    return this.broker as T;
+  }
+
+  protected publish(packet: ReadPacket, callback: Respond): () => void {
+    let disposed = false;
+    this.broker.dispatch(`${this.namespace}.${this.normalizePattern(packet.pattern)}`, packet.data, (reply) => {
+      if (!disposed) callback(reply);
+    });
+    return () => {
+      disposed = true;
+    };
+  }
+
+  protected async dispatchEvent(): Promise<never> {
+    throw new Error('Fire-and-forget messages are not used: events go through the outbox.');
+  }
+}

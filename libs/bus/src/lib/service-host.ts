@@ -1,0 +1,145 @@
+import { Module, type INestMicroservice, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { BackendServiceName } from '@gatehouse/contracts';
+import { DatabaseModule, openServiceDatabase, startEmbeddedPostgres } from '@gatehouse/db';
+import {
+  ConfigError,
+  ConfigModule,
+  PinoNestLogger,
+  ProblemRpcFilter,
+  createLogger,
+  createValidationPipe,
+  loadConfig,
+  type ServiceConfig,
+} from '@gatehouse/platform';
+import { createServer, type Server } from 'node:http';
+import type { MixedList } from 'typeorm';
+import { BusModule, createRequestServer } from './bus.module';
+import { InProcessHub, type BusTransport } from './bus-options';
+import { CreateBusTables1763700000000 } from './events/bus-tables.migration';
+import { EventsModule } from './events/events.module';
+import { checkServiceHealth, healthControllerFor } from './health.controller';
+
+/** What a service lib exports so that it can be booted alone or beside the others. */
+export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
+  name: BackendServiceName;
+  /** Its own PostgreSQL schema. */
+  schema: string;
+  /** The service's root feature module. */
+  module: Type;
+  /** Its validated configuration class; injectable by that class. */
+  config: new () => C;
+  entities: MixedList<Function>;
+  migrations: MixedList<Function>;
+}
+
+export interface RunningService {
+  name: BackendServiceName;
+  app: INestMicroservice;
+  close(): Promise<void>;
+}
+
+export interface ServiceRuntime<C extends ServiceConfig> {
+  config: C;
+  transport: BusTransport;
+  databaseUrl: string;
+}
+
+/** Boots one service: opens and migrates its schema, then answers its requests and consumes its events. */
+export async function startService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+  runtime: ServiceRuntime<C>,
+): Promise<RunningService> {
+  const logger = createLogger(definition.name, runtime.config.LOG_LEVEL);
+  const dataSource = await openServiceDatabase({
+    url: runtime.databaseUrl,
+    schema: definition.schema,
+    entities: definition.entities,
+    migrations: [CreateBusTables1763700000000, ...(definition.migrations as Function[])],
+  });
+  const busOptions = { service: definition.name, namespace: runtime.config.BUS_NAMESPACE, transport: runtime.transport };
+
+  @Module({
+    imports: [
+      ConfigModule.forValue(definition.config, runtime.config),
+      DatabaseModule.forDataSource(dataSource),
+      BusModule.forRoot(busOptions),
+      EventsModule.forRoot(),
+      definition.module,
+    ],
+    controllers: [healthControllerFor(definition.name)],
+  })
+  class ServiceRootModule {}
+
+  let app: INestMicroservice;
+  try {
+    app = await NestFactory.createMicroservice(ServiceRootModule, {
+      strategy: createRequestServer(busOptions),
+      logger: new PinoNestLogger(logger),
+    });
+    app.useGlobalFilters(new ProblemRpcFilter(logger));
+    app.useGlobalPipes(createValidationPipe());
+    await app.listen();
+  } catch (err) {
+    await dataSource.destroy();
+    throw err;
+  }
+  const probes = runtime.config.HEALTH_PORT
+    ? await serveProbes(runtime.config.HEALTH_PORT, () => checkServiceHealth(definition.name, dataSource))
+    : undefined;
+  logger.info({ namespace: busOptions.namespace, transport: runtime.transport.kind }, 'service started');
+  return {
+    name: definition.name,
+    app,
+    close: async () => {
+      probes?.close();
+      await app.close();
+      await dataSource.destroy();
+    },
+  };
+}
+
+/**
+ * The start of a service deployed on its own: configuration from the environment, the real bus
+ * (NATS_URL is required: alone on an in-process bus nobody could reach it) and PostgreSQL from
+ * DATABASE_URL, or an embedded one under DATA_DIR when unset.
+ */
+export async function runStandaloneService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<RunningService> {
+  const config = loadConfig(definition.config);
+  if (!config.NATS_URL) {
+    throw new ConfigError('Invalid configuration: NATS_URL is required to run a service on its own (npm start runs them all in one process without it)');
+  }
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR);
+  const service = await startService(definition, {
+    config,
+    transport: { kind: 'nats', servers: config.NATS_URL.split(',') },
+    databaseUrl: config.DATABASE_URL ?? embedded!.url,
+  });
+  const stop = async () => {
+    await service.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return service;
+}
+
+export { InProcessHub };
+
+function serveProbes(port: number, ready: () => Promise<{ status: string }>): Promise<Server> {
+  const server = createServer((req, res) => {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (req.url === '/healthz') return answer(200, { status: 'up' });
+    if (req.url === '/readyz') {
+      return void ready().then(
+        (health) => answer(health.status === 'up' ? 200 : 503, health),
+        () => answer(503, { status: 'down' }),
+      );
+    }
+    answer(404, { status: 404 });
+  });
+  return new Promise((resolve) => server.listen(port, () => resolve(server)));
+}

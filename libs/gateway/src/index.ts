@@ -1,0 +1,3 @@
+export * from './lib/create-gateway';
+export * from './lib/gateway.config';
+export * from './lib/gateway.module';

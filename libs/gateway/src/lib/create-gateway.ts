@@ -1,0 +1,78 @@
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { BusTransport } from '@gatehouse/bus';
+import { PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe, sendProblem, toProblem } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { GatewayConfig } from './gateway.config';
+import { GatewayModule } from './gateway.module';
+
+/** JSON bodies above this answer 413 `payload_too_large` (decisions B2). */
+export const JSON_BODY_LIMIT = 100 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
+
+/**
+ * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
+ * details for every error, an `X-Request-Id` on every response.
+ */
+export async function createGateway(config: GatewayConfig, transport: BusTransport): Promise<NestFastifyApplication> {
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    disableRequestLogging: true,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport }),
+    adapter,
+    { logger: new PinoNestLogger(logger) },
+  );
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (QUIET_PATHS.has(request.url.split('?')[0])) return;
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  // Errors raised before a route handler runs (body too large, malformed JSON, media type) become problem details too.
+  fastify.setErrorHandler((error, request, reply) => sendProblem(reply, toProblem(error, logger, request.id)));
+
+  app.setGlobalPrefix('api/v1', {
+    exclude: [
+      { path: 'healthz', method: RequestMethod.GET },
+      { path: 'readyz', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalFilters(new ProblemHttpFilter(logger));
+  app.useGlobalPipes(createValidationPipe());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Gatehouse API')
+      .setDescription(
+        'Subscription access and paywall service. Every error is RFC 9457 problem details (`application/problem+json`) with a stable `code`; every response carries `X-Request-Id`.',
+      )
+      .setVersion('1')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'pk_ (publishable) or sk_ (secret) key' }, 'apiKey')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer access token' }, 'customerJwt')
+      .addCookieAuth('service_session', { type: 'apiKey', in: 'cookie', name: 'service_session' }, 'adminSession')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+  return app;
+}
+
+export { GatewayConfig };

@@ -1,0 +1,33 @@
+import { BusConfig, Flag } from '@gatehouse/platform';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+
+export class GatewayConfig extends BusConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number = 3000;
+
+  /** The public address of the service (used for links, the `Secure` cookie flag and the CSRF origin). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  /** Redis for rate-limit counters shared by every gateway replica; unset: counters per process. */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you control). */
+  @Flag()
+  TRUST_PROXY: boolean = false;
+
+  /** Extra origins (comma separated) allowed to make cookie-authenticated writes. */
+  @IsOptional()
+  @IsString()
+  DASHBOARD_ORIGINS?: string;
+
+  /** A request header carrying the visitor's ISO country code, set by your CDN (e.g. CF-IPCountry). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9-]+$/, { message: 'must be a header name' })
+  COUNTRY_HEADER?: string;
+}

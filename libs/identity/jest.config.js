@@ -1,0 +1,1 @@
+module.exports = { displayName: 'identity', preset: '../../jest.preset.js', rootDir: __dirname };

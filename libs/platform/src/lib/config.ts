@@ -1,0 +1,81 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Transform, plainToInstance } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync, type ValidationError } from 'class-validator';
+
+/** Thrown when the environment does not describe a runnable service; its message is one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment against a config class (class-validator decorators, string values
+ * converted to the declared property types). Unknown variables are ignored.
+ */
+export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const config = plainToInstance(cls, present, { enableImplicitConversion: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new ConfigError(describe(errors[0]));
+  return config;
+}
+
+function describe(error: ValidationError): string {
+  const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
+  return `Invalid configuration: ${error.property} ${message.replace(new RegExp(`^${error.property}\\s*`), '')}`;
+}
+
+/** What every process reads: how to reach the bus, and how to log. */
+export class BusConfig {
+  /** NATS server(s), comma separated. Unset: the in-process bus (all services in one process). */
+  @IsOptional()
+  @Matches(/^nats:\/\/[^\s,]+(,nats:\/\/[^\s,]+)*$/, { message: 'must be one or more nats:// URLs, comma separated' })
+  NATS_URL?: string;
+
+  /** Prefix of every subject and stream name, so several environments can share one NATS cluster. */
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must contain only letters, digits, _ and -' })
+  BUS_NAMESPACE: string = 'gatehouse';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}
+
+/** What every backend service reads: the bus, and its database. */
+export class ServiceConfig extends BusConfig {
+  /** PostgreSQL. Unset: an embedded PostgreSQL under DATA_DIR. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  DATA_DIR: string = '.data';
+
+  /** When set, liveness (/healthz) and readiness (/readyz) probes are served on this port. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  HEALTH_PORT?: number;
+}
+
+/** Makes a validated config object injectable by its class. */
+@Global()
+@Module({})
+export class ConfigModule {
+  static forValue<T extends object>(cls: new () => T, value: T): DynamicModule {
+    return { module: ConfigModule, providers: [{ provide: cls, useValue: value }], exports: [cls] };
+  }
+}
+
+/** A true/false environment flag: `true`/`1` or `false`/`0`; anything else is reported as invalid. */
+export function Flag(): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ obj }) => {
+      const raw = String(obj[key as string] ?? '').toLowerCase();
+      return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : obj[key as string];
+    })(target, key);
+    IsBoolean({ message: 'must be true or false' })(target, key);
+  };
+}

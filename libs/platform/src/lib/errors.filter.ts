@@ -1,0 +1,57 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, RpcExceptionFilter } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { ProblemDetails } from '@gatehouse/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { Observable, throwError } from 'rxjs';
+import { AppError, codeForStatus, isProblem, problem } from './problem';
+
+/**
+ * Turns anything thrown into problem details. Known errors keep their code; anything else is
+ * logged with the request id and answered as `internal_error` without internals (decisions B3).
+ */
+export function toProblem(exception: unknown, logger: Logger, requestId?: string): ProblemDetails {
+  if (exception instanceof AppError) return exception.problem;
+  if (isProblem(exception)) return exception;
+  if (exception instanceof ThrottlerException) return problem('rate_limited');
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status < 500) return problem(codeForStatus(status), exception.message);
+  } else if (isClientHttpError(exception)) {
+    return problem(codeForStatus(exception.statusCode), exception.message);
+  }
+  logger.error({ err: exception, requestId }, 'unexpected error');
+  return problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
+}
+
+/** Errors Fastify raises before a handler runs (body too large, bad JSON, wrong media type) carry a 4xx statusCode. */
+function isClientHttpError(e: unknown): e is Error & { statusCode: number } {
+  if (!(e instanceof Error)) return false;
+  const status = (e as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+export function sendProblem(reply: FastifyReply, body: ProblemDetails): void {
+  void reply.status(body.status).header('content-type', 'application/problem+json; charset=utf-8').send(body);
+}
+
+@Catch()
+export class ProblemHttpFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    sendProblem(http.getResponse<FastifyReply>(), toProblem(exception, this.logger, request.id));
+  }
+}
+
+/** Over the bus a failure travels as a plain problem-details object; the caller rethrows it as AppError. */
+@Catch()
+export class ProblemRpcFilter implements RpcExceptionFilter<unknown> {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown): Observable<never> {
+    return throwError(() => toProblem(exception, this.logger));
+  }
+}

@@ -1,0 +1,2 @@
+export * from './lib/infrastructure';
+export * from './lib/system';

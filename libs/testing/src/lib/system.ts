@@ -1,0 +1,35 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
+import { createGateway, GatewayConfig } from '@gatehouse/gateway';
+import { loadConfig, type ServiceConfig } from '@gatehouse/platform';
+import type { AddressInfo } from 'node:net';
+import { testNatsUrl } from './infrastructure';
+
+export interface TestGateway {
+  app: NestFastifyApplication;
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  close(): Promise<void>;
+}
+
+const quiet = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent' };
+
+/** Boots a service as its own Nest application on the real NATS and PostgreSQL, as a deployment would. */
+export function startServiceOverNats<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+  databaseUrl: string,
+  namespace: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  const config = loadConfig(definition.config, { ...quiet, NATS_URL: testNatsUrl(), DATABASE_URL: databaseUrl, BUS_NAMESPACE: namespace, ...env });
+  return startService(definition, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl });
+}
+
+/** Boots the gateway on a free local port, talking to the services over the real NATS. */
+export async function startGatewayOverNats(namespace: string, env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = loadConfig(GatewayConfig, { ...quiet, NATS_URL: testNatsUrl(), BUS_NAMESPACE: namespace, PORT: '0', ...env });
+  const app = await createGateway(config, { kind: 'nats', servers: [testNatsUrl()] });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}

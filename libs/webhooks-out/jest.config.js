@@ -1,0 +1,1 @@
+module.exports = { displayName: 'webhooks-out', preset: '../../jest.preset.js', rootDir: __dirname };
