@@ -1,13 +1,7 @@
 import type { RunningService } from '@gatehouse/bus';
 import { identityService } from '@gatehouse/identity';
-import {
-  createTestDatabase,
-  startGatewayOverNats,
-  startServiceOverNats,
-  uniqueNamespace,
-  type TestDatabase,
-  type TestGateway,
-} from '@gatehouse/testing';
+import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
+import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /**
  * The real topology: the gateway and identity as separate Nest applications, talking over the

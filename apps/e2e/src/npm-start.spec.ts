@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +31,9 @@ describe('npm start (embedded, one process)', () => {
     delete env['DATABASE_URL'];
     delete env['NATS_URL'];
     delete env['PUBLIC_BASE_URL'];
-    child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Exactly the `start` script of package.json, exec'd so that signals reach the Node process itself.
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    child = spawn('sh', ['-c', `exec ${scripts['start']}`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     await new Promise<void>((ok, fail) => {
@@ -53,11 +55,13 @@ describe('npm start (embedded, one process)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      const exited = new Promise((ok) => child.once('exit', ok));
-      process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited, new Promise((ok) => setTimeout(ok, 15_000))]);
-      if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    // Whatever a failed test left running: the whole process group, embedded PostgreSQL included.
+    if (child?.pid) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
@@ -88,7 +92,8 @@ describe('npm start (embedded, one process)', () => {
 
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-    process.kill(-child.pid!, 'SIGTERM');
+    process.kill(child.pid!, 'SIGTERM');
     await expect(exited).resolves.toBe(0);
+    expect(output).not.toMatch(/error/i);
   }, 30_000);
 });

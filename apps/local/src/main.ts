@@ -3,7 +3,7 @@ import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
-import { startEmbeddedPostgres } from '@gatehouse/db';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import { createGateway, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
@@ -31,7 +31,7 @@ runMain(async () => {
   const configs = SERVICES.map((definition) => loadConfig(definition.config));
 
   const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
-  const databaseUrl = base.DATABASE_URL ?? embedded!.url;
+  const databaseUrl = base.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
   const transport = busTransportFromConfig(base.NATS_URL, () => new InProcessHub());
   const services: RunningService[] = await Promise.all(
     SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),

@@ -1,2 +1,1 @@
 export * from './lib/infrastructure';
-export * from './lib/system';

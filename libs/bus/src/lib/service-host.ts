@@ -1,7 +1,7 @@
 import { Module, type INestMicroservice, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { BackendServiceName } from '@gatehouse/contracts';
-import { DatabaseModule, openServiceDatabase, startEmbeddedPostgres } from '@gatehouse/db';
+import { DatabaseModule, openServiceDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import {
   ConfigError,
   ConfigModule,
@@ -13,7 +13,6 @@ import {
   type ServiceConfig,
 } from '@gatehouse/platform';
 import { createServer, type Server } from 'node:http';
-import type { MixedList } from 'typeorm';
 import { BusModule, createRequestServer } from './bus.module';
 import { InProcessHub, type BusTransport } from './bus-options';
 import { CreateBusTables1763700000000 } from './events/bus-tables.migration';
@@ -29,8 +28,8 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
   module: Type;
   /** Its validated configuration class; injectable by that class. */
   config: new () => C;
-  entities: MixedList<Function>;
-  migrations: MixedList<Function>;
+  entities: Type[];
+  migrations: Type[];
 }
 
 export interface RunningService {
@@ -55,7 +54,7 @@ export async function startService<C extends ServiceConfig>(
     url: runtime.databaseUrl,
     schema: definition.schema,
     entities: definition.entities,
-    migrations: [CreateBusTables1763700000000, ...(definition.migrations as Function[])],
+    migrations: [CreateBusTables1763700000000, ...definition.migrations],
   });
   const busOptions = { service: definition.name, namespace: runtime.config.BUS_NAMESPACE, transport: runtime.transport };
 
@@ -113,7 +112,7 @@ export async function runStandaloneService<C extends ServiceConfig>(definition: 
   const service = await startService(definition, {
     config,
     transport: { kind: 'nats', servers: config.NATS_URL.split(',') },
-    databaseUrl: config.DATABASE_URL ?? embedded!.url,
+    databaseUrl: config.DATABASE_URL ?? (embedded as EmbeddedDatabase).url,
   });
   const stop = async () => {
     await service.close();

@@ -17,3 +17,56 @@ export interface Jwks {
 
 /** The public keys customer access tokens are verified with; served at /api/v1/auth/.well-known/jwks.json. */
 export const GetJwks = requestPattern<Record<string, never>, Jwks>('identity.jwks.get');
+
+/** `iss` and `aud` of every customer access token; verifiers check both and pin ES256 (decisions D2). */
+export const CUSTOMER_TOKEN_ISSUER = 'gatehouse-identity';
+export const CUSTOMER_TOKEN_AUDIENCE = 'gatehouse-api';
+export const CUSTOMER_TOKEN_ALGORITHM = 'ES256';
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+export const REFRESH_TOKEN_TTL_DAYS = 30;
+
+/** Claims of a customer access token. */
+export interface CustomerTokenClaims {
+  /** The customer id. */
+  sub: string;
+  /** The publication id. */
+  pub: string;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+}
+
+export interface CustomerView {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/** Spec 2.2: returned by register, login and refresh. */
+export interface CustomerAuthResult {
+  accessToken: string;
+  refreshToken: string;
+  /** Access-token expiry, Unix epoch milliseconds. */
+  expiresAt: number;
+  customer: CustomerView;
+}
+
+export interface CustomerProfile extends CustomerView {
+  createdAt: string;
+}
+
+export const IdentityRequests = {
+  /** 409 email_taken when the email is registered in the publication (decisions D1). */
+  Register: requestPattern<{ publicationId: string; email: string; password: string; name: string }, CustomerAuthResult>(
+    'identity.customers.register',
+  ),
+  /** 401 invalid_credentials for an unknown email or a wrong password, alike; 429 after 10 failures in 15 min (C4). */
+  Login: requestPattern<{ publicationId: string; email: string; password: string }, CustomerAuthResult>('identity.customers.login'),
+  /** Rotates: the presented token is used up. A reused token revokes its whole family (D3). */
+  Refresh: requestPattern<{ publicationId: string; refreshToken: string }, CustomerAuthResult>('identity.customers.refresh'),
+  /** Revokes the token's family; an unknown token is not an error (D4). */
+  Logout: requestPattern<{ publicationId: string; refreshToken: string }, { loggedOut: true }>('identity.customers.logout'),
+  /** 404 when the customer is not in the publication. */
+  GetCustomer: requestPattern<{ publicationId: string; customerId: string }, CustomerProfile>('identity.customers.get'),
+} as const;

@@ -1,11 +1,11 @@
-import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 
 export interface ServiceDatabaseOptions {
   url: string;
   /** The service's own PostgreSQL schema; it reads and writes nothing else. */
   schema: string;
-  entities: MixedList<Function | string | EntitySchema>;
-  migrations: MixedList<Function | string>;
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
   poolSize?: number;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -21,6 +21,9 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   };
   const databaseDir = resolve(join(dataDir, 'postgres'));
   mkdirSync(resolve(dataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root the cluster runs as `postgres`, which must be able to traverse DATA_DIR to reach it.
+  if (asRoot) chmodSync(resolve(dataDir), statSync(resolve(dataDir)).mode | 0o711);
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -28,7 +31,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     user: 'postgres',
     password: 'postgres',
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -3,10 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe, sendProblem, toProblem } from '@gatehouse/platform';
+import { PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 
@@ -23,7 +23,8 @@ export async function createGateway(config: GatewayConfig, transport: BusTranspo
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: true,
+    // Requests are logged by the onResponse hook below, which leaves out health probes.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     genReqId: (req: IncomingMessage) => {
@@ -46,8 +47,6 @@ export async function createGateway(config: GatewayConfig, transport: BusTranspo
     if (QUIET_PATHS.has(request.url.split('?')[0])) return;
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  // Errors raised before a route handler runs (body too large, malformed JSON, media type) become problem details too.
-  fastify.setErrorHandler((error, request, reply) => sendProblem(reply, toProblem(error, logger, request.id)));
 
   app.setGlobalPrefix('api/v1', {
     exclude: [

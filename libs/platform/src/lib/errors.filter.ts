@@ -14,21 +14,12 @@ export function toProblem(exception: unknown, logger: Logger, requestId?: string
   if (exception instanceof AppError) return exception.problem;
   if (isProblem(exception)) return exception;
   if (exception instanceof ThrottlerException) return problem('rate_limited');
-  if (exception instanceof HttpException) {
-    const status = exception.getStatus();
-    if (status < 500) return problem(codeForStatus(status), exception.message);
-  } else if (isClientHttpError(exception)) {
-    return problem(codeForStatus(exception.statusCode), exception.message);
+  // NestJS hands over Fastify's own errors (body too large, malformed JSON, media type) as HttpExceptions.
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
+    return problem(codeForStatus(exception.getStatus()), exception.message);
   }
   logger.error({ err: exception, requestId }, 'unexpected error');
   return problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
-}
-
-/** Errors Fastify raises before a handler runs (body too large, bad JSON, wrong media type) carry a 4xx statusCode. */
-function isClientHttpError(e: unknown): e is Error & { statusCode: number } {
-  if (!(e instanceof Error)) return false;
-  const status = (e as { statusCode?: unknown }).statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 export function sendProblem(reply: FastifyReply, body: ProblemDetails): void {

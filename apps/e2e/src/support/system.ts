@@ -3,7 +3,7 @@ import { startService, type RunningService, type ServiceDefinition } from '@gate
 import { createGateway, GatewayConfig } from '@gatehouse/gateway';
 import { loadConfig, type ServiceConfig } from '@gatehouse/platform';
 import type { AddressInfo } from 'node:net';
-import { testNatsUrl } from './infrastructure';
+import { testNatsUrl } from '@gatehouse/testing';
 
 export interface TestGateway {
   app: NestFastifyApplication;

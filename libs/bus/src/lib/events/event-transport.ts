@@ -1,0 +1,28 @@
+import type { EventEnvelope } from '@gatehouse/contracts';
+
+/** The EventTransport of the service, provided by EventsModule. */
+export const EVENT_TRANSPORT = Symbol('EVENT_TRANSPORT');
+
+export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
+
+/**
+ * Carries event envelopes between services, at least once. Publishing is idempotent by
+ * `envelope.id`; a consumer is durable (identified by its name, it keeps receiving what was
+ * published while it was stopped), a delivery is acknowledged only once its handler resolved, and
+ * a handler that throws gets the envelope again after a short delay.
+ */
+export interface EventTransport {
+  publish(envelope: EventEnvelope): Promise<void>;
+  consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
+  close(): Promise<void>;
+}
+
+export interface EventSubscription {
+  /** Stops receiving; resolves once the delivery in progress, if any, has been handled. */
+  stop(): Promise<void>;
+}
+
+/** How long a failed delivery waits before its next attempt: growing with each attempt, capped. */
+export function redeliveryDelayMs(deliveryCount: number): number {
+  return Math.min(1_000 * Math.max(deliveryCount, 1), 30_000);
+}

@@ -1,0 +1,221 @@
+import { Logger } from '@nestjs/common';
+import {
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  JSONCodec,
+  nanos,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  type Consumer,
+  type ConsumerConfig,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+import type { EventEnvelope } from '@gatehouse/contracts';
+import { describeError } from './describe-error';
+import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
+
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+const ACK_WAIT_MS = 30_000;
+/** Also bounds how long consuming stalls after a reconnect, when a waiting pull was lost. */
+const PULL_EXPIRES_MS = 5_000;
+const PULL_RETRY_MS = 1_000;
+
+const STREAM_CONFIG_MISMATCH = 10058;
+const CONSUMER_NOT_FOUND = 10014;
+
+type ConsumerFilter = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
+
+/**
+ * Events over NATS JetStream: one stream per namespace, de-duplicated by `Nats-Msg-Id` (the
+ * envelope id) within the duplicate window, and one durable pull consumer per consumer name,
+ * shared by the replicas that consume under that name.
+ */
+export class JetStreamEventTransport implements EventTransport {
+  private readonly logger = new Logger(JetStreamEventTransport.name);
+  private readonly codec = JSONCodec<EventEnvelope>();
+  private readonly js: JetStreamClient;
+  private readonly stream: string;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly namespace: string,
+  ) {
+    this.js = nc.jetstream();
+    this.stream = streamName(namespace);
+  }
+
+  static async connect(servers: string[], namespace: string): Promise<JetStreamEventTransport> {
+    const nc = await connect({ servers, name: `${namespace}-events`, maxReconnectAttempts: -1 });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await ensureStream(jsm, namespace);
+      return new JetStreamEventTransport(nc, jsm, namespace);
+    } catch (err) {
+      await nc.close();
+      throw err;
+    }
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    await this.js.publish(this.subject(envelope.name), this.codec.encode(envelope), { msgID: envelope.id });
+  }
+
+  async consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
+    const name = consumerName(durable);
+    await this.ensureConsumer(name, this.filterFor(eventNames));
+    const subjects = new Set(eventNames.map((event) => this.subject(event)));
+    return new JetStreamSubscription(
+      await this.js.consumers.get(this.stream, name),
+      async (msg) => (subjects.has(msg.subject) ? this.handle(name, msg, handler) : msg.ack()),
+      () => this.nc.isClosed() || this.nc.isDraining(),
+      (err) => this.logger.warn(`Consumer ${name} could not pull, retrying in ${PULL_RETRY_MS} ms: ${describeError(err)}`),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (!this.nc.isClosed()) await this.nc.drain();
+  }
+
+  private subject(eventName: string): string {
+    return `${this.namespace}.events.${eventName}`;
+  }
+
+  private filterFor(eventNames: string[]): ConsumerFilter {
+    if (supportsMultipleFilters(this.nc)) return { filter_subjects: eventNames.map((event) => this.subject(event)) };
+    // Servers before 2.10 take one filter and accept but do not apply an update of it (2.9.10), so
+    // a consumer there takes every event of the namespace, always, and `consume` skips the others.
+    return { filter_subject: this.subject('>') };
+  }
+
+  /** Creates the consumer, or points an existing one at new event names; both are safe to race. */
+  private async ensureConsumer(name: string, filter: ConsumerFilter): Promise<void> {
+    const existing = await this.jsm.consumers.info(this.stream, name).catch((err: unknown) => {
+      if (apiErrorCode(err) === CONSUMER_NOT_FOUND) return null;
+      throw err;
+    });
+    if (!existing) {
+      await this.jsm.consumers.add(this.stream, {
+        durable_name: name,
+        ack_policy: AckPolicy.Explicit,
+        ack_wait: nanos(ACK_WAIT_MS),
+        deliver_policy: DeliverPolicy.All,
+        max_deliver: -1,
+        ...filter,
+      });
+    } else if (!sameFilter(existing.config, filter)) {
+      // Undefined drops the other form of filter from the merged configuration.
+      await this.jsm.consumers.update(this.stream, name, { filter_subject: undefined, filter_subjects: undefined, ...filter });
+    }
+  }
+
+  private async handle(name: string, msg: JsMsg, handler: EventHandler): Promise<void> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = this.codec.decode(msg.data);
+    } catch (err) {
+      this.logger.error(`Consumer ${name} dropped an unreadable message (stream seq ${msg.seq}): ${describeError(err)}`);
+      msg.term();
+      return;
+    }
+    try {
+      await handler(envelope);
+      msg.ack();
+    } catch (err) {
+      const delay = redeliveryDelayMs(msg.info.deliveryCount);
+      this.logger.warn(`${name} failed to handle ${envelope.name} ${envelope.id}, retrying in ${delay} ms: ${describeError(err)}`);
+      msg.nak(delay);
+    }
+  }
+}
+
+/**
+ * Pulls one message at a time and handles it before pulling the next, so a subscriber never holds
+ * messages it is not working on: nothing waits out its ack timeout in a client buffer, and replicas
+ * of a durable share its messages as they become free.
+ */
+class JetStreamSubscription implements EventSubscription {
+  private stopping = false;
+  private delivering: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly deliver: (msg: JsMsg) => Promise<void>,
+    private readonly connectionClosed: () => boolean,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    void this.run();
+  }
+
+  /** Returns once the message in hand is handled; a pull still waiting is left to expire. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.delivering;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping && !this.connectionClosed()) {
+      let msg: JsMsg | null;
+      try {
+        msg = await this.consumer.next({ expires: PULL_EXPIRES_MS });
+      } catch (err) {
+        if (this.stopping || this.connectionClosed()) return;
+        this.onError(err);
+        await new Promise((resolve) => setTimeout(resolve, PULL_RETRY_MS));
+        continue;
+      }
+      if (!msg) continue;
+      // A pull left waiting by stop() may still be answered: hand that message straight back.
+      if (this.stopping) return msg.nak();
+      this.delivering = this.deliver(msg);
+      await this.delivering;
+    }
+  }
+}
+
+function streamName(namespace: string): string {
+  return `${namespace}_events`;
+}
+
+/** Consumer names may not contain dots, wildcards, path separators or whitespace. */
+function consumerName(durable: string): string {
+  return durable.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+async function ensureStream(jsm: JetStreamManager, namespace: string): Promise<void> {
+  const config = {
+    name: streamName(namespace),
+    subjects: [`${namespace}.events.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+  };
+  try {
+    // Adding a stream that exists with the same configuration succeeds, so replicas may race here.
+    await jsm.streams.add(config);
+  } catch (err) {
+    if (apiErrorCode(err) !== STREAM_CONFIG_MISMATCH) throw err;
+    await jsm.streams.update(config.name, config);
+  }
+}
+
+/** `filter_subjects` came with NATS server 2.10. */
+function supportsMultipleFilters(nc: NatsConnection): boolean {
+  const [major = 0, minor = 0] = (nc.info?.version ?? '0.0').split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 10);
+}
+
+function sameFilter(config: ConsumerConfig, filter: ConsumerFilter): boolean {
+  const current = config.filter_subjects?.length ? config.filter_subjects : [config.filter_subject ?? ''];
+  const wanted = filter.filter_subjects ?? [filter.filter_subject ?? ''];
+  return current.length === wanted.length && current.every((subject) => wanted.includes(subject));
+}
+
+function apiErrorCode(err: unknown): number | undefined {
+  return err instanceof NatsError ? err.api_error?.err_code : undefined;
+}

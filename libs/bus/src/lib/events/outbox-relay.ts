@@ -1,0 +1,153 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EventEnvelope } from '@gatehouse/contracts';
+import { Client, type ClientConfig } from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { describeError } from './describe-error';
+import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
+import { outboxChannelOf } from './outbox';
+
+const BATCH_SIZE = 100;
+/** The safety net for notifications missed while the listening connection was down. */
+const POLL_INTERVAL_MS = 1_000;
+const LISTEN_RETRY_MS = 5_000;
+
+interface OutboxRow {
+  id: string;
+  name: string;
+  publication_id: string | null;
+  data: unknown;
+  occurred_at: Date;
+}
+
+/**
+ * Publishes the service's outbox rows, oldest first, as soon as their transaction commits (LISTEN),
+ * and polls in case a notification was missed. Replicas share the work through SKIP LOCKED. A row
+ * is marked published only after the transport accepted it, so a bus outage delays events but
+ * never loses them; a row published twice is dropped by the transport or by the consumers.
+ */
+@Injectable()
+export class OutboxRelay {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly channel: string;
+  private running = false;
+  private failing = false;
+  private listener: Client | null = null;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private listenTimer: NodeJS.Timeout | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued: Promise<number> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
+  ) {
+    this.channel = outboxChannelOf(dataSource);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    await this.listen();
+    this.wake();
+  }
+
+  /** Stops listening and polling, then waits for the flush in progress. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.listenTimer);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+    await this.tail;
+  }
+
+  /** Publishes every unpublished row and resolves with how many this flush published. */
+  flush(): Promise<number> {
+    // One flush runs at a time. Requests made meanwhile share the single flush queued behind it,
+    // which starts after all of them were made and so sees every row they committed.
+    if (!this.queued) {
+      const queued = this.tail.then(() => {
+        this.queued = null;
+        return this.publishPending();
+      });
+      this.queued = queued;
+      this.tail = queued.catch(() => undefined);
+    }
+    return this.queued;
+  }
+
+  private wake(): void {
+    if (!this.running) return;
+    this.flush().then(
+      () => {
+        if (this.failing) this.logger.log('Publishing outbox events again');
+        this.failing = false;
+      },
+      (err: unknown) => {
+        if (!this.failing) this.logger.error(`Publishing outbox events failed, retrying: ${describeError(err)}`);
+        this.failing = true;
+      },
+    );
+  }
+
+  private async publishPending(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.dataSource.transaction((manager) => this.publishBatch(manager));
+      total += published;
+      if (published < BATCH_SIZE) return total;
+    }
+  }
+
+  private async publishBatch(manager: EntityManager): Promise<number> {
+    const rows: OutboxRow[] = await manager.query(
+      `SELECT id, name, publication_id, data, occurred_at FROM outbox
+       WHERE published_at IS NULL ORDER BY occurred_at LIMIT ${BATCH_SIZE} FOR UPDATE SKIP LOCKED`,
+    );
+    for (const row of rows) await this.transport.publish(toEnvelope(row));
+    if (rows.length > 0) {
+      await manager.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((row) => row.id)]);
+    }
+    return rows.length;
+  }
+
+  private async listen(): Promise<void> {
+    if (!this.running) return;
+    const client = new Client(this.connectionConfig());
+    this.listener = client;
+    client.on('notification', () => this.wake());
+    client.on('error', (err) => this.listenAgainLater(client, err));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch (err) {
+      this.listenAgainLater(client, err);
+    }
+  }
+
+  private listenAgainLater(client: Client, err: unknown): void {
+    if (this.listener !== client) return;
+    this.listener = null;
+    client.end().catch(() => undefined);
+    this.logger.warn(`Not listening for outbox notifications (polling meanwhile), retrying in ${LISTEN_RETRY_MS} ms: ${describeError(err)}`);
+    this.listenTimer = setTimeout(() => void this.listen(), LISTEN_RETRY_MS);
+  }
+
+  /** The settings of the data source's own pool (URL, credentials, TLS), for a connection of our own. */
+  private connectionConfig(): ClientConfig {
+    return (this.dataSource.driver as PostgresDriver).master.options as ClientConfig;
+  }
+}
+
+function toEnvelope(row: OutboxRow): EventEnvelope {
+  return {
+    id: row.id,
+    name: row.name,
+    publicationId: row.publication_id,
+    occurredAt: row.occurred_at.toISOString(),
+    data: row.data,
+  };
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { EventEnvelope, EventType } from '@gatehouse/contracts';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The channel on which a service's outbox announces new rows. NOTIFY channels are database-wide,
+ * so the schema tells the services sharing one database apart.
+ */
+export function outboxChannel(schema: string): string {
+  return `outbox_${schema}`;
+}
+
+export function outboxChannelOf(dataSource: DataSource): string {
+  return outboxChannel((dataSource.options as { schema?: string }).schema ?? 'public');
+}
+
+/**
+ * Records domain events in the caller's transaction, so an event is published if and only if the
+ * change it describes commits. The OutboxRelay publishes the rows afterwards.
+ */
+@Injectable()
+export class Outbox {
+  async add<T>(manager: EntityManager, event: EventType<T>, data: T, publicationId: string | null): Promise<EventEnvelope<T>> {
+    const envelope: EventEnvelope<T> = {
+      id: randomUUID(),
+      name: event.name,
+      publicationId,
+      occurredAt: new Date().toISOString(),
+      data,
+    };
+    await manager.query('INSERT INTO outbox (id, name, publication_id, data, occurred_at) VALUES ($1, $2, $3, $4, $5)', [
+      envelope.id,
+      envelope.name,
+      envelope.publicationId,
+      JSON.stringify(envelope.data),
+      envelope.occurredAt,
+    ]);
+    // Delivered to listeners only when the transaction commits, and folded with others of the same transaction.
+    await manager.query(`SELECT pg_notify($1, '')`, [outboxChannelOf(manager.dataSource)]);
+    return envelope;
+  }
+}
