@@ -4,3 +4,4 @@ export * from './lib/logging';
 export * from './lib/config';
 export * from './lib/validation';
 export * from './lib/main';
+export * from './lib/clock';

@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { BackendServiceName } from '@gatehouse/contracts';
 import { DatabaseModule, openServiceDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import {
+  Clock,
+  ClockModule,
   ConfigError,
   ConfigModule,
   PinoNestLogger,
@@ -42,6 +44,8 @@ export interface ServiceRuntime<C extends ServiceConfig> {
   config: C;
   transport: BusTransport;
   databaseUrl: string;
+  /** The system clock unless a test brings its own. */
+  clock?: Clock;
 }
 
 /** Boots one service: opens and migrates its schema, then answers its requests and consumes its events. */
@@ -61,6 +65,7 @@ export async function startService<C extends ServiceConfig>(
   @Module({
     imports: [
       ConfigModule.forValue(definition.config, runtime.config),
+      ClockModule.forRoot(runtime.clock),
       DatabaseModule.forDataSource(dataSource),
       BusModule.forRoot(busOptions),
       EventsModule.forRoot(),
