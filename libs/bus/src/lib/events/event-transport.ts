@@ -14,6 +14,11 @@ export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
 export interface EventTransport {
   publish(envelope: EventEnvelope): Promise<void>;
   consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
+  /**
+   * Fan-out for state every replica keeps (caches): each listener gets every event of these names
+   * published after it started listening. Nothing durable, no acknowledgement, no redelivery.
+   */
+  listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
   close(): Promise<void>;
 }
 

@@ -6,7 +6,7 @@ import { JetStreamEventTransport } from './jetstream.transport';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
-function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
+export function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
   return options.transport.kind === 'nats'
     ? JetStreamEventTransport.connect(options.transport.servers, options.namespace)
     : options.transport.hub.events;

@@ -14,6 +14,8 @@ const DEDUPE_WINDOW_MS = 2 * 60_000;
 export class InProcessEventTransport implements EventTransport {
   private readonly publishedAt = new Map<string, number>();
   private readonly durables = new Map<string, InProcessDurable>();
+  private readonly listeners = new Set<{ eventNames: Set<string>; handler: EventHandler }>();
+  private readonly logger = new Logger(InProcessEventTransport.name);
 
   async publish(envelope: EventEnvelope): Promise<void> {
     const now = Date.now();
@@ -21,6 +23,18 @@ export class InProcessEventTransport implements EventTransport {
     if (this.publishedAt.has(envelope.id)) return;
     this.publishedAt.set(envelope.id, now);
     for (const durable of this.durables.values()) durable.offer(envelope);
+    for (const listener of this.listeners) {
+      if (!listener.eventNames.has(envelope.name)) continue;
+      listener.handler(JSON.parse(JSON.stringify(envelope)) as EventEnvelope).catch((err: unknown) => {
+        this.logger.warn(`A listener failed on ${envelope.name} ${envelope.id}: ${describeError(err)}`);
+      });
+    }
+  }
+
+  async listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
+    const listener = { eventNames: new Set(eventNames), handler };
+    this.listeners.add(listener);
+    return { stop: async () => void this.listeners.delete(listener) };
   }
 
   async consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription> {

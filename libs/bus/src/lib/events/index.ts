@@ -4,5 +4,5 @@ export { InProcessEventTransport } from './in-process.transport';
 export { Outbox, outboxChannel } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export { EventConsumers, type EventConsumer } from './event-consumers';
-export { EventsModule } from './events.module';
+export { EventsModule, createEventTransport } from './events.module';
 export { CreateBusTables1763700000000 } from './bus-tables.migration';

@@ -78,6 +78,28 @@ export class JetStreamEventTransport implements EventTransport {
     );
   }
 
+  /** A plain NATS subscription per replica: messages published to the stream reach core subscribers too. */
+  async listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
+    const subscriptions = eventNames.map((event) =>
+      this.nc.subscribe(this.subject(event), {
+        callback: (err, msg) => {
+          if (err) return this.logger.warn(`Listener on ${event} failed: ${describeError(err)}`);
+          let envelope: EventEnvelope;
+          try {
+            envelope = this.codec.decode(msg.data);
+          } catch (decodeError) {
+            return this.logger.error(`Listener on ${event} dropped an unreadable message: ${describeError(decodeError)}`);
+          }
+          handler(envelope).catch((handlerError: unknown) => {
+            this.logger.warn(`A listener failed on ${envelope.name} ${envelope.id}: ${describeError(handlerError)}`);
+          });
+        },
+      }),
+    );
+    await this.nc.flush();
+    return { stop: async () => subscriptions.forEach((subscription) => subscription.unsubscribe()) };
+  }
+
   async close(): Promise<void> {
     if (!this.nc.isClosed()) await this.nc.drain();
   }

@@ -1,0 +1,75 @@
+import type { EventEnvelope } from '@gatehouse/contracts';
+import { eventually, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
+import type { EventTransport } from '../event-transport';
+import { InProcessEventTransport } from '../in-process.transport';
+import { JetStreamEventTransport } from '../jetstream.transport';
+
+const envelope = (name: string, data: unknown): EventEnvelope => ({
+  id: randomUUID(),
+  name,
+  publicationId: null,
+  occurredAt: new Date().toISOString(),
+  data,
+});
+
+/** Each factory yields a connector: in-process replicas share one transport, NATS replicas each connect. */
+describe.each([
+  [
+    'in-process',
+    () => {
+      const shared = new InProcessEventTransport();
+      return async () => shared;
+    },
+  ],
+  [
+    'JetStream',
+    () => {
+      const namespace = uniqueNamespace();
+      return () => JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    },
+  ],
+])('listen() fan-out on the %s transport', (_name, factory: () => () => Promise<EventTransport>) => {
+  let publisher: EventTransport;
+  let replicaA: EventTransport;
+  let replicaB: EventTransport;
+
+  beforeAll(async () => {
+    const connect = factory();
+    publisher = await connect();
+    replicaA = await connect();
+    replicaB = await connect();
+  });
+
+  afterAll(async () => {
+    for (const t of new Set([publisher, replicaA, replicaB])) await t.close();
+  });
+
+  it('gives every listener every event of its names, and only those', async () => {
+    const seenA: unknown[] = [];
+    const seenB: unknown[] = [];
+    const a = await replicaA.listen(['key.revoked'], async (e) => void seenA.push(e.data));
+    const b = await replicaB.listen(['key.revoked', 'other'], async (e) => void seenB.push(e.data));
+    await publisher.publish(envelope('key.revoked', { n: 1 }));
+    await publisher.publish(envelope('unrelated', { n: 2 }));
+    await publisher.publish(envelope('other', { n: 3 }));
+    await eventually(() => (seenA.length === 1 && seenB.length === 2 ? true : undefined), 5_000);
+    expect(seenA).toEqual([{ n: 1 }]);
+    expect(seenB).toEqual([{ n: 1 }, { n: 3 }]);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('stops delivering after stop()', async () => {
+    const seen: unknown[] = [];
+    const listener = await replicaA.listen(['late'], async (e) => void seen.push(e.data));
+    await listener.stop();
+    await publisher.publish(envelope('late', { n: 1 }));
+    const probe: unknown[] = [];
+    const after = await replicaB.listen(['late'], async (e) => void probe.push(e.data));
+    await publisher.publish(envelope('late', { n: 2 }));
+    await eventually(() => (probe.length === 1 ? true : undefined), 5_000);
+    expect(seen).toEqual([]);
+    await after.stop();
+  });
+});
