@@ -1,3 +1,5 @@
 export * from './lib/create-gateway';
 export * from './lib/gateway.config';
 export * from './lib/gateway.module';
+export * from './lib/edge/credentials';
+export * from './lib/edge/principal';

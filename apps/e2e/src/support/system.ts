@@ -1,3 +1,4 @@
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
 import { createGateway, GatewayConfig } from '@gatehouse/gateway';
@@ -26,9 +27,13 @@ export function startServiceOverNats<C extends ServiceConfig>(
 }
 
 /** Boots the gateway on a free local port, talking to the services over the real NATS. */
-export async function startGatewayOverNats(namespace: string, env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startGatewayOverNats(
+  namespace: string,
+  env: Record<string, string> = {},
+  extraModules: Array<Type | DynamicModule> = [],
+): Promise<TestGateway> {
   const config = loadConfig(GatewayConfig, { ...quiet, NATS_URL: testNatsUrl(), BUS_NAMESPACE: namespace, PORT: '0', ...env });
-  const app = await createGateway(config, { kind: 'nats', servers: [testNatsUrl()] });
+  const app = await createGateway(config, { kind: 'nats', servers: [testNatsUrl()] }, extraModules);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };

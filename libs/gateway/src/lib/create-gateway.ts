@@ -1,4 +1,4 @@
-import { RequestMethod } from '@nestjs/common';
+import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -19,7 +19,12 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
  * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
  * details for every error, an `X-Request-Id` on every response.
  */
-export async function createGateway(config: GatewayConfig, transport: BusTransport): Promise<NestFastifyApplication> {
+export async function createGateway(
+  config: GatewayConfig,
+  transport: BusTransport,
+  /** Further modules mounted behind the same edge (credentials, rate limits, errors). */
+  extraModules: Array<Type | DynamicModule> = [],
+): Promise<NestFastifyApplication> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
@@ -32,8 +37,9 @@ export async function createGateway(config: GatewayConfig, transport: BusTranspo
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
+  const gateway = GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport });
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport }),
+    { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
     { logger: new PinoNestLogger(logger) },
   );

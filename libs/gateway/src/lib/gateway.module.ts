@@ -1,17 +1,65 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { BusModule, type BusOptions } from '@gatehouse/bus';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { BUS_OPTIONS, BusModule, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
+import { ApiKeysController } from './admin/api-keys.controller';
+import { PublicationsController } from './admin/publications.controller';
+import { SessionController } from './admin/session.controller';
+import { CustomerAuthController } from './auth/customer-auth.controller';
 import { JwksController } from './auth/jwks.controller';
+import { ApiKeyCache } from './edge/api-key.cache';
+import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
+import { EdgeGuard } from './edge/edge.guard';
+import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { GatewayConfig } from './gateway.config';
 import { HealthController, ProbeController } from './health/health.controller';
+
+/** Closes what the gateway opened itself: its event connection and its counters' store. */
+@Injectable()
+class GatewayLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(BUS_OPTIONS) private readonly bus: BusOptions,
+    @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
+    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // The in-process transport belongs to the hub every service of the process shares.
+    if (this.bus.transport.kind === 'nats') await this.events.close();
+    if (this.counters instanceof RedisWindowStorage) await this.counters.close();
+  }
+}
 
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig, bus: BusOptions): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forValue(GatewayConfig, config), BusModule.forRoot(bus)],
-      controllers: [HealthController, ProbeController, JwksController],
+      imports: [ConfigModule.forValue(GatewayConfig, config), BusModule.forRoot(bus), PassportModule],
+      controllers: [
+        HealthController,
+        ProbeController,
+        JwksController,
+        CustomerAuthController,
+        SessionController,
+        PublicationsController,
+        ApiKeysController,
+      ],
+      providers: [
+        { provide: EVENT_TRANSPORT, useFactory: () => createEventTransport(bus) },
+        {
+          provide: ThrottlerStorage,
+          useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL) : new MemoryWindowStorage()),
+        },
+        ApiKeyCache,
+        JwksCache,
+        CustomerTokenStrategy,
+        CustomerTokenGuard,
+        { provide: APP_GUARD, useClass: EdgeGuard },
+        GatewayLifecycle,
+      ],
     };
   }
 }

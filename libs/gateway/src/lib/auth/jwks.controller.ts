@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { GetJwks, type Jwks } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { Auth } from '../edge/credentials';
 
 @ApiTags('customer auth')
 @Controller('auth/.well-known')
@@ -9,6 +10,7 @@ export class JwksController {
   constructor(private readonly bus: BusClient) {}
 
   @Get('jwks.json')
+  @Auth('none')
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys that verify customer access tokens (JWKS). No credentials.' })
   @ApiOkResponse({ description: '`{keys: [{kty, crv, x, y, kid, alg, use}]}`' })

@@ -1,8 +1,9 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { BACKEND_SERVICES, ServiceHealth, type ComponentStatus, type ServiceName } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyReply } from 'fastify';
+import { Auth } from '../edge/credentials';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -22,6 +23,7 @@ export class HealthController {
   constructor(private readonly bus: BusClient) {}
 
   @Get('health')
+  @Auth('none')
   @ApiOperation({ summary: 'Health of every service, asked over the bus. No credentials.' })
   @ApiOkResponse({ description: 'Every service is up: `{status: "up", services: {gateway: {status}, identity: {status, checks}, ...}}`.' })
   @ApiServiceUnavailableResponse({ description: 'At least one service is down or did not answer within 2 s; the body names each.' })
@@ -44,14 +46,17 @@ export class HealthController {
 }
 
 /** Kubernetes probes of the gateway process itself, outside /api/v1. */
+@ApiExcludeController()
 @Controller()
 export class ProbeController {
   @Get('healthz')
+  @Auth('none')
   liveness(): { status: ComponentStatus } {
     return { status: 'up' };
   }
 
   @Get('readyz')
+  @Auth('none')
   readiness(): { status: ComponentStatus } {
     return { status: 'up' };
   }

@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AdminRequests, type ApiKeyView, type CreatedApiKeyPair } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { ApiKeyCache } from '../edge/api-key.cache';
+import { Auth } from '../edge/credentials';
+import { IdParamPipe } from '../edge/id-param.pipe';
+import { Caller, sessionOf, type Principal } from '../edge/principal';
+import { CreateApiKeyPairDto } from './dtos/admin.dto';
+
+@ApiTags('admin api keys')
+@Controller('admin/api-keys')
+export class ApiKeysController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly keys: ApiKeyCache,
+  ) {}
+
+  @Get()
+  @Auth('session')
+  @ApiOperation({ summary: "The publication's keys, revoked ones included; never the keys themselves." })
+  @ApiOkResponse({ description: '`[{id, name, kind, prefix, createdAt, lastUsedAt, revokedAt}]`' })
+  list(@Caller() caller: Principal): Promise<ApiKeyView[]> {
+    return this.bus.request(AdminRequests.ListApiKeys, { publicationId: sessionOf(caller).publicationId });
+  }
+
+  @Post()
+  @Auth('session')
+  @ApiOperation({ summary: 'Create a key pair. Both keys are in this answer only; they are stored hashed.' })
+  @ApiCreatedResponse({ description: '`{name, publishableKey, secretKey}`' })
+  @ApiResponse({ status: 409, description: '`conflict`: the name was used before in this publication, even by a revoked pair' })
+  create(@Caller() caller: Principal, @Body() body: CreateApiKeyPairDto): Promise<CreatedApiKeyPair> {
+    return this.bus.request(AdminRequests.CreateApiKeyPair, { publicationId: sessionOf(caller).publicationId, name: body.name });
+  }
+
+  @Delete('pairs/:name')
+  @HttpCode(204)
+  @Auth('session')
+  @ApiOperation({ summary: 'Revoke both keys of a pair, at once and for good.' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  async revokePair(@Caller() caller: Principal, @Param('name') name: string): Promise<void> {
+    const { keyHashes } = await this.bus.request(AdminRequests.RevokeApiKeyPair, { publicationId: sessionOf(caller).publicationId, name });
+    this.keys.drop(keyHashes);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Auth('session')
+  @ApiOperation({ summary: 'Revoke one key; the other key of its pair keeps working.' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  async revoke(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
+    const { keyHashes } = await this.bus.request(AdminRequests.RevokeApiKey, { publicationId: sessionOf(caller).publicationId, keyId: id });
+    this.keys.drop(keyHashes);
+  }
+}

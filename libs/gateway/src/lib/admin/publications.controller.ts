@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AdminRequests, type MembershipView } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { Auth } from '../edge/credentials';
+import { IdParamPipe } from '../edge/id-param.pipe';
+import { Caller, sessionOf, type Principal } from '../edge/principal';
+import { CreatePublicationDto, UpdatePublicationDto } from './dtos/admin.dto';
+
+@ApiTags('admin publications')
+@Controller('admin/publications')
+export class PublicationsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('session')
+  @ApiOperation({ summary: "The caller's publications with the caller's role in each." })
+  @ApiOkResponse({ description: '`{items: [{id, name, domains, role}], nextCursor: null}`' })
+  async list(@Caller() caller: Principal): Promise<{ items: MembershipView[]; nextCursor: null }> {
+    const { publications } = await this.bus.request(AdminRequests.ListPublications, { staffId: sessionOf(caller).staffId });
+    return { items: publications, nextCursor: null };
+  }
+
+  @Post()
+  @Auth('session', { viewerMayWrite: true })
+  @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
+  @ApiCreatedResponse({ description: '`{id, name, domains, role: "admin"}`' })
+  create(@Caller() caller: Principal, @Body() body: CreatePublicationDto): Promise<MembershipView> {
+    return this.bus.request(AdminRequests.CreatePublication, { staffId: sessionOf(caller).staffId, ...body });
+  }
+
+  @Patch(':id')
+  @Auth('session', { viewerMayWrite: true })
+  @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
+  @ApiOkResponse({ description: '`{id, name, domains, role}`' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
+    return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+  }
+}

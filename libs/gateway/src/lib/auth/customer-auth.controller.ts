@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { Auth } from '../edge/credentials';
+import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
+import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, RefreshTokenDto, RegisterCustomerDto } from './dtos/customer-auth.dto';
+
+@ApiTags('customer auth')
+@Controller('auth/customers')
+export class CustomerAuthController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post('register')
+  @Auth('any-key')
+  @ApiOperation({ summary: 'Register a customer with email and password.' })
+  @ApiCreatedResponse({ type: CustomerAuthResultDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 409, description: '`email_taken`: the email is registered in this publication' })
+  register(@Caller() caller: Principal, @Body() body: RegisterCustomerDto): Promise<CustomerAuthResult> {
+    return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...body });
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @Auth('any-key')
+  @ApiOperation({ summary: 'Log a customer in.' })
+  @ApiOkResponse({ type: CustomerAuthResultDto })
+  @ApiResponse({ status: 401, description: '`invalid_credentials`: unknown email or wrong password (one answer for both)' })
+  @ApiResponse({ status: 429, description: '`rate_limited`: 10 failed logins for this email within 15 minutes' })
+  login(@Caller() caller: Principal, @Body() body: CustomerCredentialsDto): Promise<CustomerAuthResult> {
+    return this.bus.request(IdentityRequests.Login, { publicationId: keyPublicationOf(caller), ...body });
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @Auth('any-key')
+  @ApiOperation({ summary: 'Trade a refresh token for a new pair; the presented token is used up.' })
+  @ApiOkResponse({ type: CustomerAuthResultDto })
+  @ApiResponse({ status: 401, description: '`refresh_token_invalid`: unknown, expired, revoked or already used (a reuse revokes the whole family)' })
+  refresh(@Caller() caller: Principal, @Body() body: RefreshTokenDto): Promise<CustomerAuthResult> {
+    return this.bus.request(IdentityRequests.Refresh, { publicationId: keyPublicationOf(caller), refreshToken: body.refreshToken });
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @Auth('any-key')
+  @ApiOperation({ summary: "Revoke the refresh token's family. An unknown token is not an error." })
+  @ApiNoContentResponse()
+  async logout(@Caller() caller: Principal, @Body() body: RefreshTokenDto): Promise<void> {
+    await this.bus.request(IdentityRequests.Logout, { publicationId: keyPublicationOf(caller), refreshToken: body.refreshToken });
+  }
+
+  @Get('me')
+  @Auth('customer')
+  @ApiOperation({ summary: 'The customer of the access token.' })
+  @ApiOkResponse({ type: CustomerProfileDto })
+  me(@Caller() caller: Principal): Promise<CustomerProfile> {
+    return this.bus.request(IdentityRequests.GetCustomer, { publicationId: keyPublicationOf(caller), customerId: customerOf(caller).customerId });
+  }
+}

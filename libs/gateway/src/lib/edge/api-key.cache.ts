@@ -1,0 +1,55 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { AdminRequests, InternalEvents, type ApiKeyRevokedData, type ResolvedApiKey } from '@gatehouse/contracts';
+import { BusClient, EVENT_TRANSPORT, type EventSubscription, type EventTransport } from '@gatehouse/bus';
+import { createHash } from 'node:crypto';
+
+/** A known key is re-checked after a minute at the latest: the safety net behind the revocation broadcast. */
+const KNOWN_TTL_MS = 60_000;
+/** Unknown keys are remembered briefly so a flood of bad keys does not become a flood of lookups. */
+const UNKNOWN_TTL_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+
+export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+/**
+ * Key lookups of this gateway replica, cached by key hash. A revocation anywhere reaches every
+ * replica through the `internal.api_key.revoked` broadcast and drops the keys at once.
+ */
+@Injectable()
+export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
+  private readonly entries = new Map<string, { key: ResolvedApiKey | null; expiresAt: number }>();
+  private subscription?: EventSubscription;
+
+  constructor(
+    private readonly bus: BusClient,
+    @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.subscription = await this.events.listen([InternalEvents.ApiKeyRevoked.name], async (event) => {
+      this.drop((event.data as ApiKeyRevokedData).keyHashes);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.stop();
+  }
+
+  async resolve(key: string): Promise<ResolvedApiKey | null> {
+    const keyHash = hashKey(key);
+    const cached = this.entries.get(keyHash);
+    if (cached && cached.expiresAt > Date.now()) return cached.key;
+    const resolved = await this.bus.request(AdminRequests.ResolveApiKey, { keyHash });
+    this.remember(keyHash, resolved);
+    return resolved;
+  }
+
+  drop(keyHashes: string[]): void {
+    for (const keyHash of keyHashes) this.entries.delete(keyHash);
+  }
+
+  private remember(keyHash: string, key: ResolvedApiKey | null): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(keyHash, { key, expiresAt: Date.now() + (key ? KNOWN_TTL_MS : UNKNOWN_TTL_MS) });
+  }
+}

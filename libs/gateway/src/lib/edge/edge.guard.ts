@@ -1,0 +1,144 @@
+import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { AdminRequests } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import type { FastifyReply } from 'fastify';
+import { GatewayConfig } from '../gateway.config';
+import { ApiKeyCache, hashKey } from './api-key.cache';
+import { AUTH_RULE, RATE_LIMITS, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
+import { CustomerTokenGuard } from './customer-token.strategy';
+import type { Principal, RequestWithPrincipal } from './principal';
+import { readCookie, SESSION_COOKIE } from './session-cookie';
+
+const WINDOW_MS = 60_000;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const KEY_FORMAT = /^(pk|sk)_[A-Za-z0-9_-]{20,200}$/;
+
+/**
+ * The edge of every route: establishes who is calling exactly as the route declares with `@Auth`,
+ * then counts the call against that identity's rate limit (decisions C1-C2). The limit headers go
+ * on every response, refusals included, so a refused caller is counted too (as its IP when its
+ * credentials are not valid).
+ */
+@Injectable()
+export class EdgeGuard implements CanActivate {
+  private readonly logger = new Logger(EdgeGuard.name);
+  private readonly ownOrigins: Set<string>;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: GatewayConfig,
+    private readonly bus: BusClient,
+    private readonly keys: ApiKeyCache,
+    private readonly customerTokens: CustomerTokenGuard,
+    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+  ) {
+    const listed = (config.DASHBOARD_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+    this.ownOrigins = new Set([...(config.PUBLIC_BASE_URL ? [new URL(config.PUBLIC_BASE_URL).origin] : []), ...listed]);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.get<AuthRule | undefined>(AUTH_RULE, context.getHandler());
+    if (!rule) {
+      this.logger.error(`${context.getClass().name}.${context.getHandler().name} declares no @Auth: refused`);
+      throw new AppError('forbidden', 'This route is not available.');
+    }
+    const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    let principal: Principal = {};
+    let refusal: unknown;
+    try {
+      principal = await this.authenticate(rule, request, context);
+    } catch (err) {
+      refusal = err;
+    }
+    request.principal = principal;
+    const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, context.getHandler()) ?? 'default';
+    await this.countCall(limitClass, this.identityOf(principal, request), context.switchToHttp().getResponse<FastifyReply>());
+    if (refusal) throw refusal;
+    return true;
+  }
+
+  private async authenticate(rule: AuthRule, request: RequestWithPrincipal, context: ExecutionContext): Promise<Principal> {
+    const { credential } = rule;
+    if (credential === 'none') return {};
+    if (credential === 'session' || (credential === 'session-or-secret' && !request.headers['x-api-key'])) {
+      return { session: await this.authenticateSession(rule, request) };
+    }
+
+    const apiKey = await this.authenticateKey(request);
+    const kind = apiKey.kind;
+    if ((credential === 'publishable' && kind !== 'publishable') || ((credential === 'secret' || credential === 'session-or-secret') && kind !== 'secret')) {
+      throw new AppError('api_key_wrong_kind', `This route does not accept a ${kind} key.`);
+    }
+    const needsCustomer = credential === 'customer' || (credential === 'secret-or-customer' && kind === 'publishable');
+    if (!request.headers.authorization) {
+      if (needsCustomer) throw new AppError('customer_token_required', 'Send the customer access token as a Bearer token.');
+      return { apiKey };
+    }
+    if (credential === 'secret' || credential === 'session-or-secret') return { apiKey };
+    const customer = await this.customerTokens.verify(context);
+    if (customer.publicationId !== apiKey.publicationId) {
+      throw new AppError('token_invalid', 'The access token belongs to another publication.');
+    }
+    return { apiKey, customer };
+  }
+
+  private async authenticateKey(request: RequestWithPrincipal) {
+    const presented = request.headers['x-api-key'];
+    if (presented === undefined || presented === '') throw new AppError('api_key_missing', 'Send an API key in the X-API-Key header.');
+    const key = Array.isArray(presented) ? undefined : presented;
+    const resolved = key && KEY_FORMAT.test(key) ? await this.keys.resolve(key) : null;
+    if (!resolved) throw new AppError('api_key_invalid', 'The API key is not valid.');
+    return resolved;
+  }
+
+  private async authenticateSession(rule: AuthRule, request: RequestWithPrincipal) {
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const isWrite = WRITE_METHODS.has(request.method);
+    if (token && isWrite) this.checkOrigin(request);
+    const session = token ? await this.bus.request(AdminRequests.ResolveSession, { tokenHash: hashKey(token) }) : null;
+    if (!session) throw new AppError('session_required', 'Log in to the dashboard first.');
+    if (isWrite && session.role === 'viewer' && !rule.viewerMayWrite) {
+      throw new AppError('forbidden', 'Viewers have read-only access.');
+    }
+    return session;
+  }
+
+  /** CSRF (decisions A4): a cookie-authenticated write whose Origin is present must be ours. */
+  private checkOrigin(request: RequestWithPrincipal): void {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    const own = this.ownOrigins.size > 0 ? this.ownOrigins : new Set([`${request.protocol}://${request.headers.host}`]);
+    if (!own.has(origin)) throw new AppError('csrf_failed', 'This origin may not make dashboard changes.');
+  }
+
+  /** Decisions C1: secret key → the key; publishable key → key and IP; session → the staff member; else the IP. */
+  private identityOf(principal: Principal, request: RequestWithPrincipal): string {
+    if (principal.session) return `staff:${principal.session.staffId}`;
+    if (principal.apiKey?.kind === 'secret') return `key:${principal.apiKey.keyId}`;
+    if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
+    return `ip:${request.ip}`;
+  }
+
+  private async countCall(limitClass: RateLimitClass, identity: string, reply: FastifyReply): Promise<void> {
+    const limit = RATE_LIMITS[limitClass];
+    let counted: Awaited<ReturnType<ThrottlerStorage['increment']>>;
+    try {
+      counted = await this.counters.increment(`${limitClass}:${identity}`, WINDOW_MS, limit, 0, limitClass);
+    } catch (err) {
+      // The counters' store being down must not take the API down with it.
+      this.logger.warn(`Rate limit not applied, the counter store failed: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    const { totalHits, timeToExpire, isBlocked } = counted;
+    void reply.header('X-RateLimit-Limit', limit);
+    void reply.header('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
+    void reply.header('X-RateLimit-Reset', timeToExpire);
+    if (isBlocked) {
+      void reply.header('Retry-After', timeToExpire);
+      throw new AppError('rate_limited', `Too many requests: at most ${limit} a minute. Retry in ${timeToExpire} s.`);
+    }
+  }
+}
