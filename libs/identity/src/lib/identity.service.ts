@@ -1,13 +1,21 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
-import { ServiceConfig } from '@gatehouse/platform';
+import { CustomerAuthModule } from './auth/customer-auth.module';
+import { Customer } from './customers/customer.entity';
+import { CustomersModule } from './customers/customers.module';
+import { IdentityConfig } from './identity.config';
+import { LoginFailure } from './login/login-failure.entity';
 import { CreateSigningKeys1763710000000 } from './migrations/1763710000000-create-signing-keys';
+import { CreateCustomers1763720000000 } from './migrations/1763720000000-create-customers';
+import { CreateRefreshTokens1763730000000 } from './migrations/1763730000000-create-refresh-tokens';
+import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
+import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
-export class IdentityConfig extends ServiceConfig {}
+export { IdentityConfig };
 
-@Module({ imports: [SigningKeysModule] })
+@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule] })
 export class IdentityModule {}
 
 /** Customers, password hashes, refresh-token families and the JWT signing keys. */
@@ -16,6 +24,6 @@ export const identityService: ServiceDefinition<IdentityConfig> = {
   schema: 'identity',
   module: IdentityModule,
   config: IdentityConfig,
-  entities: [SigningKey],
-  migrations: [CreateSigningKeys1763710000000],
+  entities: [SigningKey, Customer, LoginFailure, RefreshTokenFamily, RefreshToken],
+  migrations: [CreateSigningKeys1763710000000, CreateCustomers1763720000000, CreateRefreshTokens1763730000000],
 };

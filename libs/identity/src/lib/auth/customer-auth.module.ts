@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module';
+import { LoginModule } from '../login/login.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { CustomerAuthHandler } from './customer-auth.handler';
+
+@Module({ imports: [CustomersModule, LoginModule, SessionsModule], controllers: [CustomerAuthHandler] })
+export class CustomerAuthModule {}

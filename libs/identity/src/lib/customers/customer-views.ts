@@ -1,0 +1,10 @@
+import type { CustomerProfile, CustomerView } from '@gatehouse/contracts';
+import type { Customer } from './customer.entity';
+
+export function toCustomerView(customer: Customer): CustomerView {
+  return { id: customer.id, email: customer.email, name: customer.name };
+}
+
+export function toCustomerProfile(customer: Customer): CustomerProfile {
+  return { ...toCustomerView(customer), createdAt: customer.createdAt.toISOString() };
+}

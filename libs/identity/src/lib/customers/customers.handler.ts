@@ -1,0 +1,14 @@
+import { Controller } from '@nestjs/common';
+import { IdentityRequests, type CustomerProfile, type RequestOf } from '@gatehouse/contracts';
+import { Handles } from '@gatehouse/bus';
+import { CustomersService } from './customers.service';
+
+@Controller()
+export class CustomersHandler {
+  constructor(private readonly customers: CustomersService) {}
+
+  @Handles(IdentityRequests.GetCustomer)
+  get(request: RequestOf<typeof IdentityRequests.GetCustomer>): Promise<CustomerProfile> {
+    return this.customers.profile(request.publicationId, request.customerId);
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityRequests, type CustomerProfile, type RequestOf } from '@gatehouse/contracts';
+import { AppError, Clock } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type Repository } from 'typeorm';
+import { normaliseEmail } from './customer-email';
+import { toCustomerProfile } from './customer-views';
+import { Customer } from './customer.entity';
+import { PasswordHasher } from './password-hasher';
+
+/** Customers of one publication: every lookup is scoped by publicationId, so another publication's customer does not exist. */
+@Injectable()
+export class CustomersService {
+  private readonly customers: Repository<Customer>;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly passwords: PasswordHasher,
+    private readonly clock: Clock,
+  ) {
+    this.customers = dataSource.getRepository(Customer);
+  }
+
+  /** 409 email_taken when the email is already registered in the publication, in any letter case. */
+  async register(request: RequestOf<typeof IdentityRequests.Register>): Promise<Customer> {
+    const now = this.clock.now();
+    const customer = this.customers.create({
+      id: randomUUID(),
+      publicationId: request.publicationId,
+      email: normaliseEmail(request.email),
+      name: request.name,
+      passwordHash: await this.passwords.hash(request.password),
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    // The unique index on (publication_id, email) decides, so of two simultaneous registrations one
+    // inserts nothing; skipping the conflict instead of failing keeps the row (and its hash) out of the error log.
+    const inserted = await this.customers.createQueryBuilder().insert().values(customer).orIgnore().returning('id').execute();
+    if (inserted.raw.length === 0) throw new AppError('email_taken', 'This email is already registered.');
+    return customer;
+  }
+
+  findByEmail(publicationId: string, email: string): Promise<Customer | null> {
+    return this.customers.findOneBy({ publicationId, email: normaliseEmail(email) });
+  }
+
+  findById(publicationId: string, customerId: string): Promise<Customer | null> {
+    return this.customers.findOneBy({ publicationId, id: customerId });
+  }
+
+  async profile(publicationId: string, customerId: string): Promise<CustomerProfile> {
+    const customer = await this.findById(publicationId, customerId);
+    if (!customer) throw new AppError('not_found', 'No such customer.');
+    return toCustomerProfile(customer);
+  }
+}
+
