@@ -25,7 +25,8 @@ const DEMO_DEFAULTS: Record<string, string> = {
  * is set) and PostgreSQL from DATABASE_URL, else an embedded one under DATA_DIR.
  */
 runMain(async () => {
-  for (const [name, value] of Object.entries(DEMO_DEFAULTS)) process.env[name] ??= value;
+  const demo = Object.keys(DEMO_DEFAULTS).filter((name) => !process.env[name]);
+  for (const name of demo) process.env[name] = DEMO_DEFAULTS[name];
   const base = loadConfig(ServiceConfig);
   const gatewayConfig = loadConfig(GatewayConfig);
   const configs = SERVICES.map((definition) => loadConfig(definition.config));
@@ -41,6 +42,12 @@ runMain(async () => {
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
+    console.log(
+      `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
+        ` via POST ${url}/api/v1/admin/session. Set the BOOTSTRAP_* variables to choose your own.`,
+    );
+  }
 
   let stopping = false;
   const stop = async () => {

@@ -1,1 +1,2 @@
+export * from './lib/admin.config';
 export * from './lib/admin.service';

@@ -41,10 +41,10 @@ export async function createGateway(
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
-    { logger: new PinoNestLogger(logger) },
+    // Fastify's own JSON parser only: NestJS would add a form parser, and bodies that are not JSON answer 415.
+    { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);

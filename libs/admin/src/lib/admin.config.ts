@@ -1,0 +1,38 @@
+import { ServiceConfig } from '@gatehouse/platform';
+import { IsEmail, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+export class AdminConfig extends ServiceConfig {
+  /** The public address of the service: links, the `Secure` cookie flag, the processor webhook URL. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  /** bcrypt work factor for staff passwords; tests lower it to stay fast. */
+  @IsInt({ message: 'must be an integer from 4 to 15' })
+  @Min(4, { message: 'must be an integer from 4 to 15' })
+  @Max(15, { message: 'must be an integer from 4 to 15' })
+  BCRYPT_COST: number = 12;
+
+  /** First admin and publication, created when no staff exists yet (decisions A3). */
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  BOOTSTRAP_ADMIN_EMAIL?: string;
+
+  @IsOptional()
+  @MinLength(8, { message: 'must be at least 8 characters' })
+  BOOTSTRAP_ADMIN_PASSWORD?: string;
+
+  /** The first admin's display name; the part of the email before `@` when unset. */
+  @IsOptional()
+  @IsString()
+  BOOTSTRAP_ADMIN_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  BOOTSTRAP_PUBLICATION_NAME?: string;
+
+  /** Comma separated host names; `*.example.com` matches any subdomain. */
+  @IsOptional()
+  @Matches(/^\s*(\*\.)?[a-z0-9.-]+\s*(,\s*(\*\.)?[a-z0-9.-]+\s*)*$/i, { message: 'must be host names separated by commas' })
+  BOOTSTRAP_PUBLICATION_DOMAINS?: string;
+}

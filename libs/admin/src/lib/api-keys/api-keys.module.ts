@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyUsage } from './api-key-usage';
+import { ApiKeysHandler } from './api-keys.handler';
+import { ApiKeysService } from './api-keys.service';
+
+@Module({ controllers: [ApiKeysHandler], providers: [ApiKeysService, ApiKeyUsage] })
+export class ApiKeysModule {}

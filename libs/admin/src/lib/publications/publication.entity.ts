@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The tenant (decisions A1): everything a publisher owns belongs to exactly one publication. */
+@Entity({ name: 'publications' })
+export class Publication {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  /** Lower-case host names; `*.example.com` matches any subdomain. */
+  @Column({ type: 'text', array: true })
+  domains: string[];
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { AdminRequests, type MembershipView, type RequestOf } from '@gatehouse/contracts';
+import { Handles } from '@gatehouse/bus';
+import { PublicationsService } from './publications.service';
+
+const { ListPublications, CreatePublication, UpdatePublication } = AdminRequests;
+
+@Controller()
+export class PublicationsHandler {
+  constructor(private readonly publications: PublicationsService) {}
+
+  @Handles(ListPublications)
+  async list({ staffId }: RequestOf<typeof ListPublications>): Promise<{ publications: MembershipView[] }> {
+    return { publications: await this.publications.listFor(staffId) };
+  }
+
+  @Handles(CreatePublication)
+  create({ staffId, name, domains }: RequestOf<typeof CreatePublication>): Promise<MembershipView> {
+    return this.publications.create(staffId, { name, domains });
+  }
+
+  @Handles(UpdatePublication)
+  update({ staffId, publicationId, name, domains }: RequestOf<typeof UpdatePublication>): Promise<MembershipView> {
+    return this.publications.update(staffId, publicationId, { name, domains });
+  }
+}

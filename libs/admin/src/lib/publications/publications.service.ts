@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import type { MembershipView, StaffRole } from '@gatehouse/contracts';
+import { AppError, Clock } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isUuid } from '../shared/ids';
+import { normaliseDomains } from './domains';
+import { Membership } from './membership.entity';
+import { Publication } from './publication.entity';
+
+export interface PublicationDraft {
+  name: string;
+  domains: readonly string[];
+}
+
+export type PublicationChanges = Partial<PublicationDraft>;
+
+/** Publications and who may act on them. */
+@Injectable()
+export class PublicationsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The staff member's publications, oldest membership first. */
+  async listFor(staffId: string): Promise<MembershipView[]> {
+    const memberships = await this.dataSource.getRepository(Membership).find({
+      where: { staffId },
+      relations: { publication: true },
+      order: { createdAt: 'ASC', publication: { name: 'ASC' } },
+    });
+    return memberships.map(membershipView);
+  }
+
+  async membership(staffId: string, publicationId: string): Promise<MembershipView | null> {
+    if (!isUuid(publicationId)) return null;
+    const membership = await this.dataSource.getRepository(Membership).findOne({
+      where: { staffId, publicationId },
+      relations: { publication: true },
+    });
+    return membership && membershipView(membership);
+  }
+
+  /** 404, never 403, for a publication the staff member has no role in: its existence is not theirs to know. */
+  async requireMembership(staffId: string, publicationId: string): Promise<MembershipView> {
+    const membership = await this.membership(staffId, publicationId);
+    if (!membership) throw new AppError('not_found', 'No such publication.');
+    return membership;
+  }
+
+  create(staffId: string, draft: PublicationDraft): Promise<MembershipView> {
+    return this.dataSource.transaction((manager) => this.createWithAdmin(manager, staffId, draft));
+  }
+
+  /** Creates a publication with `staffId` as its admin, in the caller's transaction. */
+  async createWithAdmin(manager: EntityManager, staffId: string, draft: PublicationDraft): Promise<MembershipView> {
+    const now = this.clock.now();
+    const publication = manager.create(Publication, {
+      id: randomUUID(),
+      name: draft.name,
+      domains: normaliseDomains(draft.domains),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await manager.insert(Publication, publication);
+    await this.grant(staffId, publication.id, 'admin', manager);
+    return { id: publication.id, name: publication.name, domains: publication.domains, role: 'admin' };
+  }
+
+  async grant(staffId: string, publicationId: string, role: StaffRole, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.insert(Membership, { staffId, publicationId, role, createdAt: this.clock.now() });
+  }
+
+  async update(staffId: string, publicationId: string, changes: PublicationChanges): Promise<MembershipView> {
+    const membership = await this.requireMembership(staffId, publicationId);
+    if (membership.role !== 'admin') throw new AppError('forbidden', 'Only an admin of the publication may change it.');
+    const updated = {
+      name: changes.name ?? membership.name,
+      domains: changes.domains ? normaliseDomains(changes.domains) : membership.domains,
+    };
+    await this.dataSource.getRepository(Publication).update(publicationId, { ...updated, updatedAt: this.clock.now() });
+    return { ...membership, ...updated };
+  }
+}
+
+function membershipView({ publication, role }: Membership): MembershipView {
+  return { id: publication.id, name: publication.name, domains: publication.domains, role };
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from './password-hasher';
+import { StaffService } from './staff.service';
+
+@Module({ providers: [StaffService, PasswordHasher], exports: [StaffService] })
+export class StaffModule {}
