@@ -324,6 +324,10 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
 
     it('answers malformed JSON, unknown fields and wrong types with 400 validation_failed', async () => {
       expect((await login('{"email": ')).body).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect((await login('{"__proto__": {"admin": true}, "email": "a@example.com", "password": "password-1"}')).body).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+      });
       const unknown = await login(JSON.stringify({ email: 'a@example.com', password: 'password-1', admin: true }));
       expect(unknown.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'admin' }] });
       const wrongType = await login(JSON.stringify({ email: 42, password: ['x'] }));

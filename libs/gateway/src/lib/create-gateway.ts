@@ -3,15 +3,21 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
+import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 
-/** JSON bodies above this answer 413 `payload_too_large` (decisions B2). */
+/** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
+/** ...but for the processor's webhooks, whose signature covers the exact bytes received. */
+export const PROCESSOR_WEBHOOK_PATH = '/api/v1/webhooks/processor';
+export const PROCESSOR_BODY_LIMIT = 1024 * 1024;
+
+/** A request whose JSON body was parsed here; `rawBody` holds the bytes as received. */
+export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
 
@@ -30,7 +36,7 @@ export async function createGateway(
     loggerInstance: logger,
     // Requests are logged by the onResponse hook below, which leaves out health probes.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: JSON_BODY_LIMIT,
+    bodyLimit: PROCESSOR_BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
@@ -45,7 +51,16 @@ export async function createGateway(
     { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  fastify.removeContentTypeParser(['text/plain']);
+  // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.
+  fastify.removeContentTypeParser(['text/plain', 'application/json']);
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    const limit = request.url.split('?')[0] === PROCESSOR_WEBHOOK_PATH ? PROCESSOR_BODY_LIMIT : JSON_BODY_LIMIT;
+    if (body.length > limit) return done(new AppError('payload_too_large', `JSON bodies are limited to ${limit / 1024} KiB.`), undefined);
+    (request as RequestWithRawBody).rawBody = body;
+    if (body.length === 0) return done(null, undefined);
+    parseJson(request, body.toString('utf8'), (err, parsed) => (err ? done(new AppError('validation_failed', 'The body is not valid JSON.'), undefined) : done(null, parsed)));
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });

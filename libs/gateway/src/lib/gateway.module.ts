@@ -4,6 +4,12 @@ import { PassportModule } from '@nestjs/passport';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { BUS_OPTIONS, BusModule, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
+import { AccessRoutesModule } from './access/access-routes.module';
+import { BillingRoutesModule } from './billing/billing-routes.module';
+import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.module';
+import { BrandingRoutesModule } from './branding/branding-routes.module';
+import { CustomersRoutesModule } from './customers/customers-routes.module';
+import { StatsRoutesModule } from './stats/stats-routes.module';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
@@ -37,7 +43,17 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, bus: BusOptions): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forValue(GatewayConfig, config), BusModule.forRoot(bus), PassportModule],
+      imports: [
+        ConfigModule.forValue(GatewayConfig, config),
+        BusModule.forRoot(bus),
+        PassportModule,
+        AccessRoutesModule,
+        BillingRoutesModule,
+        WebhooksOutRoutesModule,
+        BrandingRoutesModule,
+        CustomersRoutesModule,
+        StatsRoutesModule,
+      ],
       controllers: [
         HealthController,
         ProbeController,
