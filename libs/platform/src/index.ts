@@ -5,3 +5,4 @@ export * from './lib/config';
 export * from './lib/validation';
 export * from './lib/main';
 export * from './lib/clock';
+export * from './lib/secrets';
