@@ -1,5 +1,5 @@
 import type { ApiKeyKind } from '@gatehouse/contracts';
-import { randomToken, sha256Hex } from '../shared/secrets';
+import { randomToken, sha256Hex } from '@gatehouse/platform';
 
 const KIND_PREFIX: Record<ApiKeyKind, string> = { publishable: 'pk_', secret: 'sk_' };
 const API_KEY_PREFIX_LENGTH = 12;

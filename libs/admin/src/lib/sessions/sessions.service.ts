@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, LessThan } from 'typeorm';
 import { PublicationsService } from '../publications/publications.service';
 import { isActivityStale } from '../shared/activity';
-import { randomToken, sha256Hex } from '../shared/secrets';
+import { randomToken, sha256Hex } from '@gatehouse/platform';
 import { staffView } from '../staff/staff.entity';
 import { StaffService } from '../staff/staff.service';
 import { isSessionLive, sessionExpiry } from './session-lifetime';

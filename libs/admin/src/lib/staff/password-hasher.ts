@@ -1,28 +1,23 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { compare, hash } from 'bcrypt';
-import { randomBytes } from 'node:crypto';
+import { PasswordHasher as TimingSafeHasher } from '@gatehouse/platform';
 import { AdminConfig } from '../admin.config';
 
+/** Staff passwords: bcrypt at BCRYPT_COST; an unknown email costs as much as a wrong password. */
 @Injectable()
 export class PasswordHasher implements OnModuleInit {
-  private dummyHash: string;
+  private hasher: TimingSafeHasher;
 
   constructor(private readonly config: AdminConfig) {}
 
   async onModuleInit(): Promise<void> {
-    this.dummyHash = await this.hash(randomBytes(16).toString('hex'));
+    this.hasher = await TimingSafeHasher.withCost(this.config.BCRYPT_COST);
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, this.config.BCRYPT_COST);
+    return this.hasher.hash(password);
   }
 
-  /**
-   * Without a stored hash (unknown email) the password is still compared, against a dummy hash of
-   * the same cost, so the answer takes as long as for a wrong password and does not reveal who has an account.
-   */
-  async verify(password: string, storedHash: string | undefined): Promise<boolean> {
-    const matches = await compare(password, storedHash ?? this.dummyHash);
-    return matches && storedHash !== undefined;
+  verify(password: string, storedHash: string | undefined): Promise<boolean> {
+    return this.hasher.verify(password, storedHash);
   }
 }

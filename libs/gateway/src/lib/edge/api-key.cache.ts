@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AdminRequests, InternalEvents, type ApiKeyRevokedData, type ResolvedApiKey } from '@gatehouse/contracts';
 import { BusClient, EVENT_TRANSPORT, type EventSubscription, type EventTransport } from '@gatehouse/bus';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@gatehouse/platform';
 
 /** A known key is re-checked after a minute at the latest: the safety net behind the revocation broadcast. */
 const KNOWN_TTL_MS = 60_000;
@@ -9,7 +9,6 @@ const KNOWN_TTL_MS = 60_000;
 const UNKNOWN_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /**
  * Key lookups of this gateway replica, cached by key hash. A revocation anywhere reaches every
@@ -36,7 +35,7 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   async resolve(key: string): Promise<ResolvedApiKey | null> {
-    const keyHash = hashKey(key);
+    const keyHash = sha256Hex(key);
     const cached = this.entries.get(keyHash);
     if (cached && cached.expiresAt > Date.now()) return cached.key;
     const resolved = await this.bus.request(AdminRequests.ResolveApiKey, { keyHash });

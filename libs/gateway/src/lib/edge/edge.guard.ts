@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError } from '@gatehouse/platform';
+import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { GatewayConfig } from '../gateway.config';
-import { ApiKeyCache, hashKey } from './api-key.cache';
+import { ApiKeyCache } from './api-key.cache';
 import { AUTH_RULE, RATE_LIMITS, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
 import { CustomerTokenGuard } from './customer-token.strategy';
 import type { Principal, RequestWithPrincipal } from './principal';
@@ -98,7 +98,7 @@ export class EdgeGuard implements CanActivate {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
     const isWrite = WRITE_METHODS.has(request.method);
     if (token && isWrite) this.checkOrigin(request);
-    const session = token ? await this.bus.request(AdminRequests.ResolveSession, { tokenHash: hashKey(token) }) : null;
+    const session = token ? await this.bus.request(AdminRequests.ResolveSession, { tokenHash: sha256Hex(token) }) : null;
     if (!session) throw new AppError('session_required', 'Log in to the dashboard first.');
     if (isWrite && session.role === 'viewer' && !rule.viewerMayWrite) {
       throw new AppError('forbidden', 'Viewers have read-only access.');
