@@ -1,5 +1,5 @@
 import { compare, hash } from 'bcrypt';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ConfigError } from './config';
@@ -82,10 +82,14 @@ export function loadEncryptionKey(variable: string, value: string | undefined, k
     }
   }
   if (process.env['NODE_ENV'] === 'production') throw new ConfigError(`Invalid configuration: ${variable} is required in production`);
-  const generated = !existsSync(keyFile);
-  if (generated) {
-    mkdirSync(dirname(keyFile), { recursive: true });
-    writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+  mkdirSync(dirname(keyFile), { recursive: true });
+  let generated = true;
+  try {
+    // 'wx': of two processes starting together on a fresh DATA_DIR, one writes and both read its key.
+    writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    generated = false;
   }
   return { box: SecretBox.fromBase64(readFileSync(keyFile, 'utf8').trim()), generated };
 }
