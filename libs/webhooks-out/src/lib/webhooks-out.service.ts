@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
-import { Flag, ServiceConfig } from '@gatehouse/platform';
+import { DeliveriesModule } from './deliveries/deliveries.module';
+import { DeliveryAttempt } from './deliveries/delivery-attempt.entity';
+import { Delivery } from './deliveries/delivery.entity';
+import { CreateWebhooksOutTables1763767431852 } from './migrations/1763767431852-create-webhooks-out-tables';
+import { RegistrationsModule } from './registrations/registrations.module';
+import { Webhook } from './registrations/webhook.entity';
+import { WebhooksOutConfig } from './webhooks-out.config';
 
-export class WebhooksOutConfig extends ServiceConfig {
-  /** Accept http:// and private-network webhook targets (local development and tests only). */
-  @Flag()
-  ALLOW_INSECURE_WEBHOOK_URLS: boolean = false;
-}
+export { WebhooksOutConfig } from './webhooks-out.config';
 
-@Module({})
+@Module({ imports: [RegistrationsModule, DeliveriesModule] })
 export class WebhooksOutModule {}
 
 /** Outbound webhook registrations, deliveries and their retry schedule. */
@@ -17,6 +19,6 @@ export const webhooksOutService: ServiceDefinition<WebhooksOutConfig> = {
   schema: 'webhooks_out',
   module: WebhooksOutModule,
   config: WebhooksOutConfig,
-  entities: [],
-  migrations: [],
+  entities: [Webhook, Delivery, DeliveryAttempt],
+  migrations: [CreateWebhooksOutTables1763767431852],
 };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { WebhooksController } from './webhooks.controller';
 
 /** The public routes of the webhooks-out feature, behind the gateway's edge guard. */
-@Module({ controllers: [] })
+@Module({ controllers: [WebhooksController] })
 export class WebhooksOutRoutesModule {}

@@ -1,0 +1,343 @@
+import { adminService } from '@gatehouse/admin';
+import { CreateBusTables1763700000000, JetStreamEventTransport, Outbox, OutboxRelay, type RunningService } from '@gatehouse/bus';
+import { Events, type CustomerEventData, type EventEnvelope, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
+import { openServiceDatabase } from '@gatehouse/db';
+import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { hash } from 'bcrypt';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'nats';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { call, sessionFrom, type Answer, type Call } from './http';
+import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+
+export const ADMIN = { email: 'webhooks-admin@example.com', password: 'admin-password-1' };
+const ADMIN_ENV = {
+  BCRYPT_COST: '4',
+  BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+  BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+  BOOTSTRAP_PUBLICATION_NAME: 'Webhook Weekly',
+  BOOTSTRAP_PUBLICATION_DOMAINS: 'weekly.example',
+};
+
+/** webhooks-out settings for tests: a fixed encryption key (nothing written under DATA_DIR) and local receivers allowed. */
+export const WEBHOOKS_ENV = {
+  WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+  ALLOW_INSECURE_WEBHOOK_URLS: 'true',
+};
+
+/**
+ * The system a publisher's webhooks go through: admin (sessions), webhooks-out and the gateway as
+ * separate applications over the real NATS and PostgreSQL, the bootstrap admin logged in, and an
+ * outbox of its own from which tests emit the events of spec 6.2.
+ */
+export class WebhooksSystem {
+  readonly namespace = uniqueNamespace('wh');
+  readonly webhooksOut: RunningService[] = [];
+  db: TestDatabase;
+  gateway: TestGateway;
+  producer: EventProducer;
+  /** The bootstrap admin's session and current publication. */
+  session: string;
+  publicationId: string;
+  private admin: RunningService;
+
+  static async start(webhooksEnv: Record<string, string> = WEBHOOKS_ENV): Promise<WebhooksSystem> {
+    const system = new WebhooksSystem();
+    system.db = await createTestDatabase();
+    system.admin = await startServiceOverNats(adminService, system.db.url, system.namespace, ADMIN_ENV);
+    await system.startWebhooksOut(webhooksEnv);
+    system.gateway = await startGatewayOverNats(system.namespace);
+    system.producer = await EventProducer.start(system.db.url, system.namespace);
+    const login = await call(system.gateway.url, '/api/v1/admin/session', { body: ADMIN });
+    if (login.status !== 200) throw new Error(`admin login failed: ${login.status}`);
+    system.session = sessionFrom(login);
+    system.publicationId = login.body.publication.id;
+    return system;
+  }
+
+  /** One more webhooks-out replica (or a restart) on the same database and bus. */
+  async startWebhooksOut(env: Record<string, string> = WEBHOOKS_ENV): Promise<RunningService> {
+    const service = await startServiceOverNats(webhooksOutService, this.db.url, this.namespace, env);
+    this.webhooksOut.push(service);
+    return service;
+  }
+
+  async stopWebhooksOut(service: RunningService): Promise<void> {
+    this.webhooksOut.splice(this.webhooksOut.indexOf(service), 1);
+    await service.close();
+  }
+
+  /** A call to `/api/v1/...` as the bootstrap admin unless another session is given. */
+  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
+    return call<T>(this.gateway.url, `/api/v1${path}`, { session: this.session, ...options });
+  }
+
+  /** Registers a webhook through the gateway; fails the test unless it is created. */
+  async register(url: string, events: string[], session = this.session): Promise<CreatedWebhookBody> {
+    const res = await this.api<CreatedWebhookBody>('/admin/webhooks', { session, body: { url, events } });
+    if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  /** The delivery log of one webhook, as the dashboard lists it. */
+  async deliveriesOf(webhookId: string, session = this.session): Promise<AttemptBody[]> {
+    const res = await this.api<{ webhooks: Array<{ id: string; deliveries: AttemptBody[] }> }>('/admin/webhooks', { session });
+    const webhook = res.body.webhooks.find((w) => w.id === webhookId);
+    if (!webhook) throw new Error(`webhook ${webhookId} not listed`);
+    return webhook.deliveries;
+  }
+
+  /** A staff member with a role in a publication (a new one of their own by default), logged in. */
+  async staffSession(role: 'admin' | 'viewer', publicationId: string = randomUUID()): Promise<{ session: string; publicationId: string }> {
+    const email = `${role}-${randomUUID()}@example.com`;
+    const password = 'staff-password-1';
+    const sql = new Client({ connectionString: this.db.url });
+    await sql.connect();
+    try {
+      const staffId = randomUUID();
+      await sql.query(
+        'INSERT INTO admin.publications (id, name, domains, created_at, updated_at) VALUES ($1, $2, $3, now(), now()) ON CONFLICT (id) DO NOTHING',
+        [publicationId, `Publication of ${email}`, ['other.example']],
+      );
+      await sql.query('INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, now())', [
+        staffId,
+        email,
+        role,
+        await hash(password, 4),
+      ]);
+      await sql.query('INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, $3, now())', [staffId, publicationId, role]);
+    } finally {
+      await sql.end();
+    }
+    const login = await call(this.gateway.url, '/api/v1/admin/session', { body: { email, password } });
+    return { session: sessionFrom(login), publicationId };
+  }
+
+  /** Reads webhooks-out's schema directly, to see what it stores. */
+  async query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    const sql = new Client({ connectionString: this.db.url, options: '-c search_path=webhooks_out' });
+    await sql.connect();
+    try {
+      return (await sql.query(text, params)).rows as T[];
+    } finally {
+      await sql.end();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.gateway?.close();
+    await this.producer?.close();
+    for (const service of [...this.webhooksOut].reverse()) await service.close();
+    await this.admin?.close();
+    await this.db?.drop();
+    await deleteEventStream(this.namespace);
+  }
+}
+
+export interface CreatedWebhookBody {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  createdAt: string;
+}
+
+export interface AttemptBody {
+  id: string;
+  event: string;
+  attempt: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  responseCode: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+  createdAt: string;
+  dueAt: string;
+  attemptedAt: string | null;
+}
+
+/**
+ * A service of its own that emits events as the owners do: written to its outbox in a
+ * transaction, published by the relay to the namespace's JetStream stream.
+ */
+export class EventProducer {
+  private readonly outbox = new Outbox();
+
+  private constructor(
+    private readonly dataSource: DataSource,
+    private readonly transport: JetStreamEventTransport,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  static async start(databaseUrl: string, namespace: string): Promise<EventProducer> {
+    const dataSource = await openServiceDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
+    const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const relay = new OutboxRelay(dataSource, transport);
+    await relay.start();
+    return new EventProducer(dataSource, transport, relay);
+  }
+
+  emit<T>(event: EventType<T>, data: T, publicationId: string): Promise<EventEnvelope<T>> {
+    return this.dataSource.transaction((manager) => this.outbox.add(manager, event, data, publicationId));
+  }
+
+  async close(): Promise<void> {
+    await this.relay.stop();
+    await this.transport.close();
+    await this.dataSource.destroy();
+  }
+}
+
+/** What the receiver answers: a status and body, or no answer at all until the connection is closed. */
+export type Reply = { status: number; body?: string } | 'no answer';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body, as signed. */
+  body: string;
+  /** Milliseconds since the epoch at arrival. */
+  at: number;
+}
+
+/** A publisher's endpoint: a real HTTP server on 127.0.0.1 that records every request. */
+export class WebhookReceiver {
+  readonly received: ReceivedRequest[] = [];
+  private readonly replies = new Map<string, (request: ReceivedRequest, nth: number) => Reply>();
+  private readonly hanging = new Set<ServerResponse>();
+
+  private readonly server: Server;
+  /** e.g. http://127.0.0.1:41234 */
+  url = '';
+
+  private constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => this.handle({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() }, res));
+    });
+  }
+
+  static async start(): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+    return receiver;
+  }
+
+  /** How a path answers its nth request (1-based); 200 `ok` unless told. */
+  answer(path: string, reply: (request: ReceivedRequest, nth: number) => Reply): void {
+    this.replies.set(path, reply);
+  }
+
+  at(path: string): ReceivedRequest[] {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private handle(request: ReceivedRequest, res: ServerResponse): void {
+    this.received.push(request);
+    const reply = this.replies.get(request.path)?.(request, this.at(request.path).length) ?? { status: 200, body: 'ok' };
+    if (reply === 'no answer') {
+      this.hanging.add(res);
+      return;
+    }
+    res.writeHead(reply.status, { 'Content-Type': 'text/plain' }).end(reply.body ?? '');
+  }
+}
+
+/* How a receiver verifies a delivery, as docs/webhooks.md shows it. */
+
+export function verifiesServiceSignature(request: ReceivedRequest, secret: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
+  const given = Buffer.from(String(request.headers['x-service-signature']));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function verifiesStandardSignature(request: ReceivedRequest, secret: string): boolean {
+  const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures } = request.headers;
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest('base64');
+  return String(signatures)
+    .split(' ')
+    .some((signature) => signature === `v1,${expected}`);
+}
+
+/** One example of every event of spec 6.2, with data of its declared type. */
+export function everyOutboundEvent(): Array<{ event: EventType<any>; data: unknown }> {
+  const examples = exampleData();
+  // Every event of the contracts, so an event added there without an example here fails the test.
+  return Object.values(Events).map((event) => ({ event, data: examples.get(event) }));
+}
+
+/** Example data of one event. */
+export function exampleOf<T>(event: EventType<T>): T {
+  return exampleData().get(event) as T;
+}
+
+/** Each example is type-checked against its event's data type, so a change in the contracts shows here. */
+function exampleData(): Map<EventType<any>, unknown> {
+  const example = <T>(event: EventType<T>, data: NoInfer<T>): [EventType<any>, unknown] => [event, data];
+  const subscription: SubscriptionEventData = {
+    subscriptionId: randomUUID(),
+    customerId: randomUUID(),
+    priceId: randomUUID(),
+    status: 'active',
+    currentPeriodStart: '2031-01-01T00:00:00.000Z',
+    currentPeriodEnd: '2031-02-01T00:00:00.000Z',
+    source: 'manual',
+    cancelAtPeriodEnd: false,
+    trialStart: null,
+    trialEnd: null,
+  };
+  const invoice: InvoiceEventData = {
+    invoiceId: 'in_1',
+    subscriptionId: subscription.subscriptionId,
+    customerId: subscription.customerId,
+    amountDue: 900,
+    amountPaid: 900,
+    currency: 'eur',
+  };
+  const visitor = { visitorId: 'visitor-1', customerId: null, url: 'https://weekly.example/premium/1', paywallId: randomUUID(), occurredAt: '2031-01-01T00:00:00.000Z' };
+  const customer: CustomerEventData = { customerId: randomUUID(), email: 'reader@example.com', name: 'Reader', createdAt: '2031-01-01T00:00:00.000Z' };
+  const experiment = { experimentId: randomUUID(), variantId: randomUUID(), paywallId: randomUUID(), visitorId: 'visitor-1', customerId: null };
+  return new Map([
+    example(Events.NewsletterSubscribe, { ...visitor, email: 'reader@example.com', data: {} }),
+    example(Events.DataSubmit, { ...visitor, data: { company: 'ACME' } }),
+    example(Events.SubscriptionCreated, subscription),
+    example(Events.SubscriptionUpdated, { ...subscription, cancelAtPeriodEnd: true }),
+    example(Events.SubscriptionCancelled, { ...subscription, status: 'cancelled' }),
+    example(Events.SubscriptionTrialEnded, { ...subscription, trialStart: '2030-12-18T00:00:00.000Z', trialEnd: '2031-01-01T00:00:00.000Z' }),
+    example(Events.InvoicePaid, invoice),
+    example(Events.InvoicePaymentFailed, { ...invoice, amountPaid: 0 }),
+    example(Events.InvoiceUpcoming, { ...invoice, invoiceId: null, amountPaid: 0, nextPaymentAttempt: '2031-02-01T00:00:00.000Z' }),
+    example(Events.CustomerCreated, customer),
+    example(Events.CustomerUpdated, { ...customer, name: 'Reader Renamed' }),
+    example(Events.CustomerDeleted, customer),
+    example(Events.PaywallShown, { ...visitor, experimentId: null, variantId: null }),
+    example(Events.PaywallDismissed, { ...visitor, experimentId: null, variantId: null }),
+    example(Events.PaywallConverted, { ...visitor, experimentId: experiment.experimentId, variantId: experiment.variantId }),
+    example(Events.ExperimentAssigned, experiment),
+    example(Events.ExperimentConverted, experiment),
+  ]);
+}
+
+async function deleteEventStream(namespace: string): Promise<void> {
+  const nc = await connect({ servers: testNatsUrl() });
+  try {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { WebhookSecretBox } from './webhook-secret-box';
+
+@Module({ providers: [WebhookSecretBox], exports: [WebhookSecretBox] })
+export class SecretsModule {}

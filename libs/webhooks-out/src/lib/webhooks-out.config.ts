@@ -1,0 +1,48 @@
+import { Flag, ServiceConfig } from '@gatehouse/platform';
+import { IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+
+const SECONDS_LIST = /^\s*\d+(\.\d+)?\s*(,\s*\d+(\.\d+)?\s*)*$/;
+
+/** `"10,60"` → `[10, 60]`. */
+export function parseSecondsList(value: string): number[] {
+  return value.split(',').map(Number);
+}
+
+/** Seconds after the first attempt: each later than the one before, the first after 0. */
+function IncreasingSecondsList(): PropertyDecorator {
+  return ValidateBy({
+    name: 'increasingSecondsList',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && SECONDS_LIST.test(value) && parseSecondsList(value).every((s, i, all) => s > (i === 0 ? 0 : all[i - 1])),
+      defaultMessage: () => 'must be increasing seconds separated by commas, e.g. 10,60',
+    },
+  });
+}
+
+export class WebhooksOutConfig extends ServiceConfig {
+  /** Accept http:// and private-network webhook targets (local development and tests only). */
+  @Flag()
+  ALLOW_INSECURE_WEBHOOK_URLS: boolean = false;
+
+  /**
+   * Encrypts the webhooks' signing secrets at rest (AES-256-GCM): 32 bytes, base64. Required in
+   * production; elsewhere generated on first start and kept under DATA_DIR.
+   */
+  @IsOptional()
+  @IsString()
+  WEBHOOK_SECRETS_KEY?: string;
+
+  /**
+   * When the retries follow the first attempt, in seconds after it, increasing (decisions G3:
+   * 10 s and 60 s). Tests compress the schedule through it.
+   */
+  @IncreasingSecondsList()
+  WEBHOOK_RETRY_DELAYS_SECONDS: string = '10,60';
+
+  /** How long one attempt may take, connection to response, before it counts as failed. */
+  @IsInt({ message: 'must be an integer from 50 to 60000' })
+  @Min(50, { message: 'must be an integer from 50 to 60000' })
+  @Max(60_000, { message: 'must be an integer from 50 to 60000' })
+  WEBHOOK_TIMEOUT_MS: number = 10_000;
+}
