@@ -1,26 +1,22 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
-import { ServiceConfig } from '@gatehouse/platform';
-import { IsOptional, IsString, IsUrl } from 'class-validator';
+import { BillingConfig } from './billing.config';
+import { CatalogModule } from './catalog/catalog.module';
+import { Price } from './catalog/price.entity';
+import { Product } from './catalog/product.entity';
+import { CheckoutSession } from './checkout/checkout-session.entity';
+import { CheckoutModule } from './checkout/checkout.module';
+import { InboundModule } from './inbound/inbound.module';
+import { ProcessorEventRecord } from './inbound/processor-event.entity';
+import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
+import { ProcessorCustomer } from './processor/processor-customer.entity';
+import { ProcessorSettings } from './processor/processor-settings.entity';
+import { ProcessorModule } from './processor/processor.module';
+import { StatsModule } from './stats/stats.module';
+import { Subscription } from './subscriptions/subscription.entity';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-export class BillingConfig extends ServiceConfig {
-  /** Base URL of the payment processor's API; unset: the processor's own. Tests point it at tools/fake-processor. */
-  @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
-  PROCESSOR_API_URL?: string;
-
-  /** Verifies inbound processor webhooks that name no publication. */
-  @IsOptional()
-  @IsString()
-  PROCESSOR_WEBHOOK_SECRET?: string;
-
-  /** The public address of the service, used for the processor webhook endpoint it creates. */
-  @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
-  PUBLIC_BASE_URL?: string;
-}
-
-@Module({})
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -29,6 +25,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [],
-  migrations: [],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord],
+  migrations: [CreateBillingTables1763768421337],
 };
+
+export { BillingConfig };

@@ -80,6 +80,8 @@ export async function startService<C extends ServiceConfig>(
     app = await NestFactory.createMicroservice(ServiceRootModule, {
       strategy: createRequestServer(busOptions),
       logger: new PinoNestLogger(logger),
+      // A failing start-up throws to the caller (one clear line from runMain) instead of exiting here.
+      abortOnError: false,
     });
     app.useGlobalFilters(new ProblemRpcFilter(logger));
     app.useGlobalPipes(createValidationPipe());

@@ -1,9 +1,9 @@
-import type { SubscriptionStatus } from './events';
-import { requestPattern } from './patterns';
+import type { SubscriptionEventData, SubscriptionStatus } from './events';
+import { eventType, requestPattern } from './patterns';
 
 /*
  * Billing: products, prices, subscriptions, processor settings and inbound processor events
- * (spec 2.5, 2.6, 3, 4.3, 4.5; decisions F, H2). The billing feature adds its patterns here.
+ * (spec 2.5, 2.6, 3, 4.3, 4.5; decisions F, H2). docs/billing.md describes the behaviour.
  */
 
 /** One subscription as access needs it to decide whether a customer is a subscriber (decisions E6). */
@@ -17,9 +17,196 @@ export interface CustomerEntitlement {
   paywallIds: string[];
 }
 
+/**
+ * `currentPeriodEnd` of a subscription that never ends (a lifetime price, or a manual grant
+ * without an end): spec 2.6 makes the field a timestamp, so "never" is the last one there is.
+ */
+export const NEVER_ENDS = '9999-12-31T23:59:59.999Z';
+
+export type PriceInterval = 'month' | 'year' | 'lifetime';
+
+/** Decisions H2: newest first; `nextCursor` is null on the last page. */
+export interface BillingPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export const BILLING_PAGE_DEFAULT_LIMIT = 20;
+export const BILLING_PAGE_MAX_LIMIT = 100;
+
+export interface PageRequest {
+  limit?: number;
+  /** A `nextCursor` from the previous page; a cursor this service did not issue is 400 validation_failed. */
+  cursor?: string;
+}
+
+/** Decisions F1. */
+export interface ProductView {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Paywall ids the product unlocks; empty means every paywall. */
+  entitlements: string[];
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProductChanges {
+  name?: string;
+  description?: string | null;
+  entitlements?: string[];
+  active?: boolean;
+}
+
+/** Decisions F1: immutable but for `active`. */
+export interface PriceView {
+  id: string;
+  productId: string;
+  /** ISO 4217, lower case. */
+  currency: string;
+  /** Minor units (cents). */
+  unitAmount: number;
+  interval: PriceInterval;
+  trialDays: number;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface NewPrice {
+  currency: string;
+  unitAmount: number;
+  interval: PriceInterval;
+  trialDays?: number;
+  active?: boolean;
+}
+
+/** Decisions F2: secrets are write-only and shown masked, e.g. `sk_...1234`. */
+export interface ProcessorSettingsView {
+  configured: boolean;
+  secretKey: string | null;
+  webhookSecret: string | null;
+  /** The processor's id of the webhook endpoint this service created; null when the secret was supplied. */
+  webhookEndpointId: string | null;
+  /** Where the processor sends this publication's events. */
+  webhookUrl: string;
+  updatedAt: string | null;
+}
+
+/** Decisions F5: the fields of spec 2.6 with the flags of spec 6, and when the subscription was stored. */
+export interface SubscriptionView extends SubscriptionEventData {
+  createdAt: string;
+}
+
+/** Decisions F6. */
+export interface CheckoutRequest {
+  publicationId: string;
+  customerId: string;
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+  experimentId?: string;
+  variantId?: string;
+  /** The paywall that led to the checkout, carried into `experiment.converted`. */
+  paywallId?: string;
+}
+
+export interface CheckoutSessionView {
+  url: string;
+  sessionId: string;
+}
+
+/** The stats of decisions H5 that billing owns, per bucket of the interval (UTC). */
+export interface BillingStatsBucket {
+  /** ISO start of the bucket. */
+  start: string;
+  newSubscriptions: number;
+  cancelledSubscriptions: number;
+}
+
+export interface BillingStats {
+  buckets: BillingStatsBucket[];
+  /** Customers holding a live (active, trialing or past_due) subscription at `to`. */
+  activeSubscribers: number;
+  /** Monthly recurring revenue at `to` in minor units per currency: yearly prices count 1/12, lifetime ones nothing. */
+  mrr: Array<{ currency: string; amount: number }>;
+  /** Checkouts completed within the range that carried an experiment variant. */
+  checkoutsByVariant: Array<{ experimentId: string; variantId: string; checkouts: number }>;
+}
+
 export const BillingRequests = {
   /** Every subscription of the customer that is not cancelled, with what it unlocks. */
   GetEntitlements: requestPattern<{ publicationId: string; customerId: string }, { entitlements: CustomerEntitlement[] }>(
     'billing.entitlements.get',
   ),
+
+  ListProducts: requestPattern<{ publicationId: string } & PageRequest, BillingPage<ProductView>>('billing.products.list'),
+  GetProduct: requestPattern<{ publicationId: string; productId: string }, ProductView>('billing.products.get'),
+  /** 502 processor_error when the processor refuses it; nothing is stored then. */
+  CreateProduct: requestPattern<
+    { publicationId: string; name: string; description?: string | null; entitlements?: string[]; active?: boolean },
+    ProductView
+  >('billing.products.create'),
+  UpdateProduct: requestPattern<{ publicationId: string; productId: string; changes: ProductChanges }, ProductView>('billing.products.update'),
+  /** 409 conflict while a subscription uses one of its prices. */
+  DeleteProduct: requestPattern<{ publicationId: string; productId: string }, { deleted: true }>('billing.products.delete'),
+
+  ListPrices: requestPattern<{ publicationId: string; productId: string } & PageRequest, BillingPage<PriceView>>('billing.prices.list'),
+  GetPrice: requestPattern<{ publicationId: string; priceId: string }, PriceView>('billing.prices.get'),
+  CreatePrice: requestPattern<{ publicationId: string; productId: string; price: NewPrice }, PriceView>('billing.prices.create'),
+  UpdatePrice: requestPattern<{ publicationId: string; priceId: string; active: boolean }, PriceView>('billing.prices.update'),
+  /** 409 conflict while a subscription uses it. */
+  DeletePrice: requestPattern<{ publicationId: string; priceId: string }, { deleted: true }>('billing.prices.delete'),
+
+  GetProcessorSettings: requestPattern<{ publicationId: string }, ProcessorSettingsView>('billing.processor-settings.get'),
+  /** Without `webhookSecret`, creates the webhook endpoint at the processor and stores its secret (decisions F2). */
+  SaveProcessorSettings: requestPattern<{ publicationId: string; secretKey: string; webhookSecret?: string }, ProcessorSettingsView>(
+    'billing.processor-settings.save',
+  ),
+
+  ListSubscriptions: requestPattern<
+    { publicationId: string; customerId?: string; status?: SubscriptionStatus } & PageRequest,
+    BillingPage<SubscriptionView>
+  >('billing.subscriptions.list'),
+  GetSubscription: requestPattern<{ publicationId: string; subscriptionId: string }, SubscriptionView>('billing.subscriptions.get'),
+  /** Decisions F5: newest first, cancelled ones included. 404 when the customer is not in the publication. */
+  CustomerSubscriptions: requestPattern<{ publicationId: string; customerId: string }, { subscriptions: SubscriptionView[] }>(
+    'billing.subscriptions.of-customer',
+  ),
+  /** Decisions F9: `source: "manual"`; emits `subscription.created`. */
+  GrantSubscription: requestPattern<
+    { publicationId: string; customerId: string; priceId: string; currentPeriodEnd?: string },
+    SubscriptionView
+  >('billing.subscriptions.grant'),
+  /** Decisions F8. */
+  CancelSubscription: requestPattern<{ publicationId: string; subscriptionId: string; atPeriodEnd: boolean }, SubscriptionView>(
+    'billing.subscriptions.cancel',
+  ),
+
+  CreateCheckout: requestPattern<CheckoutRequest, CheckoutSessionView>('billing.checkout.create'),
+  /** Decisions F7. 404 when the customer has no account at the processor yet. */
+  CreatePortal: requestPattern<{ publicationId: string; customerId: string; returnUrl: string }, { url: string }>('billing.portal.create'),
+
+  /**
+   * An inbound processor webhook, exactly as received: `payload` is the raw body, base64. 400
+   * signature_invalid unless `signature` (the Stripe-Signature header) verifies against the
+   * publication's webhook secret, or PROCESSOR_WEBHOOK_SECRET when `publicationId` is null.
+   */
+  ReceiveProcessorEvent: requestPattern<{ publicationId: string | null; payload: string; signature: string | null }, { received: true }>(
+    'billing.processor-events.receive',
+  ),
+
+  /** For the stats view (decisions H5); `from` and `to` are ISO timestamps, `to` exclusive. */
+  GetStats: requestPattern<{ publicationId: string; from: string; to: string; interval: 'day' | 'hour' }, BillingStats>('billing.stats.get'),
+} as const;
+
+/** Billing's own queue: an inbound processor event, verified and recorded, waiting to be processed. */
+export interface ProcessorEventReceivedData {
+  /** The publication whose secret verified the event, or `environment` for PROCESSOR_WEBHOOK_SECRET. */
+  scope: string;
+  eventId: string;
+}
+
+export const BillingInternalEvents = {
+  ProcessorEventReceived: eventType<ProcessorEventReceivedData>('internal.billing.processor_event.received'),
 } as const;

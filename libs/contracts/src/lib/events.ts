@@ -22,7 +22,8 @@ export interface SubscriptionEventData {
 }
 
 export interface InvoiceEventData {
-  invoiceId: string;
+  /** Null for `invoice.upcoming`: the processor has not created that invoice yet. */
+  invoiceId: string | null;
   subscriptionId: string | null;
   customerId: string | null;
   amountDue: number;
@@ -35,6 +36,8 @@ export interface CustomerEventData {
   customerId: string;
   email: string;
   name: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
 }
 
 export interface VisitorEventData {
@@ -107,4 +110,6 @@ export const InternalEvents = {
   ApiKeyRevoked: eventType<ApiKeyRevokedData>('internal.api_key.revoked'),
   /** Billing tells access that a customer's subscriptions changed, so its cache is refreshed. */
   EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
+  /** Broadcast to every gateway replica; each refuses the customer's still-unexpired access tokens. */
+  CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
 } as const;

@@ -48,7 +48,7 @@ export async function createGateway(
     { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
     // Fastify's own JSON parser only: NestJS would add a form parser, and bodies that are not JSON answer 415.
-    { logger: new PinoNestLogger(logger), bodyParser: false },
+    { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.

@@ -1,5 +1,19 @@
 import { Module } from '@nestjs/common';
+import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
+import { AdminProcessorController } from './admin-processor.controller';
+import { AdminSubscriptionsController } from './admin-subscriptions.controller';
+import { ProcessorWebhookController } from './processor-webhook.controller';
+import { SubscriptionsController } from './subscriptions.controller';
 
 /** The public routes of the billing feature, behind the gateway's edge guard. */
-@Module({ controllers: [] })
+@Module({
+  controllers: [
+    SubscriptionsController,
+    ProcessorWebhookController,
+    AdminProductsController,
+    AdminPricesController,
+    AdminProcessorController,
+    AdminSubscriptionsController,
+  ],
+})
 export class BillingRoutesModule {}

@@ -1,0 +1,287 @@
+import { ManualGrantExpiry } from '@gatehouse/billing';
+import { BillingRequests } from '@gatehouse/contracts';
+import { eventually } from '@gatehouse/testing';
+import { BillingSystem, SECRET_KEY, SteerableClock, type Customer } from './support/billing';
+
+const PAYWALL = '3f9d2c1b-7a6e-4d5c-8b4a-0e1f2a3b4c5d';
+
+/** Checkout, portal, cancel and subscriptions/me (spec 2.5, 4.3, 5.1; decisions F5-F9), manual grants, and what access and stats ask for. */
+describe('billing: checkout, portal, cancel and subscriptions', () => {
+  const clock = new SteerableClock();
+  let system: BillingSystem;
+  let monthly: any;
+  let yearly: any;
+  let statsBefore: any;
+  const range = () => ({ from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() });
+
+  beforeAll(async () => {
+    system = await BillingSystem.start(clock);
+    await system.connectProcessor();
+    const product = await system.product({ name: 'Digital', entitlements: [PAYWALL] });
+    monthly = await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 7 });
+    yearly = await system.price(product.id, { currency: 'eur', unitAmount: 12000, interval: 'year' });
+    statsBefore = await system.request(BillingRequests.GetStats, { publicationId: system.publicationId, ...range(), interval: 'hour' });
+    await system.readOutboundEvents();
+  }, 60_000);
+
+  afterAll(() => system?.close());
+
+  describe('checkout', () => {
+    it("starts a checkout at the processor with the customer's id in its metadata, and returns the processor's address", async () => {
+      const customer = await system.customer();
+      const experimentId = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+      const variantId = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+      const answer = await system.checkout(customer, monthly.id, { experimentId, variantId, paywallId: PAYWALL });
+      expect(answer.status).toBe(201);
+      expect(answer.body).toEqual({ url: `${system.fake.url}/checkout/${answer.body.sessionId}`, sessionId: expect.stringMatching(/^cs_/) });
+
+      const [madeCustomer] = await system.fake.requestsTo('POST', '/v1/customers');
+      expect(madeCustomer.body).toMatchObject({ email: customer.email, metadata: { customerId: customer.id, publicationId: system.publicationId } });
+      const [session] = await system.fake.requestsTo('POST', '/v1/checkout/sessions');
+      const metadata = { customerId: customer.id, publicationId: system.publicationId, priceId: monthly.id, experimentId, variantId, paywallId: PAYWALL };
+      expect(session.apiKey).toBe(SECRET_KEY);
+      expect(session.body).toMatchObject({
+        mode: 'subscription',
+        line_items: [{ price: await system.processorPriceId(monthly.id), quantity: '1' }],
+        success_url: 'https://billing.example/ok',
+        cancel_url: 'https://billing.example/no',
+        metadata,
+        subscription_data: { metadata, trial_period_days: '7' },
+      });
+      expect((await system.fake.object('customer', session.body.customer)).email).toBe(customer.email);
+
+      const { events } = await system.fake.completeCheckout(answer.body.sessionId);
+      for (const event of events) await system.deliverOk(event);
+      await system.eventuallySubscription(customer.id, { status: 'trialing', priceId: monthly.id });
+    });
+
+    it("takes the customer from the JWT with a publishable key, and refuses another customer's id", async () => {
+      const customer = await system.customer();
+      const other = await system.customer();
+      const body = { priceId: yearly.id, successUrl: 'https://billing.example/ok', cancelUrl: 'https://billing.example/no' };
+      const own = await system.api('/subscriptions/checkout', { key: system.publishableKey, token: customer.accessToken, body });
+      expect(own.status).toBe(201);
+      const sessions = await system.fake.requestsTo('POST', '/v1/checkout/sessions');
+      expect(sessions.at(-1)!.body.metadata.customerId).toBe(customer.id);
+      expect(
+        (await system.api('/subscriptions/checkout', { key: system.publishableKey, token: customer.accessToken, body: { ...body, customerId: other.id } })).body,
+      ).toMatchObject({ status: 403, code: 'forbidden' });
+      expect((await system.api('/subscriptions/checkout', { key: system.publishableKey, body: { ...body, customerId: customer.id } })).body).toMatchObject({
+        status: 401,
+        code: 'customer_token_required',
+      });
+      expect((await system.api('/subscriptions/checkout', { key: system.secretKey, body })).body).toMatchObject({ status: 400, code: 'validation_failed' });
+    });
+
+    it('refuses unknown prices and customers, and half an experiment', async () => {
+      const customer = await system.customer();
+      expect((await system.checkout(customer, '00000000-0000-4000-8000-000000000000')).body).toMatchObject({ status: 404 });
+      expect((await system.checkout({ ...customer, id: '00000000-0000-4000-8000-000000000001' }, monthly.id)).body).toMatchObject({ status: 404 });
+      expect((await system.checkout(customer, monthly.id, { experimentId: PAYWALL })).body).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect((await system.checkout(customer, monthly.id, { successUrl: 'javascript:alert(1)' })).body).toMatchObject({ status: 400 });
+    });
+
+    it('answers 502 when the processor fails, and stores nothing', async () => {
+      const customer = await system.customer();
+      await system.fake.failNext({ method: 'POST', path: '/v1/checkout/sessions', status: 500 });
+      expect((await system.checkout(customer, monthly.id)).body).toMatchObject({ status: 502, code: 'processor_error' });
+      expect(await system.query('SELECT 1 FROM checkout_sessions WHERE customer_id = $1', [customer.id])).toEqual([]);
+      expect(await system.query('SELECT 1 FROM processor_customers WHERE customer_id = $1', [customer.id])).toEqual([]);
+      // Tried again, it goes through, and the customer's processor account is stored with it.
+      expect((await system.checkout(customer, monthly.id)).status).toBe(201);
+      expect(await system.query('SELECT 1 FROM processor_customers WHERE customer_id = $1', [customer.id])).toHaveLength(1);
+    });
+  });
+
+  describe('portal', () => {
+    it("opens the processor's billing portal for a customer who has checked out", async () => {
+      const customer = await system.customer();
+      expect((await system.api('/subscriptions/portal', { key: system.secretKey, body: { customerId: customer.id, returnUrl: 'https://billing.example/account' } })).body).toMatchObject({
+        status: 404,
+      });
+      await system.checkout(customer, monthly.id);
+      const portal = await system.api('/subscriptions/portal', { key: system.publishableKey, token: customer.accessToken, body: { returnUrl: 'https://billing.example/account' } });
+      expect(portal.status).toBe(201);
+      expect(portal.body.url).toMatch(new RegExp(`^${system.fake.url}/portal/bps_`));
+      const [account] = await system.query('SELECT processor_customer_id FROM processor_customers WHERE customer_id = $1', [customer.id]);
+      const [made] = (await system.fake.requestsTo('POST', '/v1/billing_portal/sessions')).slice(-1);
+      expect(made.body).toEqual({ customer: account.processor_customer_id, return_url: 'https://billing.example/account' });
+    });
+  });
+
+  describe('subscriptions/me', () => {
+    it('needs a customerId with a secret key, and answers 404 for a customer of no publication of the key', async () => {
+      expect((await system.api('/subscriptions/me', { key: system.secretKey })).body).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect((await system.api('/subscriptions/me?customerId=00000000-0000-4000-8000-000000000002', { key: system.secretKey })).body).toMatchObject({ status: 404 });
+    });
+
+    it("shows the JWT's customer their own subscriptions only", async () => {
+      const customer = await system.customer();
+      const other = await system.customer();
+      expect((await system.api('/subscriptions/me', { key: system.publishableKey, token: customer.accessToken })).body).toEqual({ subscriptions: [] });
+      expect((await system.api(`/subscriptions/me?customerId=${other.id}`, { key: system.publishableKey, token: customer.accessToken })).body).toMatchObject({
+        status: 403,
+        code: 'forbidden',
+      });
+      expect((await system.api('/subscriptions/me', { key: system.publishableKey })).body).toMatchObject({ status: 401, code: 'customer_token_required' });
+    });
+  });
+
+  describe('cancel', () => {
+    let customer: Customer;
+    let subscriptionId: string;
+    let processorId: string;
+
+    beforeAll(async () => {
+      customer = await system.customer();
+      const started = await system.checkout(customer, yearly.id);
+      const { events, subscription } = await system.fake.completeCheckout(started.body.sessionId);
+      processorId = subscription!['id'];
+      for (const event of events) await system.deliverOk(event);
+      subscriptionId = (await system.eventuallySubscription(customer.id, { status: 'active' })).subscriptionId;
+    });
+
+    it('is for secret keys only', async () => {
+      expect((await system.api('/subscriptions/cancel', { key: system.publishableKey, token: customer.accessToken, body: { subscriptionId } })).body).toMatchObject({
+        status: 403,
+        code: 'api_key_wrong_kind',
+      });
+    });
+
+    it('answers 502 when the processor fails, and changes nothing', async () => {
+      await system.fake.failNext({ method: 'POST', path: `/v1/subscriptions/${processorId}`, status: 500 });
+      expect((await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId } })).body).toMatchObject({ status: 502, code: 'processor_error' });
+      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+      expect((await system.fake.object('subscription', processorId)).cancel_at_period_end).toBe(false);
+    });
+
+    it('at the period end by default: still active, cancelAtPeriodEnd, and the processor told', async () => {
+      const answer = await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId } });
+      expect(answer).toMatchObject({ status: 200, body: { subscriptionId, status: 'active', cancelAtPeriodEnd: true } });
+      expect((await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true' });
+      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+      const cancelled = await eventually(() => system.outboundFor('subscription.cancelled', (d) => d.subscriptionId === subscriptionId)[0]);
+      expect(cancelled.data).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    });
+
+    it('now, when asked', async () => {
+      const answer = await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId, atPeriodEnd: false } });
+      expect(answer).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+      expect(await system.fake.requestsTo('DELETE', `/v1/subscriptions/${processorId}`)).toHaveLength(1);
+      expect((await system.subscriptionsOf(customer.id))[0].status).toBe('cancelled');
+      // Cancelling a cancelled subscription changes nothing, and asks the processor nothing.
+      expect((await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId, atPeriodEnd: false } })).body.status).toBe('cancelled');
+      expect(await system.fake.requestsTo('DELETE', `/v1/subscriptions/${processorId}`)).toHaveLength(1);
+    });
+  });
+
+  describe('manual grants and the admin list', () => {
+    let customer: Customer;
+    let granted: any;
+
+    beforeAll(async () => {
+      customer = await system.customer();
+    });
+
+    it('grants a subscription by hand, announced as subscription.created with source manual', async () => {
+      const answer = await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: monthly.id } });
+      expect(answer.status).toBe(201);
+      granted = answer.body;
+      expect(granted).toMatchObject({ customerId: customer.id, priceId: monthly.id, status: 'active', source: 'manual', currentPeriodEnd: '9999-12-31T23:59:59.999Z' });
+      expect((await system.subscriptionsOf(customer.id))[0]).toEqual(granted);
+      const created = await eventually(() => system.outboundFor('subscription.created', (d) => d.subscriptionId === granted.subscriptionId)[0]);
+      const { createdAt: _createdAt, ...data } = granted;
+      expect(created.data).toEqual(data);
+    });
+
+    it('refuses an end in the past, and unknown customers and prices', async () => {
+      const past = new Date(Date.now() - 1000).toISOString();
+      expect((await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: monthly.id, currentPeriodEnd: past } })).body).toMatchObject({
+        status: 400,
+      });
+      expect((await system.admin('/admin/subscriptions', { body: { customerId: '00000000-0000-4000-8000-000000000003', priceId: monthly.id } })).body).toMatchObject({
+        status: 404,
+      });
+    });
+
+    it('lists subscriptions, by customer and by status', async () => {
+      const mine = await system.admin(`/admin/subscriptions?customerId=${customer.id}`);
+      expect(mine.body).toEqual({ items: [granted], nextCursor: null });
+      const active = await system.admin('/admin/subscriptions?status=active&limit=100');
+      expect(active.body.items.every((s: any) => s.status === 'active')).toBe(true);
+      expect(active.body.items.map((s: any) => s.subscriptionId)).toContain(granted.subscriptionId);
+      expect((await system.admin(`/admin/subscriptions/${granted.subscriptionId}`)).body).toEqual(granted);
+    });
+
+    it('tells access what the customer is entitled to', async () => {
+      const { entitlements } = await system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: customer.id });
+      expect(entitlements).toEqual([
+        { subscriptionId: granted.subscriptionId, status: 'active', pastDueSince: null, currentPeriodEnd: '9999-12-31T23:59:59.999Z', paywallIds: [PAYWALL] },
+      ]);
+      expect(await system.request(BillingRequests.GetEntitlements, { publicationId: '00000000-0000-4000-8000-000000000004', customerId: customer.id })).toEqual({
+        entitlements: [],
+      });
+    });
+
+    it('cancels from the dashboard: a grant without an end at once', async () => {
+      const answer = await system.admin(`/admin/subscriptions/${granted.subscriptionId}/cancel`, { method: 'POST' });
+      expect(answer.body).toMatchObject({ status: 'cancelled', source: 'manual' });
+      expect((await system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: customer.id })).entitlements).toEqual([]);
+      await eventually(() => system.outboundFor('internal.entitlements.changed', (d) => d.customerId === customer.id).length >= 2 || undefined);
+    });
+
+    it('cancels a grant with an end at that end, when asked to', async () => {
+      const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      const grant = (await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: yearly.id, currentPeriodEnd: end } })).body;
+      expect(grant.currentPeriodEnd).toBe(end);
+      const answer = await system.admin(`/admin/subscriptions/${grant.subscriptionId}/cancel`, { body: { atPeriodEnd: true } });
+      expect(answer.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: end });
+    });
+
+    it('shows past_due subscriptions to access with the time they became so', async () => {
+      const owner = await system.customer();
+      const { processorSubscriptionId } = await system.subscribe(owner, yearly.id);
+      await system.deliverOk(await system.fake.invoiceEvent(processorSubscriptionId, 'invoice.payment_failed', { created: Math.floor(Date.now() / 1000) + 1 }));
+      await system.eventuallySubscription(owner.id, { status: 'past_due' });
+      const { entitlements } = await system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: owner.id });
+      expect(entitlements).toHaveLength(1);
+      expect(entitlements[0]).toMatchObject({ status: 'past_due', paywallIds: [PAYWALL] });
+      expect(Date.now() - new Date(entitlements[0].pastDueSince!).getTime()).toBeLessThan(60_000);
+    });
+  });
+
+  describe('stats', () => {
+    it('counts new and cancelled subscriptions per bucket, subscribers, MRR and converted variants', async () => {
+      const stats = await system.request(BillingRequests.GetStats, { publicationId: system.publicationId, ...range(), interval: 'hour' });
+      const sum = (s: any, key: string) => s.buckets.reduce((n: number, b: any) => n + b[key], 0);
+      expect(stats.buckets.length).toBeGreaterThanOrEqual(2);
+      expect(stats.buckets.every((b: any) => /T\d\d:00:00\.000Z$/.test(b.start))).toBe(true);
+      // This file made: the trial checkout, the cancelled yearly one, two grants (one cancelled), the past_due yearly one.
+      expect(sum(stats, 'newSubscriptions') - sum(statsBefore, 'newSubscriptions')).toBe(5);
+      expect(sum(stats, 'cancelledSubscriptions') - sum(statsBefore, 'cancelledSubscriptions')).toBe(2);
+      expect(stats.activeSubscribers - statsBefore.activeSubscribers).toBe(3);
+      // Paying processor subscriptions live now: the past_due yearly one (12000 / 12); the trial pays nothing yet.
+      expect(stats.mrr).toEqual([{ currency: 'eur', amount: 1000 }]);
+      expect(stats.checkoutsByVariant).toEqual([{ experimentId: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', variantId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', checkouts: 1 }]);
+      await expect(system.request(BillingRequests.GetStats, { publicationId: system.publicationId, from: 'x', to: 'y', interval: 'day' })).rejects.toMatchObject({
+        code: 'validation_failed',
+      });
+    });
+  });
+
+  describe('the end of a manual grant (runs last: it moves the clock two days on)', () => {
+    it('takes the grant from access at its end, and cancels it with the next sweep', async () => {
+      const customer = await system.customer();
+      const end = new Date(clock.now().getTime() + 86_400_000).toISOString();
+      const grant = (await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: monthly.id, currentPeriodEnd: end } })).body;
+      const entitlements = () => system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: customer.id });
+      expect((await entitlements()).entitlements).toHaveLength(1);
+
+      clock.advance(2 * 86_400_000);
+      expect((await entitlements()).entitlements).toEqual([]);
+      expect(await system.billing.app.get(ManualGrantExpiry).sweep()).toBeGreaterThanOrEqual(1);
+      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ subscriptionId: grant.subscriptionId, status: 'cancelled' });
+      await eventually(() => system.outboundFor('subscription.cancelled', (d) => d.subscriptionId === grant.subscriptionId)[0]);
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { serviceStatusOf } from '../subscriptions/status-mapping';
+import { announcementsFor, type SubscriptionState } from '../subscriptions/subscription-changes';
+
+const base: SubscriptionState = {
+  status: 'active',
+  priceId: 'price-1',
+  currentPeriodStart: new Date('2031-01-01T00:00:00Z'),
+  currentPeriodEnd: new Date('2031-02-01T00:00:00Z'),
+  cancelAtPeriodEnd: false,
+  trialStart: null,
+  trialEnd: null,
+};
+const state = (changes: Partial<SubscriptionState>): SubscriptionState => ({ ...base, ...changes });
+
+describe('status mapping (spec 3.1)', () => {
+  it.each([
+    ['active', 'active'],
+    ['trialing', 'trialing'],
+    ['past_due', 'past_due'],
+    ['canceled', 'cancelled'],
+    ['unpaid', 'past_due'],
+    ['paused', 'past_due'],
+    ['incomplete_expired', 'cancelled'],
+    ['incomplete', null],
+    ['something_new', null],
+  ])('%s → %s', (processor, service) => {
+    expect(serviceStatusOf(processor)).toBe(service);
+  });
+});
+
+describe('outbound subscription events (spec 6.2)', () => {
+  it('announces created once, when a subscription first becomes active or trialing', () => {
+    expect(announcementsFor(null, state({}), false)).toEqual(['created']);
+    expect(announcementsFor(null, state({ status: 'trialing' }), false)).toEqual(['created']);
+    expect(announcementsFor(null, state({ status: 'past_due' }), false)).toEqual([]);
+    expect(announcementsFor(state({ status: 'past_due' }), state({}), false)).toEqual(['created']);
+  });
+
+  it('announces nothing for a subscription never announced that ends, nor for no change', () => {
+    expect(announcementsFor(null, state({ status: 'cancelled' }), false)).toEqual([]);
+    expect(announcementsFor(state({}), state({}), true)).toEqual([]);
+  });
+
+  it('announces updated for a change of status, price, period, cancelAtPeriodEnd or trial', () => {
+    expect(announcementsFor(state({}), state({ status: 'past_due' }), true)).toEqual(['updated']);
+    expect(announcementsFor(state({}), state({ priceId: 'price-2' }), true)).toEqual(['updated']);
+    expect(announcementsFor(state({}), state({ currentPeriodEnd: new Date('2031-03-01T00:00:00Z') }), true)).toEqual(['updated']);
+    expect(announcementsFor(state({ status: 'trialing' }), state({ status: 'trialing', trialEnd: new Date() }), true)).toEqual(['updated']);
+  });
+
+  it('announces cancelled when cancelled now, or when a cancellation is scheduled, but not again when it takes effect', () => {
+    expect(announcementsFor(state({}), state({ status: 'cancelled' }), true)).toEqual(['updated', 'cancelled']);
+    expect(announcementsFor(state({}), state({ cancelAtPeriodEnd: true }), true)).toEqual(['updated', 'cancelled']);
+    expect(announcementsFor(state({ cancelAtPeriodEnd: true }), state({ cancelAtPeriodEnd: true, status: 'cancelled' }), true)).toEqual(['updated']);
+  });
+
+  it('announces trial_ended when a subscription leaves trialing, whatever it becomes', () => {
+    expect(announcementsFor(state({ status: 'trialing' }), state({}), true)).toEqual(['updated', 'trial_ended']);
+    expect(announcementsFor(state({ status: 'trialing' }), state({ status: 'cancelled' }), true)).toEqual(['updated', 'cancelled', 'trial_ended']);
+  });
+});

@@ -1,0 +1,23 @@
+import type Stripe from 'stripe';
+
+/**
+ * The processor events billing handles: those of spec 6.1, and `invoice.upcoming`, which spec 6.2
+ * forwards to publishers. The webhook endpoint created for a publication subscribes to these.
+ */
+export const HANDLED_PROCESSOR_EVENTS = [
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.payment_failed',
+  'invoice.payment_succeeded',
+  'invoice.upcoming',
+  'customer.created',
+  'customer.updated',
+] as const satisfies readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
+
+export type HandledProcessorEvent = (typeof HANDLED_PROCESSOR_EVENTS)[number];
+
+export function isHandled(type: string): type is HandledProcessorEvent {
+  return (HANDLED_PROCESSOR_EVENTS as readonly string[]).includes(type);
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ProcessorClients } from './processor-clients';
+import { ProcessorCustomersService } from './processor-customers.service';
+import { ProcessorSettingsHandler } from './processor-settings.handler';
+import { ProcessorSettingsService } from './processor-settings.service';
+import { settingsBoxProvider } from './settings-box';
+
+@Module({
+  controllers: [ProcessorSettingsHandler],
+  providers: [settingsBoxProvider, ProcessorClients, ProcessorSettingsService, ProcessorCustomersService],
+  exports: [ProcessorSettingsService, ProcessorCustomersService],
+})
+export class ProcessorModule {}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InternalEvents } from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
+import type { EntityManager } from 'typeorm';
+
+/** Tells access, in the transaction of the change, whose entitlements changed, so it refreshes its cache. */
+@Injectable()
+export class EntitlementsAnnouncer {
+  constructor(private readonly outbox: Outbox) {}
+
+  async customer(manager: EntityManager, publicationId: string, customerId: string): Promise<void> {
+    await this.outbox.add(manager, InternalEvents.EntitlementsChanged, { customerId }, publicationId);
+  }
+
+  /** Every customer whose live subscription is to one of the product's prices: what they unlock just changed. */
+  async holdersOfProduct(manager: EntityManager, publicationId: string, productId: string): Promise<void> {
+    const holders: Array<{ customer_id: string }> = await manager.query(
+      `SELECT DISTINCT s.customer_id FROM subscriptions s JOIN prices p ON p.id = s.price_id
+       WHERE s.publication_id = $1 AND p.product_id = $2 AND s.status <> 'cancelled'`,
+      [publicationId, productId],
+    );
+    for (const { customer_id } of holders) await this.customer(manager, publicationId, customer_id);
+  }
+}

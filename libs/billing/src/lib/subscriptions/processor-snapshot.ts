@@ -1,0 +1,45 @@
+import type { SubscriptionStatus } from '@gatehouse/contracts';
+import type Stripe from 'stripe';
+import { serviceStatusOf } from './status-mapping';
+
+/** A processor subscription as billing reads it. */
+export interface ProcessorSnapshot {
+  processorSubscriptionId: string;
+  processorCustomerId: string;
+  processorPriceId: string | null;
+  /** Null while the processor has no subscription to speak of yet (`incomplete`). */
+  status: SubscriptionStatus | null;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  trialStart: Date | null;
+  trialEnd: Date | null;
+  metadata: Record<string, string>;
+}
+
+export function snapshotOf(subscription: Stripe.Subscription): ProcessorSnapshot {
+  // The billing period lives on the items; every item of a subscription shares it.
+  const item = subscription.items?.data?.[0];
+  const cancelAt = subscription.cancel_at;
+  return {
+    processorSubscriptionId: subscription.id,
+    processorCustomerId: idOf(subscription.customer),
+    processorPriceId: item?.price?.id ?? null,
+    status: serviceStatusOf(subscription.status),
+    currentPeriodStart: fromUnix(item?.current_period_start ?? subscription.start_date),
+    currentPeriodEnd: item?.current_period_end ? fromUnix(item.current_period_end) : null,
+    // The processor's portal schedules a cancellation with `cancel_at` at the period end rather than the flag.
+    cancelAtPeriodEnd: subscription.cancel_at_period_end || (cancelAt !== null && cancelAt !== undefined && cancelAt === item?.current_period_end),
+    trialStart: subscription.trial_start ? fromUnix(subscription.trial_start) : null,
+    trialEnd: subscription.trial_end ? fromUnix(subscription.trial_end) : null,
+    metadata: subscription.metadata ?? {},
+  };
+}
+
+export function idOf(reference: string | { id: string } | null | undefined): string {
+  return typeof reference === 'string' ? reference : (reference?.id ?? '');
+}
+
+export function fromUnix(seconds: number): Date {
+  return new Date(seconds * 1000);
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { Events, type EventType, type SubscriptionEventData } from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
+import type { EntityManager } from 'typeorm';
+import { EntitlementsAnnouncer } from './entitlements-announcer';
+import { isLive } from './status-mapping';
+import { announcementsFor, sameState, type SubscriptionAnnouncement, type SubscriptionState } from './subscription-changes';
+import { stateOf, subscriptionEventData } from './subscription-views';
+import { Subscription } from './subscription.entity';
+import { definedOnly } from '../shared/defined-only';
+
+const OUTBOUND: Record<SubscriptionAnnouncement, EventType<SubscriptionEventData>> = {
+  created: Events.SubscriptionCreated,
+  updated: Events.SubscriptionUpdated,
+  cancelled: Events.SubscriptionCancelled,
+  trial_ended: Events.SubscriptionTrialEnded,
+};
+
+export type SubscriptionChange = Partial<SubscriptionState> & { processorStateAt?: Date | null };
+
+/**
+ * The one way a subscription is stored or changed: in the caller's transaction, it keeps the
+ * derived fields (past-due and cancellation times, first activation) and emits, through the
+ * outbox, the outbound events the change calls for and the entitlements change for access.
+ */
+@Injectable()
+export class SubscriptionWriter {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly entitlements: EntitlementsAnnouncer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** False when a subscription with the same processor ids exists already (a concurrent delivery stored it first). */
+  async insert(manager: EntityManager, subscription: Subscription): Promise<boolean> {
+    this.derive(null, subscription);
+    const inserted = await manager.createQueryBuilder().insert().into(Subscription).values(subscription).orIgnore().returning('id').execute();
+    if ((inserted.raw as unknown[]).length === 0) return false;
+    await this.announce(manager, null, subscription, false);
+    return true;
+  }
+
+  /** Applies the change to a subscription the caller holds locked; says whether anything announced changed. */
+  async change(manager: EntityManager, subscription: Subscription, change: SubscriptionChange): Promise<boolean> {
+    const before = stateOf(subscription);
+    const announcedBefore = subscription.activatedAt !== null;
+    Object.assign(subscription, definedOnly(change));
+    const changed = !sameState(before, stateOf(subscription));
+    if (changed) this.derive(before, subscription);
+    subscription.updatedAt = this.clock.now();
+    await manager.save(subscription);
+    if (changed) await this.announce(manager, before, subscription, announcedBefore);
+    return changed;
+  }
+
+  private derive(before: SubscriptionState | null, subscription: Subscription): void {
+    const now = this.clock.now();
+    if (subscription.status !== 'past_due') subscription.pastDueSince = null;
+    else if (before?.status !== 'past_due') subscription.pastDueSince = now;
+    if (subscription.status === 'cancelled' && before?.status !== 'cancelled') subscription.cancelledAt = now;
+    if (subscription.activatedAt === null && isLive(subscription.status)) subscription.activatedAt = now;
+  }
+
+  private async announce(manager: EntityManager, before: SubscriptionState | null, subscription: Subscription, announcedBefore: boolean): Promise<void> {
+    const data = subscriptionEventData(subscription);
+    for (const announcement of announcementsFor(before, stateOf(subscription), announcedBefore)) {
+      await this.outbox.add(manager, OUTBOUND[announcement], data, subscription.publicationId);
+    }
+    await this.entitlements.customer(manager, subscription.publicationId, subscription.customerId);
+  }
+}
+

@@ -1,0 +1,45 @@
+import { Controller } from '@nestjs/common';
+import { BillingRequests, type BillingPage, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
+import { Handles } from '@gatehouse/bus';
+import { SubscriptionCancellation } from './subscription-cancellation';
+import { SubscriptionsService } from './subscriptions.service';
+
+const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, CancelSubscription, GetEntitlements } = BillingRequests;
+
+@Controller()
+export class SubscriptionsHandler {
+  constructor(
+    private readonly subscriptions: SubscriptionsService,
+    private readonly cancellation: SubscriptionCancellation,
+  ) {}
+
+  @Handles(ListSubscriptions)
+  list({ publicationId, ...filter }: RequestOf<typeof ListSubscriptions>): Promise<BillingPage<SubscriptionView>> {
+    return this.subscriptions.list(publicationId, filter);
+  }
+
+  @Handles(GetSubscription)
+  get({ publicationId, subscriptionId }: RequestOf<typeof GetSubscription>): Promise<SubscriptionView> {
+    return this.subscriptions.get(publicationId, subscriptionId);
+  }
+
+  @Handles(CustomerSubscriptions)
+  ofCustomer({ publicationId, customerId }: RequestOf<typeof CustomerSubscriptions>): Promise<{ subscriptions: SubscriptionView[] }> {
+    return this.subscriptions.ofCustomer(publicationId, customerId);
+  }
+
+  @Handles(GrantSubscription)
+  grant({ publicationId, customerId, priceId, currentPeriodEnd }: RequestOf<typeof GrantSubscription>): Promise<SubscriptionView> {
+    return this.subscriptions.grant(publicationId, customerId, priceId, currentPeriodEnd);
+  }
+
+  @Handles(CancelSubscription)
+  cancel({ publicationId, subscriptionId, atPeriodEnd }: RequestOf<typeof CancelSubscription>): Promise<SubscriptionView> {
+    return this.cancellation.cancel(publicationId, subscriptionId, atPeriodEnd);
+  }
+
+  @Handles(GetEntitlements)
+  entitlements({ publicationId, customerId }: RequestOf<typeof GetEntitlements>): Promise<{ entitlements: CustomerEntitlement[] }> {
+    return this.subscriptions.entitlements(publicationId, customerId);
+  }
+}

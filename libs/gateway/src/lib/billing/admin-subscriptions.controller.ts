@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BillingRequests, type BillingPage, type SubscriptionView } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { Auth } from '../edge/credentials';
+import { IdParamPipe } from '../edge/id-param.pipe';
+import { Caller, sessionOf, type Principal } from '../edge/principal';
+import { AtPeriodEndDto, GrantSubscriptionDto, SubscriptionListQueryDto } from './dtos/billing.dto';
+
+const SUBSCRIPTION =
+  '`{subscriptionId, customerId, priceId, status, currentPeriodStart, currentPeriodEnd, source, cancelAtPeriodEnd, trialStart, trialEnd, createdAt}`';
+
+@ApiTags('admin subscriptions')
+@Controller('admin/subscriptions')
+export class AdminSubscriptionsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('session')
+  @ApiOperation({ summary: "The publication's subscriptions, newest first, cursor paginated; filter by customer or status." })
+  @ApiOkResponse({ description: `\`{items: [${SUBSCRIPTION}], nextCursor}\`` })
+  @ApiResponse({ status: 400, description: '`validation_failed`: a bad filter, `limit` or `cursor`' })
+  list(@Caller() caller: Principal, @Query() query: SubscriptionListQueryDto): Promise<BillingPage<SubscriptionView>> {
+    return this.bus.request(BillingRequests.ListSubscriptions, { publicationId: sessionOf(caller).publicationId, ...query });
+  }
+
+  @Get(':id')
+  @Auth('session')
+  @ApiOperation({ summary: 'One subscription.' })
+  @ApiOkResponse({ description: SUBSCRIPTION })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<SubscriptionView> {
+    return this.bus.request(BillingRequests.GetSubscription, { publicationId: sessionOf(caller).publicationId, subscriptionId: id });
+  }
+
+  @Post()
+  @Auth('session')
+  @ApiOperation({ summary: 'Grant a subscription by hand (`source: "manual"`), active now and until `currentPeriodEnd` when given. Emits `subscription.created`.' })
+  @ApiCreatedResponse({ description: SUBSCRIPTION })
+  @ApiResponse({ status: 400, description: '`validation_failed`: e.g. `currentPeriodEnd` not in the future' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer or price in the publication' })
+  grant(@Caller() caller: Principal, @Body() body: GrantSubscriptionDto): Promise<SubscriptionView> {
+    return this.bus.request(BillingRequests.GrantSubscription, { publicationId: sessionOf(caller).publicationId, ...body });
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Auth('session')
+  @ApiOperation({ summary: 'Cancel a subscription, at the period end (the default) or now, as `POST /api/v1/subscriptions/cancel` does.' })
+  @ApiOkResponse({ description: SUBSCRIPTION })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
+  cancel(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: AtPeriodEndDto): Promise<SubscriptionView> {
+    return this.bus.request(BillingRequests.CancelSubscription, {
+      publicationId: sessionOf(caller).publicationId,
+      subscriptionId: id,
+      atPeriodEnd: body?.atPeriodEnd ?? true,
+    });
+  }
+}

@@ -1,0 +1,250 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BILLING_PAGE_DEFAULT_LIMIT, BILLING_PAGE_MAX_LIMIT, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+
+const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+const URL_MESSAGE = { message: 'must be an absolute http(s) URL' };
+const UUID_MESSAGE = { message: 'must be a UUID' };
+const INTERVALS: PriceInterval[] = ['month', 'year', 'lifetime'];
+const STATUSES: SubscriptionStatus[] = ['active', 'trialing', 'past_due', 'cancelled'];
+
+/* Customer-facing subscription routes (spec 2.5, 4.3; decisions F5-F8). */
+
+export class SubscriptionsMeQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Required with a secret key; with a customer JWT, the token's customer (another id is 403)." })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  customerId?: string;
+}
+
+export class CheckoutDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', UUID_MESSAGE)
+  priceId: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Required with a secret key; with a customer JWT, the token's customer (another id is 403)." })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  customerId?: string;
+
+  @ApiProperty({ example: 'https://news.example/welcome' })
+  @IsUrl(URL_RULE, URL_MESSAGE)
+  @MaxLength(2048)
+  successUrl: string;
+
+  @ApiProperty({ example: 'https://news.example/subscribe' })
+  @IsUrl(URL_RULE, URL_MESSAGE)
+  @MaxLength(2048)
+  cancelUrl: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The experiment the paywall showed; its conversion is announced (`experiment.converted`) when the checkout completes.' })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  experimentId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required with `experimentId`.' })
+  @ValidateIf((dto: CheckoutDto) => dto.experimentId !== undefined || dto.variantId !== undefined)
+  @IsUUID('all', UUID_MESSAGE)
+  variantId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The paywall that led here, carried into `experiment.converted`.' })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  paywallId?: string;
+}
+
+export class PortalDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Required with a secret key; with a customer JWT, the token's customer (another id is 403)." })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  customerId?: string;
+
+  @ApiProperty({ example: 'https://news.example/account', description: 'Where the portal sends the customer back to.' })
+  @IsUrl(URL_RULE, URL_MESSAGE)
+  @MaxLength(2048)
+  returnUrl: string;
+}
+
+export class AtPeriodEndDto {
+  @ApiPropertyOptional({ default: true, description: 'true: it stays active until the period ends; false: cancelled now.' })
+  @IsOptional()
+  @IsBoolean()
+  atPeriodEnd?: boolean;
+}
+
+export class CancelSubscriptionDto extends AtPeriodEndDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', UUID_MESSAGE)
+  subscriptionId: string;
+}
+
+export class ProcessorWebhookQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Verify with this publication's webhook secret; without it, with PROCESSOR_WEBHOOK_SECRET." })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  publication?: string;
+}
+
+/* Admin routes (decisions F1, F2, F9, H2). */
+
+export class BillingPageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: BILLING_PAGE_MAX_LIMIT, default: BILLING_PAGE_DEFAULT_LIMIT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
+  @Min(1, { message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
+  @Max(BILLING_PAGE_MAX_LIMIT, { message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}
+
+export class SubscriptionListQueryDto extends BillingPageQueryDto {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  customerId?: string;
+
+  @ApiPropertyOptional({ enum: STATUSES })
+  @IsOptional()
+  @IsIn(STATUSES)
+  status?: SubscriptionStatus;
+}
+
+export class CreateProductDto {
+  @ApiProperty({ example: 'Digital access', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'Paywall ids the product unlocks; empty (the default) means every paywall.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true, message: 'each must be a paywall id (UUID)' })
+  entitlements?: string[];
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class UpdateProductDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'null clears it.' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true, message: 'each must be a paywall id (UUID)' })
+  entitlements?: string[];
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class CreatePriceDto {
+  @ApiProperty({ example: 'eur', description: 'ISO 4217, stored lower case.' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @Matches(/^[a-z]{3}$/, { message: 'must be a three-letter ISO 4217 code' })
+  currency: string;
+
+  @ApiProperty({ example: 900, description: 'Minor units (cents).' })
+  @IsInt()
+  @Min(0)
+  @Max(99_999_999)
+  unitAmount: number;
+
+  @ApiProperty({ enum: INTERVALS, description: '`lifetime`: paid once, never ends.' })
+  @IsIn(INTERVALS)
+  interval: PriceInterval;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 730, description: 'Free days before the first payment (not for lifetime prices).' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(730)
+  trialDays?: number;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class UpdatePriceDto {
+  @ApiProperty({ description: 'Prices are immutable but for this.' })
+  @IsBoolean()
+  active: boolean;
+}
+
+export class ProcessorSettingsDto {
+  @ApiProperty({ example: 'sk_live_...', description: 'The processor secret key (or a restricted `rk_` key). Write-only: shown masked.' })
+  @IsString()
+  @Matches(/^(sk|rk)_[A-Za-z0-9_]{8,250}$/, { message: 'must be a processor secret key (sk_... or rk_...)' })
+  secretKey: string;
+
+  @ApiPropertyOptional({ example: 'whsec_...', description: 'The signing secret of a webhook endpoint you made yourself; without it the endpoint is created for you.' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^whsec_[A-Za-z0-9+/=_-]{8,250}$/, { message: 'must be a webhook signing secret (whsec_...)' })
+  webhookSecret?: string;
+}
+
+export class GrantSubscriptionDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', UUID_MESSAGE)
+  customerId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', UUID_MESSAGE)
+  priceId: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the grant ends; without it, it lasts until cancelled.' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 time' })
+  currentPeriodEnd?: string;
+}

@@ -1,0 +1,100 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BillingRequests, type CheckoutSessionView, type SubscriptionView } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import { Auth } from '../edge/credentials';
+import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
+import { CancelSubscriptionDto, CheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
+
+const SUBSCRIPTION_FIELDS =
+  '`{subscriptionId, customerId, priceId, status, currentPeriodStart, currentPeriodEnd, source, cancelAtPeriodEnd, trialStart, trialEnd, createdAt}`';
+const CUSTOMER_RULE = "With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required.";
+
+/**
+ * Spec 5.1: a publishable key acts only for the customer of the JWT sent with it; a secret key
+ * names the customer. A JWT, when sent, always decides.
+ */
+function customerFor(caller: Principal, requested: string | undefined): string {
+  if (caller.customer) {
+    if (requested !== undefined && requested !== caller.customer.customerId) {
+      throw new AppError('forbidden', "A customer's token acts for that customer only.");
+    }
+    return caller.customer.customerId;
+  }
+  if (requested === undefined) {
+    throw new AppError('validation_failed', 'The request is invalid.', [{ field: 'customerId', message: 'is required with a secret key' }]);
+  }
+  return requested;
+}
+
+@ApiTags('subscriptions')
+@Controller('subscriptions')
+export class SubscriptionsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get('me')
+  @Auth('secret-or-customer')
+  @ApiOperation({ summary: `The customer's subscriptions, newest first, cancelled ones included. ${CUSTOMER_RULE}` })
+  @ApiOkResponse({ description: `\`{subscriptions: [${SUBSCRIPTION_FIELDS}]}\`; \`currentPeriodEnd\` 9999-12-31T23:59:59.999Z: never ends` })
+  @ApiResponse({ status: 400, description: '`validation_failed`: no `customerId` with a secret key' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
+  me(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ subscriptions: SubscriptionView[] }> {
+    return this.bus.request(BillingRequests.CustomerSubscriptions, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
+  }
+
+  @Post('checkout')
+  @Auth('secret-or-customer')
+  @ApiOperation({
+    summary: `Start a checkout at the payment processor for one price; redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. ${CUSTOMER_RULE}`,
+  })
+  @ApiCreatedResponse({ description: '`{url, sessionId}`' })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: no such price or customer in the publication' })
+  @ApiResponse({ status: 409, description: '`conflict`: the price or its product is inactive, or the publication has no processor settings' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
+  checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
+    return this.bus.request(BillingRequests.CreateCheckout, {
+      ...body,
+      publicationId: keyPublicationOf(caller),
+      customerId: customerFor(caller, body.customerId),
+    });
+  }
+
+  @Post('portal')
+  @Auth('secret-or-customer')
+  @ApiOperation({ summary: `Open the payment processor's billing portal for the customer; redirect them to \`url\`. ${CUSTOMER_RULE}` })
+  @ApiCreatedResponse({ description: '`{url}`' })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: the customer has no account at the processor yet (never checked out)' })
+  @ApiResponse({ status: 502, description: '`processor_error`' })
+  portal(@Caller() caller: Principal, @Body() body: PortalDto): Promise<{ url: string }> {
+    return this.bus.request(BillingRequests.CreatePortal, {
+      publicationId: keyPublicationOf(caller),
+      customerId: customerFor(caller, body.customerId),
+      returnUrl: body.returnUrl,
+    });
+  }
+
+  @Post('cancel')
+  @HttpCode(200)
+  @Auth('secret')
+  @ApiOperation({
+    summary:
+      'Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing.',
+  })
+  @ApiOkResponse({ description: `the subscription, ${SUBSCRIPTION_FIELDS}` })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
+  cancel(@Caller() caller: Principal, @Body() body: CancelSubscriptionDto): Promise<SubscriptionView> {
+    return this.bus.request(BillingRequests.CancelSubscription, {
+      publicationId: keyPublicationOf(caller),
+      subscriptionId: body.subscriptionId,
+      atPeriodEnd: body.atPeriodEnd ?? true,
+    });
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'fake-processor', preset: '../../jest.preset.js', rootDir: __dirname };

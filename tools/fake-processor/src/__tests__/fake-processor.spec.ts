@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { startFakeProcessor, type FakeProcessor } from '../index';
+
+/** The official SDK, pointed at the fake exactly as billing points it (PROCESSOR_API_URL). */
+function sdkFor(fake: FakeProcessor, key = 'sk_test_fake_123456'): Stripe {
+  const url = new URL(fake.url);
+  return new Stripe(key, { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
+}
+
+describe('fake processor', () => {
+  let fake: FakeProcessor;
+  let stripe: Stripe;
+
+  beforeAll(async () => {
+    fake = await startFakeProcessor();
+    stripe = sdkFor(fake);
+  });
+
+  afterAll(() => fake.close());
+
+  it('answers the SDK with objects shaped like the processor’s and keeps what it was sent', async () => {
+    const customer = await stripe.customers.create({ email: 'reader@example.com', metadata: { customerId: 'c-1' } });
+    const product = await stripe.products.create({ name: 'Digital' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 900, recurring: { interval: 'month' } });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer: customer.id,
+      line_items: [{ price: price.id, quantity: 1 }],
+      success_url: 'https://news.example/ok',
+      cancel_url: 'https://news.example/no',
+      metadata: { customerId: 'c-1' },
+      subscription_data: { metadata: { customerId: 'c-1' }, trial_period_days: 7 },
+    });
+
+    expect(customer).toMatchObject({ object: 'customer', email: 'reader@example.com', metadata: { customerId: 'c-1' } });
+    expect(price).toMatchObject({ object: 'price', unit_amount: 900, currency: 'eur', recurring: { interval: 'month' } });
+    expect(session.url).toBe(`${fake.url}/checkout/${session.id}`);
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent.apiKey).toBe('sk_test_fake_123456');
+    expect(sent.body).toMatchObject({
+      line_items: [{ price: price.id, quantity: '1' }],
+      metadata: { customerId: 'c-1' },
+      subscription_data: { metadata: { customerId: 'c-1' }, trial_period_days: '7' },
+    });
+
+    const { subscription, events } = fake.completeCheckout(session.id);
+    expect(events.map((e) => e.type)).toEqual(['customer.subscription.created', 'checkout.session.completed']);
+    const retrieved = await stripe.subscriptions.retrieve(subscription!['id']);
+    expect(retrieved).toMatchObject({ status: 'trialing', metadata: { customerId: 'c-1' } });
+    expect(retrieved.items.data[0].current_period_end).toBe(retrieved.trial_end);
+
+    const cancelled = await stripe.subscriptions.update(retrieved.id, { cancel_at_period_end: true });
+    expect(cancelled.cancel_at_period_end).toBe(true);
+    expect((await stripe.subscriptions.cancel(retrieved.id)).status).toBe('canceled');
+  });
+
+  it('refuses calls without a secret key, as the processor does', async () => {
+    await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('fails the next matching calls when told to, then recovers', async () => {
+    fake.failNext({ method: 'POST', path: '/v1/products', status: 500, times: 1 });
+    await expect(stripe.products.create({ name: 'A' })).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+    await expect(stripe.products.create({ name: 'A' })).resolves.toMatchObject({ name: 'A' });
+  });
+
+  it('replays an answer for a repeated idempotency key', async () => {
+    const first = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'same-key' });
+    const second = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'same-key' });
+    expect(second.id).toBe(first.id);
+  });
+
+  it('creates webhook endpoints with a signing secret', async () => {
+    const endpoint = await stripe.webhookEndpoints.create({ url: 'https://news.example/hook', enabled_events: ['invoice.paid'] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    expect(endpoint.enabled_events).toEqual(['invoice.paid']);
+  });
+
+  describe('sending events', () => {
+    let receiver: Server;
+    let received: { body: string; signature: string | undefined }[];
+    let target: string;
+
+    beforeAll(async () => {
+      received = [];
+      receiver = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['stripe-signature'] as string | undefined });
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    });
+
+    afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+    it('signs them so that the SDK’s own verification accepts them', async () => {
+      const event = fake.event('customer.updated', { id: 'cus_1', object: 'customer', email: 'x@example.com' });
+      const result = await fake.sendEvent(target, 'whsec_test_secret', event);
+      expect(result).toEqual({ status: 200, body: { received: true } });
+      const delivery = received.at(-1)!;
+      const verified = Stripe.webhooks.constructEvent(delivery.body, delivery.signature!, 'whsec_test_secret', 300);
+      expect(verified).toMatchObject({ id: event.id, type: 'customer.updated' });
+      expect(() => Stripe.webhooks.constructEvent(delivery.body, delivery.signature!, 'whsec_other', 300)).toThrow();
+    });
+
+    it('can send a stale or a missing signature', async () => {
+      const event = fake.event('customer.updated', { id: 'cus_1', object: 'customer' });
+      await fake.sendEvent(target, 'whsec_test_secret', event, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+      const stale = received.at(-1)!;
+      expect(() => Stripe.webhooks.constructEvent(stale.body, stale.signature!, 'whsec_test_secret', 300)).toThrow(/tolerance/);
+      await fake.sendEvent(target, 'whsec_test_secret', event, { signature: null });
+      expect(received.at(-1)!.signature).toBeUndefined();
+    });
+  });
+});

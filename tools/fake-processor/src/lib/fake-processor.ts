@@ -1,0 +1,520 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseForm, type FormValue } from './form';
+import {
+  API_VERSION,
+  checkoutSessionObject,
+  customerObject,
+  flag,
+  invoiceObject,
+  metadataOf,
+  newId,
+  periodEnd,
+  portalSessionObject,
+  priceObject,
+  productObject,
+  subscriptionObject,
+  text,
+  unixNow,
+  webhookEndpointObject,
+  type ProcessorObject,
+} from './objects';
+import { deliverEvent, type DeliveryOptions, type DeliveryResult } from './signing';
+
+/** An API call the fake received, as tests inspect it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** The form body, nested as the SDK encoded it. */
+  body: Record<string, FormValue>;
+  apiKey: string | null;
+  idempotencyKey: string | null;
+  at: string;
+}
+
+/** Makes matching calls fail: `path` matches exactly, or as a prefix when it ends with `*`. */
+export interface FailureRule {
+  method?: string;
+  path: string;
+  /** 500 unless told otherwise. */
+  status?: number;
+  /** How many matching calls fail; 1 unless told otherwise. */
+  times?: number;
+}
+
+export interface ProcessorEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  created: number;
+  api_version: string;
+  livemode: boolean;
+  pending_webhooks: number;
+  request: { id: string | null; idempotency_key: string | null };
+  data: { object: ProcessorObject; previous_attributes?: ProcessorObject };
+}
+
+export interface EventOptions {
+  /** Unix seconds; now by default. */
+  created?: number;
+}
+
+export interface SubscriptionChanges {
+  status?: string;
+  cancel_at_period_end?: boolean;
+  current_period_start?: number;
+  current_period_end?: number;
+  trial_start?: number | null;
+  trial_end?: number | null;
+  metadata?: Record<string, string>;
+}
+
+export interface CompletedCheckout {
+  session: ProcessorObject;
+  subscription: ProcessorObject | null;
+  /** In the processor's order: subscription created, checkout completed, first invoice paid. */
+  events: ProcessorEvent[];
+}
+
+export interface FakeProcessorOptions {
+  port?: number;
+  host?: string;
+  /** Deliver every event to the webhook endpoints created through the API, as the processor does. Off by default: tests deliver by hand. */
+  deliverEvents?: boolean;
+}
+
+type Collection = 'customer' | 'product' | 'price' | 'webhook_endpoint' | 'checkout.session' | 'billing_portal.session' | 'subscription';
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle: (fields: Record<string, FormValue>, id: string) => ProcessorObject;
+}
+
+/**
+ * A stand-in for the part of the payment processor's REST API the billing service uses, spoken
+ * as the processor's SDK speaks it (form-encoded requests, JSON objects back, errors as
+ * `{error: {type, message}}`). It keeps every call for tests to inspect, fails on demand, and
+ * signs and sends events as the processor does. Tests and local development use it; nothing
+ * mocks the SDK.
+ */
+export class FakeProcessor {
+  readonly requests: RecordedRequest[] = [];
+  readonly events: ProcessorEvent[] = [];
+  private readonly objects = new Map<Collection, Map<string, ProcessorObject>>();
+  private readonly failures: Array<Required<Omit<FailureRule, 'method'>> & { method?: string }> = [];
+  private readonly replays = new Map<string, { status: number; body: unknown }>();
+  private readonly routes: Route[];
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly deliverEvents: boolean,
+  ) {
+    this.routes = this.apiRoutes();
+  }
+
+  static async start(options: FakeProcessorOptions = {}): Promise<FakeProcessor> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+    const { address, port } = server.address() as AddressInfo;
+    const host = address.includes(':') ? `[${address}]` : address;
+    const fake = new FakeProcessor(server, `http://${host}:${port}`, options.deliverEvents ?? false);
+    server.on('request', (req, res) => void fake.serve(req, res));
+    return fake;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  failNext(rule: FailureRule): void {
+    this.failures.push({ path: rule.path, method: rule.method?.toUpperCase(), status: rule.status ?? 500, times: rule.times ?? 1 });
+  }
+
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
+  requestsTo(method: string, path: string): RecordedRequest[] {
+    return this.requests.filter((request) => request.method === method.toUpperCase() && matches(path, request.path));
+  }
+
+  get(collection: Collection, id: string): ProcessorObject | undefined {
+    return this.store(collection).get(id);
+  }
+
+  /** Signs and POSTs an event to `targetUrl` exactly as the processor does. */
+  sendEvent(targetUrl: string, secret: string, event: object, options?: DeliveryOptions): Promise<DeliveryResult> {
+    return deliverEvent(targetUrl, secret, event, options);
+  }
+
+  /** An event about `object`, recorded (and delivered to the registered endpoints when asked to). */
+  event(type: string, object: ProcessorObject, options: EventOptions = {}, previousAttributes?: ProcessorObject): ProcessorEvent {
+    const event: ProcessorEvent = {
+      id: newId('evt'),
+      object: 'event',
+      type,
+      created: options.created ?? unixNow(),
+      api_version: API_VERSION,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object: structuredClone(object), ...(previousAttributes ? { previous_attributes: previousAttributes } : {}) },
+    };
+    this.events.push(event);
+    if (this.deliverEvents) this.deliverToEndpoints(event);
+    return event;
+  }
+
+  /** The customer pays: the session completes, and for a subscription the subscription starts and its first invoice is paid. */
+  completeCheckout(sessionId: string, options: EventOptions & { status?: string } = {}): CompletedCheckout {
+    const session = this.required('checkout.session', sessionId);
+    const customer = session['customer'] ?? this.save('customer', customerObject({ email: session['customer_email'] ?? '' }))['id'];
+    const price = this.priceFor(session['line_items_requested'][0]?.price);
+    const events: ProcessorEvent[] = [];
+    let subscription: ProcessorObject | null = null;
+    if (session['mode'] === 'subscription') {
+      const requested = session['subscription_data_requested'];
+      subscription = this.save(
+        'subscription',
+        subscriptionObject({ customer, price, status: options.status, metadata: requested.metadata, trialDays: requested.trial_period_days }),
+      );
+      events.push(this.event('customer.subscription.created', subscription, options));
+    }
+    Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null });
+    events.push(this.event('checkout.session.completed', this.publicView(session), options));
+    if (subscription && subscription['status'] === 'active') {
+      const invoice = invoiceObject(subscription, 'paid', null);
+      subscription['latest_invoice'] = invoice['id'];
+      events.push(this.event('invoice.payment_succeeded', invoice, options));
+    }
+    return { session: this.publicView(session), subscription, events };
+  }
+
+  /** A subscription started outside a checkout (e.g. in the processor's dashboard), with its created event. */
+  createSubscription(
+    spec: { customer?: string; price: string; status?: string; metadata?: Record<string, string>; trialDays?: number },
+    options: EventOptions = {},
+  ): { subscription: ProcessorObject; event: ProcessorEvent } {
+    const customer = spec.customer ?? this.save('customer', customerObject({}))['id'];
+    const subscription = this.save(
+      'subscription',
+      subscriptionObject({ customer, price: this.priceFor(spec.price), status: spec.status, metadata: spec.metadata, trialDays: spec.trialDays }),
+    );
+    return { subscription, event: this.event('customer.subscription.created', subscription, options) };
+  }
+
+  updateSubscription(id: string, changes: SubscriptionChanges, options: EventOptions = {}): ProcessorEvent {
+    const subscription = this.required('subscription', id);
+    const previous = this.applySubscriptionChanges(subscription, changes);
+    return this.event('customer.subscription.updated', subscription, options, previous);
+  }
+
+  deleteSubscription(id: string, options: EventOptions = {}): ProcessorEvent {
+    const subscription = this.required('subscription', id);
+    this.cancelNow(subscription);
+    return this.event('customer.subscription.deleted', subscription, options);
+  }
+
+  /** An invoice event of the subscription; payment outcomes move its status as the processor would. */
+  invoiceEvent(
+    subscriptionId: string,
+    type: 'invoice.payment_succeeded' | 'invoice.payment_failed' | 'invoice.upcoming',
+    options: EventOptions & { amount?: number } = {},
+  ): ProcessorEvent {
+    const subscription = this.required('subscription', subscriptionId);
+    const status = type === 'invoice.payment_succeeded' ? 'paid' : type === 'invoice.payment_failed' ? 'open' : 'draft';
+    const invoice = invoiceObject(subscription, status, options.amount ?? null);
+    if (type === 'invoice.payment_succeeded') subscription['status'] = 'active';
+    if (type === 'invoice.payment_failed') subscription['status'] = 'past_due';
+    if (invoice['id']) subscription['latest_invoice'] = invoice['id'];
+    return this.event(type, invoice, options);
+  }
+
+  customerEvent(customerId: string, type: 'customer.created' | 'customer.updated', changes: { email?: string; name?: string } = {}, options: EventOptions = {}): ProcessorEvent {
+    const customer = this.required('customer', customerId);
+    Object.assign(customer, changes);
+    return this.event(type, customer, options);
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const raw = await readBody(req);
+    try {
+      if (url.pathname.startsWith('/_fake/')) return json(res, 200, await this.control(req.method ?? 'GET', url.pathname, raw));
+      if (url.pathname.startsWith('/checkout/') || url.pathname.startsWith('/portal/')) return this.page(req.method ?? 'GET', url.pathname, res);
+      const { status, body } = this.api(req, url, raw);
+      json(res, status, body);
+    } catch (err) {
+      if (err instanceof ApiError) return json(res, err.status, { error: { type: err.type, message: err.message } });
+      json(res, 500, { error: { type: 'api_error', message: err instanceof Error ? err.message : String(err) } });
+    }
+  }
+
+  private api(req: IncomingMessage, url: URL, raw: string): { status: number; body: unknown } {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = method === 'GET' ? {} : parseForm(raw);
+    const apiKey = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
+    const idempotencyKey = header(req, 'idempotency-key');
+    this.requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, apiKey, idempotencyKey, at: new Date().toISOString() });
+
+    if (!apiKey || !/^(sk|rk)_/.test(apiKey)) throw new ApiError(401, 'invalid_request_error', 'Invalid API Key provided.');
+    const failure = this.failures.find((rule) => (!rule.method || rule.method === method) && matches(rule.path, url.pathname));
+    if (failure) {
+      failure.times -= 1;
+      if (failure.times <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
+      throw new ApiError(failure.status, failure.status >= 500 ? 'api_error' : 'invalid_request_error', 'The fake processor was told to fail this call.');
+    }
+    const replayKey = idempotencyKey ? `${apiKey} ${method} ${url.pathname} ${idempotencyKey}` : null;
+    const replay = replayKey ? this.replays.get(replayKey) : undefined;
+    if (replay) return replay;
+
+    for (const route of this.routes) {
+      const match = route.method === method ? route.pattern.exec(url.pathname) : null;
+      if (!match) continue;
+      const answer = { status: 200, body: this.publicView(route.handle(body, decodeURIComponent(match[1] ?? ''))) };
+      if (replayKey) this.replays.set(replayKey, answer);
+      return answer;
+    }
+    throw new ApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${url.pathname}).`);
+  }
+
+  private apiRoutes(): Route[] {
+    const create = (collection: Collection, build: (fields: Record<string, FormValue>) => ProcessorObject) => (fields: Record<string, FormValue>) =>
+      this.save(collection, build(fields));
+    const retrieve = (collection: Collection) => (_fields: Record<string, FormValue>, id: string) => this.required(collection, id);
+    const update = (collection: Collection, keys: string[]) => (fields: Record<string, FormValue>, id: string) => {
+      const object = this.required(collection, id);
+      for (const key of keys) {
+        if (fields[key] === undefined) continue;
+        object[key] = key === 'metadata' ? { ...object[key], ...metadataOf(fields[key]) } : key === 'active' ? flag(fields[key]) : text(fields[key]);
+      }
+      if ('updated' in object) object['updated'] = unixNow();
+      return object;
+    };
+    return [
+      { method: 'POST', pattern: /^\/v1\/customers$/, handle: create('customer', customerObject) },
+      { method: 'GET', pattern: /^\/v1\/customers\/([^/]+)$/, handle: retrieve('customer') },
+      { method: 'POST', pattern: /^\/v1\/customers\/([^/]+)$/, handle: update('customer', ['email', 'name', 'description', 'metadata']) },
+      { method: 'POST', pattern: /^\/v1\/products$/, handle: create('product', productObject) },
+      { method: 'GET', pattern: /^\/v1\/products\/([^/]+)$/, handle: retrieve('product') },
+      { method: 'POST', pattern: /^\/v1\/products\/([^/]+)$/, handle: update('product', ['name', 'description', 'active', 'metadata']) },
+      { method: 'POST', pattern: /^\/v1\/prices$/, handle: (fields) => this.createPrice(fields) },
+      { method: 'GET', pattern: /^\/v1\/prices\/([^/]+)$/, handle: retrieve('price') },
+      { method: 'POST', pattern: /^\/v1\/prices\/([^/]+)$/, handle: update('price', ['active', 'metadata']) },
+      { method: 'POST', pattern: /^\/v1\/webhook_endpoints$/, handle: create('webhook_endpoint', webhookEndpointObject) },
+      { method: 'GET', pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/, handle: (_fields, id) => this.withoutSecret(this.required('webhook_endpoint', id)) },
+      { method: 'DELETE', pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/, handle: (_fields, id) => this.remove('webhook_endpoint', id) },
+      { method: 'POST', pattern: /^\/v1\/checkout\/sessions$/, handle: create('checkout.session', (fields) => checkoutSessionObject(fields, this.url)) },
+      { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieve('checkout.session') },
+      { method: 'POST', pattern: /^\/v1\/billing_portal\/sessions$/, handle: (fields) => this.createPortalSession(fields) },
+      { method: 'GET', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: retrieve('subscription') },
+      { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
+      { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (_fields, id) => this.cancelSubscriptionByApi(id) },
+    ];
+  }
+
+  private createPrice(fields: Record<string, FormValue>): ProcessorObject {
+    const product = text(fields['product']);
+    if (!product || !this.get('product', product)) throw new ApiError(400, 'invalid_request_error', `No such product: '${product}'`);
+    return this.save('price', priceObject(fields));
+  }
+
+  private createPortalSession(fields: Record<string, FormValue>): ProcessorObject {
+    const customer = text(fields['customer']);
+    if (!customer || !this.get('customer', customer)) throw new ApiError(400, 'invalid_request_error', `No such customer: '${customer}'`);
+    return this.save('billing_portal.session', portalSessionObject(fields, this.url));
+  }
+
+  private updateSubscriptionByApi(fields: Record<string, FormValue>, id: string): ProcessorObject {
+    const subscription = this.required('subscription', id);
+    const cancelAtPeriodEnd = flag(fields['cancel_at_period_end']);
+    const previous = this.applySubscriptionChanges(subscription, {
+      ...(cancelAtPeriodEnd === null ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
+      ...(fields['metadata'] ? { metadata: { ...subscription['metadata'], ...metadataOf(fields['metadata']) } } : {}),
+    });
+    this.event('customer.subscription.updated', subscription, {}, previous);
+    return subscription;
+  }
+
+  private cancelSubscriptionByApi(id: string): ProcessorObject {
+    const subscription = this.required('subscription', id);
+    if (subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is already canceled.`);
+    this.cancelNow(subscription);
+    this.event('customer.subscription.deleted', subscription);
+    return subscription;
+  }
+
+  private applySubscriptionChanges(subscription: ProcessorObject, changes: SubscriptionChanges): ProcessorObject {
+    const item = subscription['items'].data[0];
+    const previous: ProcessorObject = {};
+    for (const [key, value] of Object.entries(changes)) {
+      const onItem = key === 'current_period_start' || key === 'current_period_end';
+      const target = onItem ? item : subscription;
+      previous[key] = target[key];
+      target[key] = value;
+    }
+    if (changes.cancel_at_period_end !== undefined) {
+      subscription['cancel_at'] = changes.cancel_at_period_end ? item.current_period_end : null;
+      subscription['canceled_at'] = changes.cancel_at_period_end ? unixNow() : null;
+    }
+    if (changes.status === 'canceled') this.cancelNow(subscription);
+    if (changes.status === 'active' && changes.current_period_end === undefined && item.current_period_end < unixNow()) {
+      item.current_period_start = unixNow();
+      item.current_period_end = periodEnd(item.current_period_start, item.price.recurring?.interval);
+    }
+    return previous;
+  }
+
+  private cancelNow(subscription: ProcessorObject): void {
+    const now = unixNow();
+    Object.assign(subscription, { status: 'canceled', canceled_at: subscription['canceled_at'] ?? now, ended_at: now });
+  }
+
+  private priceFor(id: string | null | undefined): ProcessorObject {
+    const price = id ? this.get('price', id) : undefined;
+    if (!price) throw new ApiError(400, 'invalid_request_error', `No such price: '${id}'`);
+    return price;
+  }
+
+  /** The control API, for tests and tools in another process: the same operations as the methods above, over JSON. */
+  private async control(method: string, path: string, raw: string): Promise<unknown> {
+    const input = raw ? (JSON.parse(raw) as Record<string, any>) : {};
+    const route = `${method} ${path}`;
+    let match: RegExpExecArray | null;
+    if (route === 'GET /_fake/requests') return this.requests;
+    if (route === 'GET /_fake/events') return this.events;
+    if (route === 'POST /_fake/failures') {
+      this.failNext(input as FailureRule);
+      return { ok: true };
+    }
+    if (route === 'DELETE /_fake/failures') {
+      this.clearFailures();
+      return { ok: true };
+    }
+    if (route === 'POST /_fake/deliveries') return this.sendEvent(input['targetUrl'], input['secret'], input['event'], input['options']);
+    if (route === 'POST /_fake/subscriptions') return this.createSubscription(input['spec'], input['options']);
+    if ((match = /^POST \/_fake\/checkout\/sessions\/([^/]+)\/complete$/.exec(route))) return this.completeCheckout(match[1], input);
+    if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/update$/.exec(route))) return this.updateSubscription(match[1], input['changes'] ?? {}, input['options']);
+    if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/delete$/.exec(route))) return this.deleteSubscription(match[1], input['options']);
+    if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/invoices$/.exec(route))) return this.invoiceEvent(match[1], input['type'], input['options']);
+    if ((match = /^POST \/_fake\/customers\/([^/]+)\/events$/.exec(route))) return this.customerEvent(match[1], input['type'], input['changes'], input['options']);
+    if ((match = /^GET \/_fake\/objects\/([^/]+)\/([^/]+)$/.exec(route))) return this.required(match[1] as Collection, match[2]);
+    throw new ApiError(404, 'invalid_request_error', `No control route ${route}.`);
+  }
+
+  /** What a customer sent to the processor's hosted pages sees; paying completes the session as the processor would. */
+  private page(method: string, path: string, res: ServerResponse): void {
+    const checkout = /^\/checkout\/([^/]+)(\/pay)?$/.exec(path);
+    if (checkout && method === 'POST' && checkout[2]) {
+      const { session } = this.completeCheckout(checkout[1]);
+      res.writeHead(303, { location: session['success_url'] ?? '/' }).end();
+      return;
+    }
+    const session = checkout ? this.get('checkout.session', checkout[1]) : undefined;
+    const portal = /^\/portal\/([^/]+)$/.exec(path);
+    const portalSession = portal ? this.get('billing_portal.session', portal[1]) : undefined;
+    if (session) {
+      return html(res, `<h1>Fake checkout</h1><p>${session['mode']} for ${escapeHtml(String(session['line_items_requested'][0]?.price))}</p>` +
+        `<form method="post" action="/checkout/${session['id']}/pay"><button>Pay</button></form>` +
+        `<p><a href="${escapeHtml(String(session['cancel_url']))}">Cancel</a></p>`);
+    }
+    if (portalSession) return html(res, `<h1>Fake billing portal</h1><p><a href="${escapeHtml(String(portalSession['return_url']))}">Return</a></p>`);
+    res.writeHead(404).end();
+  }
+
+  private deliverToEndpoints(event: ProcessorEvent): void {
+    for (const endpoint of this.store('webhook_endpoint').values()) {
+      const wanted: string[] = endpoint['enabled_events'];
+      if (!wanted.includes('*') && !wanted.includes(event.type)) continue;
+      deliverEvent(endpoint['url'], endpoint['secret'], event).catch((err: unknown) => {
+        console.warn(`fake processor: delivering ${event.type} to ${endpoint['url']} failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+  }
+
+  private store(collection: Collection): Map<string, ProcessorObject> {
+    let store = this.objects.get(collection);
+    if (!store) {
+      store = new Map();
+      this.objects.set(collection, store);
+    }
+    return store;
+  }
+
+  private save(collection: Collection, object: ProcessorObject): ProcessorObject {
+    this.store(collection).set(object['id'], object);
+    return object;
+  }
+
+  private required(collection: Collection, id: string): ProcessorObject {
+    const object = this.get(collection, id);
+    if (!object) throw new ApiError(404, 'invalid_request_error', `No such ${collection}: '${id}'`);
+    return object;
+  }
+
+  private remove(collection: Collection, id: string): ProcessorObject {
+    this.required(collection, id);
+    this.store(collection).delete(id);
+    return { id, object: collection, deleted: true };
+  }
+
+  private withoutSecret(endpoint: ProcessorObject): ProcessorObject {
+    const { secret: _secret, ...rest } = endpoint;
+    return rest;
+  }
+
+  /** The object as the API shows it: without what the fake keeps for itself. */
+  private publicView(object: ProcessorObject): ProcessorObject {
+    const { line_items_requested: _lines, subscription_data_requested: _data, ...rest } = object;
+    return structuredClone(rest);
+  }
+}
+
+/** Starts a fake processor on `port` (a free one by default). */
+export function startFakeProcessor(options: FakeProcessorOptions = {}): Promise<FakeProcessor> {
+  return FakeProcessor.start(options);
+}
+
+function matches(rule: string, path: string): boolean {
+  return rule.endsWith('*') ? path.startsWith(rule.slice(0, -1)) : rule === path;
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') }).end(JSON.stringify(body ?? null));
+}
+
+function html(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Fake processor</title>${body}`);
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import type { FormValue } from './form';
+
+/** An object as the processor's API returns it (snake_case JSON). */
+export type ProcessorObject = Record<string, any>;
+
+/** The API version the SDK in use speaks; events carry it as the processor's would. */
+export const API_VERSION = '2026-10-28.endive';
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+}
+
+export function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+const SECONDS_PER_DAY = 86_400;
+
+/** One billing period after `start` for a price's interval (30 days or 365 days: close enough for a stand-in). */
+export function periodEnd(start: number, interval: string | undefined): number {
+  return start + (interval === 'year' ? 365 : 30) * SECONDS_PER_DAY;
+}
+
+export function addDays(start: number, days: number): number {
+  return start + days * SECONDS_PER_DAY;
+}
+
+/* Readers of form fields, as the processor coerces them. */
+export const text = (value: FormValue | undefined): string | null => (typeof value === 'string' ? value : null);
+export const integer = (value: FormValue | undefined): number | null => (typeof value === 'string' && value !== '' ? Number(value) : null);
+export const flag = (value: FormValue | undefined): boolean | null => (typeof value === 'string' ? value === 'true' : null);
+export const metadataOf = (value: FormValue | undefined): Record<string, string> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''))
+    : {};
+export const listOf = (value: FormValue | undefined): FormValue[] => (Array.isArray(value) ? value : []);
+export const fieldsOf = (value: FormValue | undefined): Record<string, FormValue> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+
+export function customerObject(fields: Record<string, FormValue>): ProcessorObject {
+  return {
+    id: newId('cus'),
+    object: 'customer',
+    email: text(fields['email']),
+    name: text(fields['name']),
+    description: text(fields['description']),
+    metadata: metadataOf(fields['metadata']),
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export function productObject(fields: Record<string, FormValue>): ProcessorObject {
+  const now = unixNow();
+  return {
+    id: newId('prod'),
+    object: 'product',
+    name: text(fields['name']),
+    description: text(fields['description']),
+    active: flag(fields['active']) ?? true,
+    metadata: metadataOf(fields['metadata']),
+    created: now,
+    updated: now,
+    livemode: false,
+  };
+}
+
+export function priceObject(fields: Record<string, FormValue>): ProcessorObject {
+  const recurring = fieldsOf(fields['recurring']);
+  const interval = text(recurring['interval']);
+  const unitAmount = integer(fields['unit_amount']);
+  return {
+    id: newId('price'),
+    object: 'price',
+    product: text(fields['product']),
+    currency: text(fields['currency']),
+    unit_amount: unitAmount,
+    unit_amount_decimal: unitAmount === null ? null : String(unitAmount),
+    recurring: interval ? { interval, interval_count: integer(recurring['interval_count']) ?? 1, usage_type: 'licensed' } : null,
+    type: interval ? 'recurring' : 'one_time',
+    active: flag(fields['active']) ?? true,
+    metadata: metadataOf(fields['metadata']),
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export function webhookEndpointObject(fields: Record<string, FormValue>): ProcessorObject {
+  return {
+    id: newId('we'),
+    object: 'webhook_endpoint',
+    url: text(fields['url']),
+    enabled_events: listOf(fields['enabled_events']).filter((event): event is string => typeof event === 'string'),
+    description: text(fields['description']),
+    metadata: metadataOf(fields['metadata']),
+    secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    status: 'enabled',
+    api_version: text(fields['api_version']),
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl: string): ProcessorObject {
+  const id = newId('cs_test');
+  const lineItems = listOf(fields['line_items']).map((item) => {
+    const line = fieldsOf(item);
+    return { price: text(line['price']), quantity: integer(line['quantity']) ?? 1 };
+  });
+  return {
+    id,
+    object: 'checkout.session',
+    mode: text(fields['mode']) ?? 'payment',
+    customer: text(fields['customer']),
+    customer_email: text(fields['customer_email']),
+    client_reference_id: text(fields['client_reference_id']),
+    success_url: text(fields['success_url']),
+    cancel_url: text(fields['cancel_url']),
+    metadata: metadataOf(fields['metadata']),
+    status: 'open',
+    payment_status: 'unpaid',
+    subscription: null,
+    url: `${baseUrl}/checkout/${id}`,
+    created: unixNow(),
+    expires_at: addDays(unixNow(), 1),
+    livemode: false,
+    // What the session was asked to do once paid; the processor keeps it too, but does not show it.
+    line_items_requested: lineItems,
+    subscription_data_requested: {
+      metadata: metadataOf(fieldsOf(fields['subscription_data'])['metadata']),
+      trial_period_days: integer(fieldsOf(fields['subscription_data'])['trial_period_days']),
+    },
+  };
+}
+
+export function portalSessionObject(fields: Record<string, FormValue>, baseUrl: string): ProcessorObject {
+  const id = newId('bps');
+  return {
+    id,
+    object: 'billing_portal.session',
+    customer: text(fields['customer']),
+    return_url: text(fields['return_url']),
+    url: `${baseUrl}/portal/${id}`,
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export interface NewSubscription {
+  customer: string;
+  price: ProcessorObject;
+  status?: string;
+  metadata?: Record<string, string>;
+  trialDays?: number | null;
+  start?: number;
+}
+
+export function subscriptionObject(spec: NewSubscription): ProcessorObject {
+  const id = newId('sub');
+  const start = spec.start ?? unixNow();
+  const trialEnd = spec.trialDays ? addDays(start, spec.trialDays) : null;
+  const end = trialEnd ?? periodEnd(start, spec.price['recurring']?.interval);
+  return {
+    id,
+    object: 'subscription',
+    customer: spec.customer,
+    status: spec.status ?? (trialEnd ? 'trialing' : 'active'),
+    cancel_at_period_end: false,
+    cancel_at: null,
+    canceled_at: null,
+    ended_at: null,
+    created: start,
+    start_date: start,
+    trial_start: trialEnd ? start : null,
+    trial_end: trialEnd,
+    currency: spec.price['currency'],
+    metadata: spec.metadata ?? {},
+    latest_invoice: null,
+    livemode: false,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: newId('si'),
+          object: 'subscription_item',
+          subscription: id,
+          price: spec.price,
+          quantity: 1,
+          current_period_start: start,
+          current_period_end: end,
+          created: start,
+          metadata: {},
+        },
+      ],
+      has_more: false,
+      url: `/v1/subscription_items?subscription=${id}`,
+    },
+  };
+}
+
+export function invoiceObject(subscription: ProcessorObject, status: 'paid' | 'open' | 'draft', amountPaid: number | null): ProcessorObject {
+  const item = subscription['items'].data[0];
+  const amountDue = amountPaid ?? item.price.unit_amount ?? 0;
+  return {
+    id: status === 'draft' ? undefined : newId('in'),
+    object: 'invoice',
+    customer: subscription['customer'],
+    currency: subscription['currency'],
+    amount_due: amountDue,
+    amount_paid: status === 'paid' ? amountDue : 0,
+    amount_remaining: status === 'paid' ? 0 : amountDue,
+    status,
+    billing_reason: 'subscription_cycle',
+    period_start: item.current_period_start,
+    period_end: item.current_period_end,
+    next_payment_attempt: status === 'paid' ? null : addDays(unixNow(), 3),
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { subscription: subscription['id'], metadata: subscription['metadata'] },
+    },
+    created: unixNow(),
+    livemode: false,
+  };
+}
