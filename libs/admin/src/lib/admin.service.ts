@@ -11,8 +11,9 @@ import { PublicationsModule } from './publications/publications.module';
 import { Session } from './sessions/session.entity';
 import { SessionsModule } from './sessions/sessions.module';
 import { Staff } from './staff/staff.entity';
+import { StatsModule } from './stats/stats.module';
 
-@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule] })
+@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule] })
 export class AdminModule {}
 
 /** Staff, sessions, publications and their domains, API keys, and the stats view. */

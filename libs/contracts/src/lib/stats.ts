@@ -1,8 +1,71 @@
+import type { AccessCounts } from './access';
 import { requestPattern } from './patterns';
 
-/* The stats view (decisions H5), composed by admin from the owners' rollups. The feature adds its patterns and types here. */
+/* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
 
-export const StatsRequests = {} as const;
+export type StatsInterval = 'day' | 'hour';
 
-// Keeps the import used until the first pattern lands.
-export type StatsPattern = ReturnType<typeof requestPattern>;
+export interface StatsRequest {
+  publicationId: string;
+  /** ISO 8601, rounded down to the start of its hour or day (UTC). */
+  from: string;
+  /** ISO 8601, exclusive. */
+  to: string;
+  interval: StatsInterval;
+}
+
+/** Paywall conversions per impression: `converted / shown`, null without impressions. */
+export interface Funnel extends AccessCounts {
+  conversionRate: number | null;
+}
+
+export interface StatsBucket extends Funnel {
+  start: string;
+  newSubscriptions: number;
+  cancelledSubscriptions: number;
+}
+
+/** A two-proportion z-test of a variant's checkout conversion against the experiment's first variant. */
+export interface Significance {
+  baselineVariantId: string;
+  zScore: number;
+  /** Two-sided. */
+  pValue: number;
+  /** pValue below 0.05. */
+  significant: boolean;
+}
+
+export interface VariantStats extends Funnel {
+  experimentId: string;
+  experimentName: string | null;
+  variantId: string;
+  variantName: string | null;
+  paywallId: string;
+  /** Checkouts completed with this variant in their metadata (decisions H4). */
+  checkouts: number;
+  /** `checkouts / shown`, null without impressions. */
+  checkoutRate: number | null;
+  /** Null for the baseline itself, or while either side has no impressions. */
+  significance: Significance | null;
+}
+
+export interface Stats {
+  from: string;
+  to: string;
+  interval: StatsInterval;
+  totals: Funnel & {
+    newSubscriptions: number;
+    cancelledSubscriptions: number;
+    /** Customers holding a live subscription at `to`. */
+    activeSubscribers: number;
+    /** Minor units per currency at `to`; yearly prices count 1/12, lifetime ones nothing. */
+    mrr: Array<{ currency: string; amount: number }>;
+  };
+  series: StatsBucket[];
+  paywalls: Array<Funnel & { paywallId: string; name: string | null }>;
+  variants: VariantStats[];
+}
+
+export const StatsRequests = {
+  GetStats: requestPattern<StatsRequest, Stats>('admin.stats.get'),
+} as const;

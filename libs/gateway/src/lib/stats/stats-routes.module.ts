@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { StatsController } from './stats.controller';
 
-/** The public routes of the stats feature, behind the gateway's edge guard. */
-@Module({ controllers: [] })
+/** The stats view of the dashboard, behind the gateway's edge guard. */
+@Module({ controllers: [StatsController] })
 export class StatsRoutesModule {}

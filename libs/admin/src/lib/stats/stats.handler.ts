@@ -1,0 +1,14 @@
+import { Controller } from '@nestjs/common';
+import { StatsRequests, type Stats, type StatsRequest } from '@gatehouse/contracts';
+import { Handles } from '@gatehouse/bus';
+import { StatsService } from './stats.service';
+
+@Controller()
+export class StatsHandler {
+  constructor(private readonly stats: StatsService) {}
+
+  @Handles(StatsRequests.GetStats)
+  get(request: StatsRequest): Promise<Stats> {
+    return this.stats.stats(request);
+  }
+}

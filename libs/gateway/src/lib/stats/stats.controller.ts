@@ -1,0 +1,62 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { StatsRequests, type Stats, type StatsInterval } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import { IsIn, IsISO8601, IsOptional } from 'class-validator';
+import { Auth } from '../edge/credentials';
+import { Caller, sessionOf, type Principal } from '../edge/principal';
+
+const DAY_MS = 24 * 3600_000;
+/** At most this many buckets in one answer: a year by day, a month by hour. */
+const MAX_RANGE_MS: Record<StatsInterval, number> = { day: 366 * DAY_MS, hour: 31 * DAY_MS };
+const DEFAULT_RANGE_MS: Record<StatsInterval, number> = { day: 30 * DAY_MS, hour: 2 * DAY_MS };
+
+export class StatsQueryDto {
+  @ApiPropertyOptional({ description: 'ISO 8601 start, rounded down to its day or hour (UTC). Default: 30 days (day) or 48 hours (hour) before `to`.' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or time' })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601 end, exclusive. Default: now.' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or time' })
+  to?: string;
+
+  @ApiPropertyOptional({ enum: ['day', 'hour'], default: 'day' })
+  @IsOptional()
+  @IsIn(['day', 'hour'])
+  interval?: StatsInterval;
+}
+
+@ApiTags('admin stats')
+@Controller('admin/stats')
+export class StatsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('session')
+  @ApiOperation({
+    summary:
+      'Access checks (granted/denied), paywall shown/dismissed/converted and conversion rate, new and cancelled subscriptions, active subscribers, MRR per currency; per paywall and per experiment variant with checkout conversion and its significance against the first variant.',
+  })
+  @ApiOkResponse({ description: '`{from, to, interval, totals, series: [...], paywalls: [...], variants: [...]}`' })
+  @ApiResponse({ status: 400, description: '`validation_failed`: `from` not before `to`, or a range over 366 days by day / 31 days by hour' })
+  stats(@Caller() caller: Principal, @Query() query: StatsQueryDto): Promise<Stats> {
+    const interval = query.interval ?? 'day';
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS[interval]);
+    if (from >= to) throw new AppError('validation_failed', 'The request is invalid.', [{ field: 'from', message: 'must be before to' }]);
+    if (to.getTime() - from.getTime() > MAX_RANGE_MS[interval]) {
+      throw new AppError('validation_failed', 'The request is invalid.', [
+        { field: 'to', message: `the range may span at most ${MAX_RANGE_MS[interval] / DAY_MS} days by ${interval}` },
+      ]);
+    }
+    return this.bus.request(StatsRequests.GetStats, {
+      publicationId: sessionOf(caller).publicationId,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      interval,
+    });
+  }
+}
