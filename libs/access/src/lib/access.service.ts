@@ -1,16 +1,20 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
-import { ServiceConfig } from '@gatehouse/platform';
-import { IsInt, Min } from 'class-validator';
+import { AccessConfig } from './access.config';
+import { DecisionsModule } from './decisions/decisions.module';
+import { Experiment } from './experiments/experiment.entity';
+import { ExperimentsModule } from './experiments/experiments.module';
+import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
+import { Paywall } from './paywalls/paywall.entity';
+import { PaywallsModule } from './paywalls/paywalls.module';
+import { Segment } from './segments/segment.entity';
+import { SegmentsModule } from './segments/segments.module';
+import { StatsModule } from './stats/stats.module';
+import { TrackingModule } from './tracking/tracking.module';
 
-export class AccessConfig extends ServiceConfig {
-  /** Days a past_due subscriber keeps access (decisions E6). */
-  @IsInt()
-  @Min(0)
-  PAST_DUE_GRACE_DAYS: number = 3;
-}
+export { AccessConfig };
 
-@Module({})
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */
@@ -19,6 +23,6 @@ export const accessService: ServiceDefinition<AccessConfig> = {
   schema: 'access',
   module: AccessModule,
   config: AccessConfig,
-  entities: [],
-  migrations: [],
+  entities: [Segment, Paywall, Experiment],
+  migrations: [CreateAccessTables1763771942137],
 };

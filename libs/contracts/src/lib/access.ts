@@ -1,8 +1,378 @@
 import { requestPattern } from './patterns';
 
-/* Access: paywalls, segments, experiments, access decisions and event intake (spec 2.4, 4.2; decisions E, H2, H4). The feature adds its patterns and types here. */
+/*
+ * Access: paywalls, segments, experiments, access decisions, track-event intake and its rollups
+ * (spec 2.4, 4.2, 6.2; decisions E1-E8, H2, H4). docs/access.md describes the behaviour.
+ */
 
-export const AccessRequests = {} as const;
+/** One page of a cursor-paginated list (decisions H2): `nextCursor` is null on the last page. */
+export interface CursorPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
 
-// Keeps the import used until the first pattern lands.
-export type AccessPattern = ReturnType<typeof requestPattern>;
+export interface CursorPageRequest {
+  /** 1 to 100; 20 when absent. */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+// Paywalls (decisions E4, E5)
+
+export const PAYWALL_TYPES = ['hard', 'soft', 'metered', 'registration', 'newsletter', 'data'] as const;
+export type PaywallType = (typeof PAYWALL_TYPES)[number];
+
+export const PAYWALL_PRESENTATIONS = ['modal', 'inline', 'sticky_bar', 'content_lock'] as const;
+export type PaywallPresentation = (typeof PAYWALL_PRESENTATIONS)[number];
+
+export const METER_PERIODS = ['day', 'week', 'month'] as const;
+export type MeterPeriod = (typeof METER_PERIODS)[number];
+
+export const DATA_FIELD_TYPES = ['text', 'email', 'tel', 'number', 'checkbox'] as const;
+export type DataFieldType = (typeof DATA_FIELD_TYPES)[number];
+
+export interface MeteredConfig {
+  limit: number;
+  period: MeterPeriod;
+}
+
+export interface DataWallField {
+  name: string;
+  label: string;
+  type: DataFieldType;
+  required: boolean;
+}
+
+export interface DataWallConfig {
+  fields: DataWallField[];
+}
+
+/** `{}` for hard, soft, registration and newsletter paywalls; MeteredConfig or DataWallConfig otherwise. */
+export type PaywallConfig = Record<string, unknown>;
+
+/** Text shown by the paywall's UI component; null or absent fields fall back to the branding copy. */
+export interface PaywallCopy {
+  heading?: string | null;
+  description?: string | null;
+  ctaText?: string | null;
+}
+
+/** Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character. */
+export interface PaywallMatch {
+  include: string[];
+  exclude: string[];
+}
+
+export interface PaywallView {
+  id: string;
+  name: string;
+  type: PaywallType;
+  config: PaywallConfig;
+  match: PaywallMatch;
+  segmentId: string | null;
+  priority: number;
+  enabled: boolean;
+  presentation: PaywallPresentation;
+  copy: PaywallCopy | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaywallDraft {
+  name: string;
+  type: PaywallType;
+  config?: PaywallConfig;
+  match: { include: string[]; exclude?: string[] };
+  segmentId?: string | null;
+  priority?: number;
+  enabled?: boolean;
+  presentation?: PaywallPresentation;
+  copy?: PaywallCopy | null;
+}
+
+export type PaywallChanges = Partial<PaywallDraft>;
+
+// Segments (decisions E7)
+
+export const SEGMENT_ATTRIBUTES = [
+  'authenticated',
+  'subscriber',
+  'referrer',
+  'device',
+  'country',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'path',
+  'visit_count',
+] as const;
+export type SegmentAttribute = (typeof SEGMENT_ATTRIBUTES)[number];
+
+export const SEGMENT_OPERATORS = ['eq', 'neq', 'contains', 'in', 'gt', 'lt'] as const;
+export type SegmentOperator = (typeof SEGMENT_OPERATORS)[number];
+
+export type SegmentValue = string | number | boolean | Array<string | number>;
+
+export interface SegmentCondition {
+  attribute: SegmentAttribute;
+  operator: SegmentOperator;
+  value: SegmentValue;
+}
+
+export interface SegmentView {
+  id: string;
+  name: string;
+  match: 'all' | 'any';
+  conditions: SegmentCondition[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SegmentDraft {
+  name: string;
+  match: 'all' | 'any';
+  conditions: SegmentCondition[];
+}
+
+export type SegmentChanges = Partial<SegmentDraft>;
+
+// Experiments (decisions H4)
+
+export type ExperimentStatus = 'draft' | 'running' | 'stopped';
+
+export interface VariantOverrides {
+  /** Merged over the paywall's config (shallow). */
+  config?: PaywallConfig;
+  presentation?: PaywallPresentation;
+  /** Merged over the paywall's copy (shallow). */
+  copy?: PaywallCopy;
+}
+
+export interface ExperimentVariant {
+  id: string;
+  name: string;
+  /** Relative weight: a variant's share is its weight over the sum of the weights. */
+  weight: number;
+  overrides: VariantOverrides;
+}
+
+export interface ExperimentView {
+  id: string;
+  name: string;
+  paywallId: string;
+  status: ExperimentStatus;
+  variants: ExperimentVariant[];
+  startedAt: string | null;
+  stoppedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ExperimentVariantDraft {
+  /** Kept when given (a variant of this experiment); generated otherwise. */
+  id?: string;
+  name: string;
+  weight: number;
+  overrides?: VariantOverrides;
+}
+
+export interface ExperimentDraft {
+  name: string;
+  paywallId: string;
+  variants: ExperimentVariantDraft[];
+}
+
+export interface ExperimentChanges {
+  name?: string;
+  /** Only while the experiment is a draft. */
+  variants?: ExperimentVariantDraft[];
+}
+
+// Access check (spec 2.4, 4.2; decisions E1-E3)
+
+export type VisitorDevice = 'desktop' | 'mobile' | 'tablet';
+
+/** What segment conditions may look at besides the visitor and the URL (decisions E1). */
+export interface VisitorAttributes {
+  referrer?: string;
+  device?: VisitorDevice;
+  /** ISO 3166 alpha-2, upper case. */
+  country?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+}
+
+export interface AccessCheckRequest {
+  publicationId: string;
+  /** The publication's domains, as the gateway learnt them with the API key. */
+  domains: string[];
+  url: string;
+  /** The customer of a verified JWT; it takes the place of `userId` as the visitor. */
+  customerId: string | null;
+  /** The site's own visitor id (at most 128 characters). */
+  userId: string | null;
+  attributes: VisitorAttributes;
+}
+
+export const ACCESS_REASONS = [
+  'no_rule',
+  'subscriber',
+  'meter_allowance',
+  'registered',
+  'newsletter_passed',
+  'data_passed',
+  'soft',
+  'blocked',
+] as const;
+export type AccessReason = (typeof ACCESS_REASONS)[number];
+
+/** The paywall that applied, with the visitor's experiment variant applied. */
+export interface PaywallRule {
+  paywallId: string;
+  name: string;
+  type: PaywallType;
+  config: PaywallConfig;
+  presentation: PaywallPresentation;
+  copy: PaywallCopy | null;
+}
+
+export interface MeterState {
+  limit: number;
+  /** Distinct URLs viewed in the period, the view being granted included. */
+  used: number;
+  remaining: number;
+  period: MeterPeriod;
+  /** ISO time the next period starts (UTC). */
+  resetsAt: string;
+}
+
+export interface ExperimentAssignment {
+  experimentId: string;
+  variantId: string;
+}
+
+export interface AccessCheckResult {
+  granted: boolean;
+  reason: AccessReason;
+  /** When denied, and as a hint with `soft`. */
+  paywallRule?: PaywallRule;
+  customerId: string | null;
+  /** When a metered paywall applied. */
+  meter?: MeterState;
+  /** When a running experiment covers the paywall that applied. */
+  experiment?: ExperimentAssignment;
+}
+
+// Track events (decisions E8)
+
+export const TRACK_EVENT_TYPES = [
+  'page_view',
+  'paywall_shown',
+  'paywall_dismissed',
+  'paywall_converted',
+  'newsletter_subscribe',
+  'data_submit',
+] as const;
+export type TrackEventType = (typeof TRACK_EVENT_TYPES)[number];
+
+/** At most this many events in one `POST /api/v1/events`. */
+export const TRACK_EVENTS_PER_REQUEST = 50;
+/** An event's `data`, serialised as JSON, is at most this many bytes. */
+export const TRACK_EVENT_DATA_BYTES = 4096;
+
+export interface TrackEvent {
+  type: TrackEventType;
+  url: string;
+  userId?: string;
+  paywallId?: string;
+  experimentId?: string;
+  variantId?: string;
+  data?: Record<string, unknown>;
+  /** ISO 8601; the time of receipt when absent. */
+  occurredAt?: string;
+}
+
+export interface TrackEventsRequest {
+  publicationId: string;
+  domains: string[];
+  /** The customer of a verified JWT, for every event of the request. */
+  customerId: string | null;
+  events: TrackEvent[];
+  /** Whether the caller sent `{events: [...]}`, so field errors name `events[i].field`. */
+  batch: boolean;
+}
+
+// Stats rollups (for the stats view, decisions H5)
+
+export interface AccessCounts {
+  checksGranted: number;
+  checksDenied: number;
+  shown: number;
+  dismissed: number;
+  converted: number;
+}
+
+export interface AccessStatsRequest {
+  publicationId: string;
+  /** ISO 8601; rounded down to the start of its hour or day (UTC). */
+  from: string;
+  /** ISO 8601, exclusive. */
+  to: string;
+  interval: 'day' | 'hour';
+}
+
+export interface AccessStats {
+  from: string;
+  to: string;
+  interval: 'day' | 'hour';
+  totals: AccessCounts;
+  /** Every bucket of the range, oldest first, empty ones included. */
+  series: Array<AccessCounts & { start: string }>;
+  /** Paywalls with any count in the range; `name` is null for a deleted paywall. */
+  paywalls: Array<AccessCounts & { paywallId: string; name: string | null }>;
+  variants: Array<
+    AccessCounts & { experimentId: string; variantId: string; paywallId: string; experimentName: string | null; variantName: string | null }
+  >;
+}
+
+type InPublication<T = object> = T & { publicationId: string };
+
+export const AccessRequests = {
+  /** 400 validation_failed for a URL that is not absolute http(s); 403 url_not_in_publication for a foreign host. */
+  Check: requestPattern<AccessCheckRequest, AccessCheckResult>('access.check'),
+  /** Records and emits the events; 400 naming the field of the first invalid one, nothing recorded then. */
+  TrackEvents: requestPattern<TrackEventsRequest, { accepted: number }>('access.events.track'),
+  GetStats: requestPattern<AccessStatsRequest, AccessStats>('access.stats.get'),
+
+  /** In priority order (lowest first). */
+  ListPaywalls: requestPattern<InPublication<CursorPageRequest>, CursorPage<PaywallView>>('access.paywalls.list'),
+  GetPaywall: requestPattern<InPublication<{ paywallId: string }>, PaywallView>('access.paywalls.get'),
+  CreatePaywall: requestPattern<InPublication<{ paywall: PaywallDraft }>, PaywallView>('access.paywalls.create'),
+  UpdatePaywall: requestPattern<InPublication<{ paywallId: string; changes: PaywallChanges }>, PaywallView>('access.paywalls.update'),
+  /** 409 conflict while a running experiment covers it; its other experiments go with it. */
+  DeletePaywall: requestPattern<InPublication<{ paywallId: string }>, { deleted: true }>('access.paywalls.delete'),
+
+  /** Newest first. */
+  ListSegments: requestPattern<InPublication<CursorPageRequest>, CursorPage<SegmentView>>('access.segments.list'),
+  GetSegment: requestPattern<InPublication<{ segmentId: string }>, SegmentView>('access.segments.get'),
+  CreateSegment: requestPattern<InPublication<{ segment: SegmentDraft }>, SegmentView>('access.segments.create'),
+  UpdateSegment: requestPattern<InPublication<{ segmentId: string; changes: SegmentChanges }>, SegmentView>('access.segments.update'),
+  /** 409 conflict while a paywall uses it. */
+  DeleteSegment: requestPattern<InPublication<{ segmentId: string }>, { deleted: true }>('access.segments.delete'),
+
+  /** Newest first. */
+  ListExperiments: requestPattern<InPublication<CursorPageRequest>, CursorPage<ExperimentView>>('access.experiments.list'),
+  GetExperiment: requestPattern<InPublication<{ experimentId: string }>, ExperimentView>('access.experiments.get'),
+  CreateExperiment: requestPattern<InPublication<{ experiment: ExperimentDraft }>, ExperimentView>('access.experiments.create'),
+  UpdateExperiment: requestPattern<InPublication<{ experimentId: string; changes: ExperimentChanges }>, ExperimentView>(
+    'access.experiments.update',
+  ),
+  /** 409 conflict while running. */
+  DeleteExperiment: requestPattern<InPublication<{ experimentId: string }>, { deleted: true }>('access.experiments.delete'),
+  /** draft → running; 409 conflict from any other status or while another experiment runs on the paywall. */
+  StartExperiment: requestPattern<InPublication<{ experimentId: string }>, ExperimentView>('access.experiments.start'),
+  /** running → stopped; 409 conflict from any other status. */
+  StopExperiment: requestPattern<InPublication<{ experimentId: string }>, ExperimentView>('access.experiments.stop'),
+} as const;

@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AccessCheckController } from './access-check.controller';
+import { EventsController } from './events.controller';
+import { ExperimentsController } from './experiments.controller';
+import { PaywallsController } from './paywalls.controller';
+import { SegmentsController } from './segments.controller';
 
 /** The public routes of the access feature, behind the gateway's edge guard. */
-@Module({ controllers: [] })
+@Module({ controllers: [AccessCheckController, EventsController, PaywallsController, SegmentsController, ExperimentsController] })
 export class AccessRoutesModule {}

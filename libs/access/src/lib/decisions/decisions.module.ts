@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { MetersModule } from '../meters/meters.module';
+import { PassesModule } from '../passes/passes.module';
+import { ReadersModule } from '../readers/readers.module';
+import { StatsModule } from '../stats/stats.module';
+import { SubscribersModule } from '../subscribers/subscribers.module';
+import { AccessCheckHandler } from './access-check.handler';
+import { AccessDecisionService } from './access-decision.service';
+import { PaywallCatalog } from './paywall-catalog';
+
+@Module({
+  imports: [ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
+  controllers: [AccessCheckHandler],
+  providers: [AccessDecisionService, PaywallCatalog],
+})
+export class DecisionsModule {}

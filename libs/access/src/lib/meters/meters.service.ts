@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
+import { DataSource } from 'typeorm';
+import type { Reader } from '../readers/reader';
+import type { PageAddress } from '../shared/page-url';
+import { calendarPeriod } from './meter-period';
+
+export interface MeterOutcome {
+  granted: boolean;
+  meter: MeterState;
+}
+
+/**
+ * Metered paywalls (decisions E5): each paywall meters the distinct URLs a reader viewed through it
+ * in the current calendar period. A URL already counted in the period is granted again without
+ * counting twice; a reader without identity has used the whole meter.
+ */
+@Injectable()
+export class MetersService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async consume(reader: Reader, paywallId: string, page: PageAddress, config: MeteredConfig, now: Date): Promise<MeterOutcome> {
+    const { start, end } = calendarPeriod(now, config.period);
+    const state = (used: number): MeterState => ({
+      limit: config.limit,
+      used,
+      remaining: Math.max(config.limit - used, 0),
+      period: config.period,
+      resetsAt: end.toISOString(),
+    });
+    if (!reader.key) return { granted: false, meter: state(config.limit) };
+
+    return this.dataSource.transaction(async (manager) => {
+      // One reader's checks take turns, so two new URLs at the last free view cannot both get it.
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`meter:${reader.publicationId}:${paywallId}:${reader.key}`]);
+      const [{ used, seen }]: Array<{ used: number; seen: boolean }> = await manager.query(
+        `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
+           FROM meter_views
+          WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`,
+        [reader.publicationId, paywallId, reader.keys, page.key, start, end],
+      );
+      if (seen) return { granted: true, meter: state(used) };
+      if (used >= config.limit) return { granted: false, meter: state(used) };
+      await manager.query('INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at) VALUES ($1, $2, $3, $4, $5)', [
+        reader.publicationId,
+        paywallId,
+        reader.key,
+        page.key,
+        now,
+      ]);
+      return { granted: true, meter: state(used + 1) };
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { AppError } from '@gatehouse/platform';
+import { invalidField } from './invalid';
+
+/** A page of the publication's site, as access checks, meters and events see it. */
+export interface PageAddress {
+  /** Lower-case host name, without port. */
+  hostname: string;
+  /** The URL path as sent (percent-encoded), without a trailing slash except for `/`. */
+  path: string;
+  /** What a meter counts as one URL: host and path, query and fragment ignored. */
+  key: string;
+}
+
+/** 400 naming `field` unless `raw` is an absolute http(s) URL (decisions E1). */
+export function parsePageUrl(raw: string, field: string): PageAddress {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidField(field, 'must be an absolute http(s) URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw invalidField(field, 'must be an absolute http(s) URL');
+  }
+  const path = withoutTrailingSlash(url.pathname);
+  return { hostname: url.hostname, path, key: `${url.hostname}${path}` };
+}
+
+/** `/a/b/` and `/a/b` are one page; `/` stays `/`. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') || '/' : path;
+}
+
+/** Decisions A1: `example.com` is that host only, `*.example.com` any of its subdomains. */
+export function hostInDomains(hostname: string, domains: readonly string[]): boolean {
+  const host = hostname.toLowerCase();
+  return domains.some((domain) => {
+    const pattern = domain.trim().toLowerCase();
+    return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern;
+  });
+}
+
+/** 403 url_not_in_publication unless the page's host is one of the publication's domains. */
+export function requirePublicationHost(page: PageAddress, domains: readonly string[]): void {
+  if (!hostInDomains(page.hostname, domains)) {
+    throw new AppError('url_not_in_publication', `${page.hostname} is not a domain of this publication.`);
+  }
+}

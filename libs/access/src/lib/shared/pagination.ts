@@ -1,0 +1,64 @@
+import type { CursorPage, CursorPageRequest } from '@gatehouse/contracts';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { isUuid } from './ids';
+import { invalidField } from './invalid';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+type KeyType = 'integer' | 'timestamptz' | 'uuid';
+type KeyValue = string | number;
+
+/** How a list is ordered: keyset pagination, so pages stay right while rows are added or removed. */
+export interface Keyset<E> {
+  /** Columns qualified by the query's alias, in sort order; together they are unique. */
+  columns: Array<{ column: string; type: KeyType }>;
+  direction: 'ASC' | 'DESC';
+  /** A row's values of those columns, which its cursor carries. */
+  valuesOf(row: E): KeyValue[];
+}
+
+const ACCEPTS: Record<KeyType, (value: unknown) => boolean> = {
+  integer: (value) => Number.isSafeInteger(value),
+  timestamptz: (value) => typeof value === 'string' && value.length <= 40 && !Number.isNaN(Date.parse(value)),
+  uuid: isUuid,
+};
+
+/** One page of `query` (decisions H2); a cursor this list did not hand out is a 400 naming `cursor`. */
+export async function pageOf<E extends ObjectLiteral, V>(
+  query: SelectQueryBuilder<E>,
+  keyset: Keyset<E>,
+  request: CursorPageRequest,
+  view: (row: E) => V,
+): Promise<CursorPage<V>> {
+  const limit = Math.min(Math.max(Math.trunc(request.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+  if (request.cursor !== undefined) {
+    const after = decodeCursor(request.cursor, keyset);
+    const columns = keyset.columns.map(({ column }) => column).join(', ');
+    const placeholders = keyset.columns.map(({ type }, i) => `CAST(:cursor${i} AS ${type})`).join(', ');
+    const comparison = keyset.direction === 'ASC' ? '>' : '<';
+    query.andWhere(`(${columns}) ${comparison} (${placeholders})`, Object.fromEntries(after.map((value, i) => [`cursor${i}`, value])));
+  }
+  for (const { column } of keyset.columns) query.addOrderBy(column, keyset.direction);
+  const rows = await query.limit(limit + 1).getMany();
+  const items = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? encodeCursor(keyset.valuesOf(items[items.length - 1])) : null;
+  return { items: items.map(view), nextCursor };
+}
+
+function encodeCursor(values: KeyValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor<E>(cursor: string, keyset: Keyset<E>): KeyValue[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    values = undefined;
+  }
+  const valid =
+    Array.isArray(values) && values.length === keyset.columns.length && keyset.columns.every(({ type }, i) => ACCEPTS[type](values[i]));
+  if (!valid) throw invalidField('cursor', 'is not a cursor of this list');
+  return values as KeyValue[];
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import type { AccessCounts, AccessStats, AccessStatsRequest, FieldError } from '@gatehouse/contracts';
+import { DataSource } from 'typeorm';
+import { rejectInvalid } from '../shared/invalid';
+
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** The longest range per interval: a month of hours, a year and a day of days. */
+const MAX_RANGE_MS = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
+
+const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied",
+  coalesce(sum(shown), 0) AS shown, coalesce(sum(dismissed), 0) AS dismissed, coalesce(sum(converted), 0) AS converted`;
+
+type CountRow = Record<keyof AccessCounts, string | number>;
+
+/** Reads the hourly rollups for the stats view (decisions H5): totals, a series, and per-paywall and per-variant counts. */
+@Injectable()
+export class AccessStatsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async stats(request: AccessStatsRequest): Promise<AccessStats> {
+    const { interval, publicationId } = request;
+    const { from, to } = checkedRange(request);
+    const range = [publicationId, from, to];
+    const inRange = `publication_id = $1 AND hour >= $2 AND hour < $3`;
+    const [totals] = await this.dataSource.query(`SELECT ${SUMS} FROM hourly_stats WHERE ${inRange} AND variant_id IS NULL`, range);
+    const series: Array<CountRow & { start: Date }> = await this.dataSource.query(
+      `SELECT bucket AS start, ${SUMS}
+         FROM generate_series($2::timestamptz, $3::timestamptz - interval '1 microsecond', ('1 ' || $4)::interval) AS bucket
+         LEFT JOIN hourly_stats ON ${inRange} AND variant_id IS NULL AND hour >= bucket AND hour < bucket + ('1 ' || $4)::interval
+        GROUP BY bucket ORDER BY bucket`,
+      [...range, interval],
+    );
+    const paywalls: Array<CountRow & { paywallId: string; name: string | null }> = await this.dataSource.query(
+      `SELECT s.paywall_id AS "paywallId", p.name, ${SUMS}
+         FROM (SELECT * FROM hourly_stats WHERE ${inRange} AND variant_id IS NULL AND paywall_id IS NOT NULL) s
+         LEFT JOIN paywalls p ON p.id = s.paywall_id
+        GROUP BY s.paywall_id, p.name ORDER BY p.name, s.paywall_id`,
+      range,
+    );
+    const variants: Array<CountRow & { experimentId: string; variantId: string; paywallId: string; experimentName: string | null; variantName: string | null }> =
+      await this.dataSource.query(
+        `SELECT s.experiment_id AS "experimentId", s.variant_id AS "variantId", s.paywall_id AS "paywallId", e.name AS "experimentName",
+                (SELECT v->>'name' FROM jsonb_array_elements(e.variants) v WHERE v->>'id' = s.variant_id::text) AS "variantName", ${SUMS}
+           FROM (SELECT * FROM hourly_stats WHERE ${inRange} AND variant_id IS NOT NULL) s
+           LEFT JOIN experiments e ON e.id = s.experiment_id
+          GROUP BY s.experiment_id, s.variant_id, s.paywall_id, e.name, e.variants ORDER BY e.name, s.experiment_id, s.variant_id`,
+        range,
+      );
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      interval,
+      totals: counts(totals),
+      series: series.map((row) => ({ start: new Date(row.start).toISOString(), ...counts(row) })),
+      paywalls: paywalls.map((row) => ({ paywallId: row.paywallId, name: row.name, ...counts(row) })),
+      variants: variants.map((row) => ({
+        experimentId: row.experimentId,
+        variantId: row.variantId,
+        paywallId: row.paywallId,
+        experimentName: row.experimentName,
+        variantName: row.variantName,
+        ...counts(row),
+      })),
+    };
+  }
+}
+
+function checkedRange({ from, to, interval }: AccessStatsRequest): { from: Date; to: Date } {
+  const errors: FieldError[] = [];
+  const start = new Date(from);
+  const end = new Date(to);
+  if (Number.isNaN(start.getTime())) errors.push({ field: 'from', message: 'must be an ISO 8601 time' });
+  if (Number.isNaN(end.getTime())) errors.push({ field: 'to', message: 'must be an ISO 8601 time' });
+  if (interval !== 'day' && interval !== 'hour') errors.push({ field: 'interval', message: 'must be day or hour' });
+  rejectInvalid(errors);
+  if (end <= start) rejectInvalid([{ field: 'to', message: 'must be after from' }]);
+  if (end.getTime() - start.getTime() > MAX_RANGE_MS[interval]) {
+    rejectInvalid([{ field: 'to', message: `must be at most ${MAX_RANGE_MS[interval] / DAY_MS} days after from with ${interval} intervals` }]);
+  }
+  // The range starts with its first whole bucket, so the totals are the sum of the series.
+  const bucketMs = interval === 'hour' ? HOUR_MS : DAY_MS;
+  return { from: new Date(Math.floor(start.getTime() / bucketMs) * bucketMs), to: end };
+}
+
+function counts(row: CountRow): AccessCounts {
+  return {
+    checksGranted: Number(row.checksGranted),
+    checksDenied: Number(row.checksDenied),
+    shown: Number(row.shown),
+    dismissed: Number(row.dismissed),
+    converted: Number(row.converted),
+  };
+}

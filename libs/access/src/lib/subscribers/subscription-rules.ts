@@ -1,0 +1,37 @@
+import type { CustomerEntitlement } from '@gatehouse/contracts';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Decisions E6: a subscription counts while active or trialing, and while past_due for less than
+ * the grace period. A past_due subscription whose start of arrears billing does not know counts
+ * no longer.
+ */
+export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, graceDays: number): boolean {
+  switch (entitlement.status) {
+    case 'active':
+    case 'trialing':
+      return true;
+    case 'past_due': {
+      const since = entitlement.pastDueSince === null ? Number.NaN : Date.parse(entitlement.pastDueSince);
+      return now.getTime() - since < graceDays * DAY_MS;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A product's entitlements list the paywalls it unlocks; an empty list unlocks every paywall. */
+export function unlocksPaywall(entitlement: CustomerEntitlement, paywallId: string): boolean {
+  return entitlement.paywallIds.length === 0 || entitlement.paywallIds.includes(paywallId);
+}
+
+/** Whether the customer passes this paywall as a subscriber. */
+export function isSubscriberFor(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): boolean {
+  return entitlements.some((entitlement) => subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
+}
+
+/** The `subscriber` segment attribute: any subscription that counts, whatever it unlocks. */
+export function isSubscriber(entitlements: readonly CustomerEntitlement[], now: Date, graceDays: number): boolean {
+  return entitlements.some((entitlement) => subscriptionCounts(entitlement, now, graceDays));
+}

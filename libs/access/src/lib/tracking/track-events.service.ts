@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Events,
+  type ExperimentAssignment,
+  type ExperimentVariant,
+  type TrackEvent,
+  type TrackEventsRequest,
+  type VisitorEventData,
+} from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { filledFields, PassesService } from '../passes/passes.service';
+import { readerOf } from '../readers/reader';
+import { isUuid } from '../shared/ids';
+import { invalidField } from '../shared/invalid';
+import { parsePageUrl, requirePublicationHost } from '../shared/page-url';
+import { RollupsService, type Counter, type Tally } from '../stats/rollups.service';
+
+/** How far an event's own `occurredAt` may lie from the time it is received. */
+const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+const MAX_AHEAD_MS = 5 * 60 * 1000;
+
+const PAYWALL_COUNTERS: Partial<Record<TrackEvent['type'], Counter>> = {
+  paywall_shown: 'shown',
+  paywall_dismissed: 'dismissed',
+  paywall_converted: 'converted',
+};
+const PAYWALL_EVENTS = {
+  paywall_shown: Events.PaywallShown,
+  paywall_dismissed: Events.PaywallDismissed,
+  paywall_converted: Events.PaywallConverted,
+} as const;
+
+/** An event that passed every check, with what was resolved on the way. */
+interface AcceptedEvent {
+  event: TrackEvent;
+  occurredAt: Date;
+  experiment: ExperimentAssignment | null;
+}
+
+interface KnownReferences {
+  paywallIds: Set<string>;
+  experiments: Map<string, { paywallId: string; variants: ExperimentVariant[] }>;
+}
+
+/**
+ * Track events from the SDK (decisions E8): checked as a whole first (one bad event refuses the
+ * request, nothing recorded), then recorded in one transaction with the events they emit, the
+ * visitor passes they give and the rollups they count.
+ */
+@Injectable()
+export class TrackEventsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly outbox: Outbox,
+    private readonly passes: PassesService,
+    private readonly rollups: RollupsService,
+  ) {}
+
+  async track(request: TrackEventsRequest): Promise<{ accepted: number }> {
+    const now = this.clock.now();
+    const events = request.events.map(withCanonicalIds);
+    const known = await this.knownReferences(request.publicationId, events);
+    const accepted = events.map((event, i) => this.accept(event, (name) => (request.batch ? `events[${i}].${name}` : name), request, known, now));
+    await this.dataSource.transaction(async (manager) => {
+      for (const item of accepted) await this.record(manager, request, item, now);
+      await this.rollups.add(manager, request.publicationId, accepted.flatMap(tallyOf));
+    });
+    return { accepted: accepted.length };
+  }
+
+  private accept(event: TrackEvent, field: (name: string) => string, request: TrackEventsRequest, known: KnownReferences, now: Date): AcceptedEvent {
+    const page = parsePageUrl(event.url, field('url'));
+    requirePublicationHost(page, request.domains);
+    const occurredAt = event.occurredAt == null ? now : new Date(event.occurredAt);
+    const age = now.getTime() - occurredAt.getTime();
+    if (Number.isNaN(age) || age > MAX_AGE_MS || age < -MAX_AHEAD_MS) {
+      throw invalidField(field('occurredAt'), 'must be an ISO 8601 time within the last 7 days');
+    }
+    const isPaywallEvent = event.type in PAYWALL_COUNTERS;
+    if (isPaywallEvent && event.paywallId == null) throw invalidField(field('paywallId'), `is required for ${event.type}`);
+    if (event.paywallId != null && !known.paywallIds.has(event.paywallId)) {
+      throw invalidField(field('paywallId'), 'is not a paywall of this publication');
+    }
+    const experiment = isPaywallEvent ? this.experimentOf(event, field, known) : null;
+    return { event, occurredAt, experiment };
+  }
+
+  /** A paywall event may name the experiment variant it showed: both ids, of an experiment on that paywall. */
+  private experimentOf(event: TrackEvent, field: (name: string) => string, known: KnownReferences): ExperimentAssignment | null {
+    const { experimentId, variantId } = event;
+    if (experimentId == null && variantId == null) return null;
+    if (experimentId == null) throw invalidField(field('experimentId'), 'is required with variantId');
+    if (variantId == null) throw invalidField(field('variantId'), 'is required with experimentId');
+    const experiment = known.experiments.get(experimentId);
+    if (!experiment || experiment.paywallId !== event.paywallId) throw invalidField(field('experimentId'), 'is not an experiment on this paywall');
+    if (!experiment.variants.some((variant) => variant.id === variantId)) throw invalidField(field('variantId'), 'is not a variant of this experiment');
+    return { experimentId, variantId };
+  }
+
+  private async record(manager: EntityManager, request: TrackEventsRequest, { event, occurredAt, experiment }: AcceptedEvent, now: Date): Promise<void> {
+    const { publicationId, customerId } = request;
+    const visitor: VisitorEventData = {
+      visitorId: event.userId ?? null,
+      customerId,
+      url: event.url,
+      paywallId: event.paywallId ?? null,
+      occurredAt: occurredAt.toISOString(),
+    };
+    const reader = readerOf(publicationId, customerId, event.userId ?? null);
+    const data = event.data ?? {};
+    switch (event.type) {
+      case 'newsletter_subscribe': {
+        await this.passes.record(manager, reader, 'newsletter', [], now);
+        const email = typeof data['email'] === 'string' ? data['email'] : null;
+        await this.outbox.add(manager, Events.NewsletterSubscribe, { ...visitor, email, data }, publicationId);
+        return;
+      }
+      case 'data_submit':
+        await this.passes.record(manager, reader, 'data', filledFields(data), now);
+        await this.outbox.add(manager, Events.DataSubmit, { ...visitor, data }, publicationId);
+        return;
+      case 'paywall_shown':
+      case 'paywall_dismissed':
+      case 'paywall_converted':
+        await this.outbox.add(manager, PAYWALL_EVENTS[event.type], { ...visitor, experimentId: experiment?.experimentId ?? null, variantId: experiment?.variantId ?? null }, publicationId);
+        if (event.type === 'paywall_shown' && experiment) {
+          await this.outbox.add(
+            manager,
+            Events.ExperimentAssigned,
+            { ...experiment, paywallId: event.paywallId as string, visitorId: visitor.visitorId, customerId },
+            publicationId,
+          );
+        }
+        return;
+      case 'page_view':
+        return;
+    }
+  }
+
+  /** The publication's paywalls and experiments the events name, looked up once for the whole request. */
+  private async knownReferences(publicationId: string, events: TrackEvent[]): Promise<KnownReferences> {
+    const paywallIds = [...new Set(events.map((e) => e.paywallId).filter(isUuid))];
+    const experimentIds = [...new Set(events.map((e) => e.experimentId).filter(isUuid))];
+    const paywalls: Array<{ id: string }> = paywallIds.length
+      ? await this.dataSource.query('SELECT id FROM paywalls WHERE publication_id = $1 AND id = ANY($2::uuid[])', [publicationId, paywallIds])
+      : [];
+    const experiments: Array<{ id: string; paywall_id: string; variants: ExperimentVariant[] }> = experimentIds.length
+      ? await this.dataSource.query('SELECT id, paywall_id, variants FROM experiments WHERE publication_id = $1 AND id = ANY($2::uuid[])', [
+          publicationId,
+          experimentIds,
+        ])
+      : [];
+    return {
+      paywallIds: new Set(paywalls.map((p) => p.id)),
+      experiments: new Map(experiments.map((e) => [e.id, { paywallId: e.paywall_id, variants: e.variants }])),
+    };
+  }
+}
+
+/** Ids as the database spells them (lower case), so they compare, and go out in events, as stored. */
+function withCanonicalIds(event: TrackEvent): TrackEvent {
+  const { paywallId, experimentId, variantId } = event;
+  return { ...event, paywallId: paywallId?.toLowerCase(), experimentId: experimentId?.toLowerCase(), variantId: variantId?.toLowerCase() };
+}
+
+function tallyOf({ event, occurredAt, experiment }: AcceptedEvent): Tally[] {
+  const counter = PAYWALL_COUNTERS[event.type];
+  return counter ? [{ at: occurredAt, paywallId: event.paywallId ?? null, experiment, counter }] : [];
+}

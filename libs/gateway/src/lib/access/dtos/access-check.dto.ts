@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ACCESS_REASONS,
+  METER_PERIODS,
+  PAYWALL_PRESENTATIONS,
+  PAYWALL_TYPES,
+  type AccessReason,
+  type MeterPeriod,
+  type PaywallCopy,
+  type PaywallPresentation,
+  type PaywallType,
+  type VisitorDevice,
+} from '@gatehouse/contracts';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+
+/** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
+export class AccessCheckQueryDto {
+  @ApiProperty({ example: 'https://news.example.com/premium/story', description: 'The page URL: absolute http(s), on a domain of the publication.' })
+  @IsString()
+  @MaxLength(2048)
+  url: string;
+
+  @ApiPropertyOptional({ maxLength: 128, description: "The site's own visitor id. A valid customer JWT takes its place as the visitor." })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  userId?: string;
+
+  @ApiPropertyOptional({ maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  referrer?: string;
+
+  @ApiPropertyOptional({ enum: ['desktop', 'mobile', 'tablet'], description: 'Derived from the User-Agent when absent.' })
+  @IsOptional()
+  @IsIn(['desktop', 'mobile', 'tablet'])
+  device?: VisitorDevice;
+
+  @ApiPropertyOptional({ example: 'DE', description: 'ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent.' })
+  @IsOptional()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166 alpha-2 country code' })
+  country?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  utm_source?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  utm_medium?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  utm_campaign?: string;
+}
+
+class PaywallRuleDto {
+  @ApiProperty({ format: 'uuid' }) paywallId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: PAYWALL_TYPES }) type: PaywallType;
+  @ApiProperty({ description: '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.' }) config: Record<string, unknown>;
+  @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
+  @ApiProperty({ nullable: true, description: '`{heading?, description?, ctaText?}`' }) copy: PaywallCopy | null;
+}
+
+class MeterDto {
+  @ApiProperty() limit: number;
+  @ApiProperty({ description: 'Distinct URLs viewed in the period, this view included.' }) used: number;
+  @ApiProperty() remaining: number;
+  @ApiProperty({ enum: METER_PERIODS }) period: MeterPeriod;
+  @ApiProperty({ format: 'date-time', description: 'When the next calendar period (UTC) starts.' }) resetsAt: string;
+}
+
+class ExperimentAssignmentDto {
+  @ApiProperty({ format: 'uuid' }) experimentId: string;
+  @ApiProperty({ format: 'uuid' }) variantId: string;
+}
+
+export class AccessCheckResultDto {
+  @ApiProperty() granted: boolean;
+  @ApiProperty({ enum: ACCESS_REASONS }) reason: AccessReason;
+  @ApiPropertyOptional({ type: PaywallRuleDto, description: 'When denied, and as a hint with `soft`: the paywall with the variant applied.' })
+  paywallRule?: PaywallRuleDto;
+  @ApiProperty({ nullable: true, format: 'uuid', description: 'The customer of the JWT; null without one.' }) customerId: string | null;
+  @ApiPropertyOptional({ type: MeterDto, description: 'When a metered paywall applied.' }) meter?: MeterDto;
+  @ApiPropertyOptional({ type: ExperimentAssignmentDto, description: 'When a running experiment covers the paywall.' })
+  experiment?: ExperimentAssignmentDto;
+}

@@ -1,0 +1,119 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+const GLOBS = 'Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`.';
+
+export class PaywallMatchDto {
+  @ApiProperty({ example: ['/premium/**'], description: GLOBS, minItems: 1, maxItems: 50 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(500, { each: true })
+  include: string[];
+
+  @ApiPropertyOptional({ example: ['/premium/free/**'], maxItems: 50 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(500, { each: true })
+  exclude?: string[];
+}
+
+/** Null or absent fields fall back to the branding copy. */
+export class PaywallCopyDto {
+  @ApiPropertyOptional({ nullable: true, maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  heading?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  ctaText?: string | null;
+}
+
+export class CreatePaywallDto {
+  @ApiProperty({ example: 'Premium articles', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ enum: PAYWALL_TYPES })
+  @IsIn(PAYWALL_TYPES)
+  type: PaywallType;
+
+  @ApiPropertyOptional({
+    example: { limit: 3, period: 'month' },
+    description:
+      'metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); other types: `{}`.',
+  })
+  @IsOptional()
+  @IsObject({ message: 'must be an object' })
+  config?: Record<string, unknown>;
+
+  @ApiProperty({ type: PaywallMatchDto })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => PaywallMatchDto)
+  match: PaywallMatchDto;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'Only visitors of this segment; null: everyone.' })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a UUID' })
+  segmentId?: string | null;
+
+  @ApiPropertyOptional({ default: 100, minimum: 0, maximum: 1000000, description: 'Of the paywalls covering a page, the lowest priority applies.' })
+  @IsOptional()
+  @IsInt({ message: 'must be a whole number from 0 to 1000000' })
+  @Min(0, { message: 'must be a whole number from 0 to 1000000' })
+  @Max(1_000_000, { message: 'must be a whole number from 0 to 1000000' })
+  priority?: number;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: PAYWALL_PRESENTATIONS, default: 'modal' })
+  @IsOptional()
+  @IsIn(PAYWALL_PRESENTATIONS)
+  presentation?: PaywallPresentation;
+
+  @ApiPropertyOptional({ type: PaywallCopyDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PaywallCopyDto)
+  copy?: PaywallCopyDto | null;
+}
+
+/** Every field optional; `match` replaces both lists; null clears `segmentId` and `copy`. A new type without a config starts from `{}`. */
+export class UpdatePaywallDto extends PartialType(CreatePaywallDto) {}
