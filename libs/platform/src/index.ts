@@ -6,3 +6,4 @@ export * from './lib/validation';
 export * from './lib/main';
 export * from './lib/clock';
 export * from './lib/secrets';
+export * from './lib/ids';

@@ -73,6 +73,11 @@ export class AppError extends Error {
     return this.problem.status;
   }
 
+  /** 400 validation_failed naming one field, as the gateway's own validation answers. */
+  static invalid(field: string, message: string): AppError {
+    return new AppError('validation_failed', 'The request is invalid.', [{ field, message }]);
+  }
+
   static fromProblem(p: ProblemDetails): AppError {
     return new AppError(p.code, p.detail, p.errors);
   }

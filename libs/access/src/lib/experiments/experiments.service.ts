@@ -9,14 +9,13 @@ import type {
   ExperimentView,
   FieldError,
 } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { normalisePaywallConfig } from '../paywalls/paywall-config';
 import type { Paywall } from '../paywalls/paywall.entity';
 import { PaywallsService } from '../paywalls/paywalls.service';
-import { isUuid } from '../shared/ids';
-import { invalidField, rejectInvalid } from '../shared/invalid';
+import { rejectInvalid } from '../shared/invalid';
 import { pageOf, type Keyset } from '../shared/pagination';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/pg-errors';
 import { row } from '../shared/row';
@@ -140,7 +139,7 @@ export class ExperimentsService {
     try {
       return await this.paywalls.require(publicationId, paywallId);
     } catch {
-      throw invalidField('paywallId', 'is not a paywall of this publication');
+      throw AppError.invalid('paywallId', 'is not a paywall of this publication');
     }
   }
 

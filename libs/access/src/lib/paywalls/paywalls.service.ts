@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { CursorPage, CursorPageRequest, PaywallChanges, PaywallDraft, PaywallView } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { SegmentsService } from '../segments/segments.service';
-import { isUuid } from '../shared/ids';
 import { rejectInvalid } from '../shared/invalid';
 import { row } from '../shared/row';
 import { pageOf, type Keyset } from '../shared/pagination';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { CursorPage, CursorPageRequest, SegmentChanges, SegmentDraft, SegmentView } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { withChanges } from '../shared/changes';
-import { isUuid } from '../shared/ids';
 import { rejectInvalid } from '../shared/invalid';
 import { pageOf, type Keyset } from '../shared/pagination';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';

@@ -5,7 +5,3 @@ import { AppError } from '@gatehouse/platform';
 export function rejectInvalid(errors: FieldError[], detail = 'The request is invalid.'): void {
   if (errors.length > 0) throw new AppError('validation_failed', detail, errors);
 }
-
-export function invalidField(field: string, message: string): AppError {
-  return new AppError('validation_failed', 'The request is invalid.', [{ field, message }]);
-}

@@ -1,5 +1,4 @@
 import { AppError } from '@gatehouse/platform';
-import { invalidField } from './invalid';
 
 /** A page of the publication's site, as access checks, meters and events see it. */
 export interface PageAddress {
@@ -17,10 +16,10 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
   try {
     url = new URL(raw);
   } catch {
-    throw invalidField(field, 'must be an absolute http(s) URL');
+    throw AppError.invalid(field, 'must be an absolute http(s) URL');
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw invalidField(field, 'must be an absolute http(s) URL');
+    throw AppError.invalid(field, 'must be an absolute http(s) URL');
   }
   const path = withoutTrailingSlash(url.pathname);
   return { hostname: url.hostname, path, key: `${url.hostname}${path}` };

@@ -1,7 +1,6 @@
 import type { CursorPage, CursorPageRequest } from '@gatehouse/contracts';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { isUuid } from './ids';
-import { invalidField } from './invalid';
+import { AppError, isUuid } from '@gatehouse/platform';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -59,6 +58,6 @@ function decodeCursor<E>(cursor: string, keyset: Keyset<E>): KeyValue[] {
   }
   const valid =
     Array.isArray(values) && values.length === keyset.columns.length && keyset.columns.every(({ type }, i) => ACCEPTS[type](values[i]));
-  if (!valid) throw invalidField('cursor', 'is not a cursor of this list');
+  if (!valid) throw AppError.invalid('cursor', 'is not a cursor of this list');
   return values as KeyValue[];
 }

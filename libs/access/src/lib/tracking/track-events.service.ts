@@ -8,12 +8,10 @@ import {
   type VisitorEventData,
 } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
-import { Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { filledFields, PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
-import { isUuid } from '../shared/ids';
-import { invalidField } from '../shared/invalid';
 import { parsePageUrl, requirePublicationHost } from '../shared/page-url';
 import { RollupsService, type Counter, type Tally } from '../stats/rollups.service';
 
@@ -77,12 +75,12 @@ export class TrackEventsService {
     const occurredAt = event.occurredAt == null ? now : new Date(event.occurredAt);
     const age = now.getTime() - occurredAt.getTime();
     if (Number.isNaN(age) || age > MAX_AGE_MS || age < -MAX_AHEAD_MS) {
-      throw invalidField(field('occurredAt'), 'must be an ISO 8601 time within the last 7 days');
+      throw AppError.invalid(field('occurredAt'), 'must be an ISO 8601 time within the last 7 days');
     }
     const isPaywallEvent = event.type in PAYWALL_COUNTERS;
-    if (isPaywallEvent && event.paywallId == null) throw invalidField(field('paywallId'), `is required for ${event.type}`);
+    if (isPaywallEvent && event.paywallId == null) throw AppError.invalid(field('paywallId'), `is required for ${event.type}`);
     if (event.paywallId != null && !known.paywallIds.has(event.paywallId)) {
-      throw invalidField(field('paywallId'), 'is not a paywall of this publication');
+      throw AppError.invalid(field('paywallId'), 'is not a paywall of this publication');
     }
     const experiment = isPaywallEvent ? this.experimentOf(event, field, known) : null;
     return { event, occurredAt, experiment };
@@ -92,11 +90,11 @@ export class TrackEventsService {
   private experimentOf(event: TrackEvent, field: (name: string) => string, known: KnownReferences): ExperimentAssignment | null {
     const { experimentId, variantId } = event;
     if (experimentId == null && variantId == null) return null;
-    if (experimentId == null) throw invalidField(field('experimentId'), 'is required with variantId');
-    if (variantId == null) throw invalidField(field('variantId'), 'is required with experimentId');
+    if (experimentId == null) throw AppError.invalid(field('experimentId'), 'is required with variantId');
+    if (variantId == null) throw AppError.invalid(field('variantId'), 'is required with experimentId');
     const experiment = known.experiments.get(experimentId);
-    if (!experiment || experiment.paywallId !== event.paywallId) throw invalidField(field('experimentId'), 'is not an experiment on this paywall');
-    if (!experiment.variants.some((variant) => variant.id === variantId)) throw invalidField(field('variantId'), 'is not a variant of this experiment');
+    if (!experiment || experiment.paywallId !== event.paywallId) throw AppError.invalid(field('experimentId'), 'is not an experiment on this paywall');
+    if (!experiment.variants.some((variant) => variant.id === variantId)) throw AppError.invalid(field('variantId'), 'is not a variant of this experiment');
     return { experimentId, variantId };
   }
 

@@ -7,10 +7,9 @@ import {
   type RevokedApiKeys,
 } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, IsNull, type FindOptionsWhere } from 'typeorm';
-import { isUuid } from '../shared/ids';
 import { generateApiKeySecret } from './api-key-secret';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKey } from './api-key.entity';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { MembershipView, StaffRole } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isUuid } from '../shared/ids';
 import { normaliseDomains } from './domains';
 import { Membership } from './membership.entity';
 import { Publication } from './publication.entity';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { BillingPage, NewPrice, PageRequest, PriceView } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { isUuid } from '../shared/invalid';
 import { pageOf } from '../shared/pagination';
 import { priceView } from './catalog-views';
 import { Price } from './price.entity';

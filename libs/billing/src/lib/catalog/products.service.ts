@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { BillingPage, PageRequest, ProductChanges, ProductView } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { isUuid } from '../shared/invalid';
 import { pageOf } from '../shared/pagination';
 import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer';
 import { productView } from './catalog-views';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityRequests, type CheckoutRequest, type CheckoutSessionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { Price } from '../catalog/price.entity';
@@ -11,7 +11,6 @@ import { ProductsService } from '../catalog/products.service';
 import { atProcessor } from '../processor/processor-clients';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { isUuid } from '../shared/invalid';
 import { CheckoutSession } from './checkout-session.entity';
 
 /**

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Events } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
-import { Clock } from '@gatehouse/platform';
+import { Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
-import { isUuid } from '../shared/invalid';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync';

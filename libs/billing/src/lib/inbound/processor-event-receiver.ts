@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { BillingInternalEvents } from '@gatehouse/contracts';
 import { Outbox, OutboxRelay } from '@gatehouse/bus';
-import { Clock } from '@gatehouse/platform';
+import { Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { BillingConfig } from '../billing.config';
 import { isHandled } from '../processor/processor-events';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { isUuid } from '../shared/invalid';
 import { ProcessorEventProcessor } from './processor-event-processor';
 import { ENVIRONMENT_SCOPE } from './processor-event.entity';
 import { WebhookVerifier } from './webhook-verifier';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '../shared/invalid';
 import type { InboundContext } from './inbound-context';
+import { isUuid } from '@gatehouse/platform';
 
 export interface PublicationHints {
   metadata?: Record<string, string> | null;

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Clock } from '@gatehouse/platform';
 import Stripe from 'stripe';
-import { invalid } from '../shared/invalid';
 
 /** Decisions F3: signatures older than this are refused, as replays. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -20,7 +19,7 @@ export class WebhookVerifier {
       throw refused();
     }
     if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) {
-      throw invalid('body', 'is not a processor event');
+      throw AppError.invalid('body', 'is not a processor event');
     }
     return event;
   }

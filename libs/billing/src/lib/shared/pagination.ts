@@ -1,6 +1,6 @@
 import { BILLING_PAGE_DEFAULT_LIMIT, BILLING_PAGE_MAX_LIMIT, type BillingPage, type PageRequest } from '@gatehouse/contracts';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { invalid } from './invalid';
+import { AppError } from '@gatehouse/platform';
 
 interface PageRow extends ObjectLiteral {
   id: string;
@@ -31,7 +31,7 @@ export async function pageOf<T extends PageRow, V>(
 function pageLimit(limit: number | undefined): number {
   if (limit === undefined) return BILLING_PAGE_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > BILLING_PAGE_MAX_LIMIT) {
-    throw invalid('limit', `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}`);
+    throw AppError.invalid('limit', `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}`);
   }
   return limit;
 }
@@ -50,5 +50,5 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     // falls through to the refusal below
   }
-  throw invalid('cursor', 'is not a cursor this service issued');
+  throw AppError.invalid('cursor', 'is not a cursor this service issued');
 }

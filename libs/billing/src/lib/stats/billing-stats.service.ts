@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BillingStats, BillingStatsBucket } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
-import { invalid } from '../shared/invalid';
+import { AppError } from '@gatehouse/platform';
 
 const BUCKET_MS = { hour: 3_600_000, day: 86_400_000 } as const;
 const MAX_BUCKETS = 1_000;
@@ -68,13 +68,13 @@ export class BillingStatsService {
 }
 
 function range(fromText: string, toText: string, interval: 'day' | 'hour'): { from: Date; to: Date } {
-  if (!(interval in BUCKET_MS)) throw invalid('interval', 'must be day or hour');
+  if (!(interval in BUCKET_MS)) throw AppError.invalid('interval', 'must be day or hour');
   const from = new Date(fromText);
   const to = new Date(toText);
-  if (Number.isNaN(from.getTime())) throw invalid('from', 'must be an ISO 8601 time');
-  if (Number.isNaN(to.getTime())) throw invalid('to', 'must be an ISO 8601 time');
-  if (to <= from) throw invalid('to', 'must be after from');
-  if ((to.getTime() - from.getTime()) / BUCKET_MS[interval] > MAX_BUCKETS) throw invalid('to', `spans more than ${MAX_BUCKETS} ${interval}s`);
+  if (Number.isNaN(from.getTime())) throw AppError.invalid('from', 'must be an ISO 8601 time');
+  if (Number.isNaN(to.getTime())) throw AppError.invalid('to', 'must be an ISO 8601 time');
+  if (to <= from) throw AppError.invalid('to', 'must be after from');
+  if ((to.getTime() - from.getTime()) / BUCKET_MS[interval] > MAX_BUCKETS) throw AppError.invalid('to', `spans more than ${MAX_BUCKETS} ${interval}s`);
   return { from, to };
 }
 

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@gatehouse/platform';
+import { Clock, isUuid } from '@gatehouse/platform';
 import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
-import { isUuid } from '../shared/invalid';
 import { newSubscription } from './new-subscription';
 import type { ProcessorSnapshot } from './processor-snapshot';
 import { SubscriptionWriter } from './subscription-writer';

@@ -9,10 +9,9 @@ import {
   type SubscriptionView,
 } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { PricesService } from '../catalog/prices.service';
-import { invalid, isUuid } from '../shared/invalid';
 import { pageOf } from '../shared/pagination';
 import { newSubscription } from './new-subscription';
 import { SubscriptionWriter } from './subscription-writer';
@@ -41,7 +40,7 @@ export class SubscriptionsService {
       .createQueryBuilder('subscription')
       .where('subscription.publication_id = :publicationId', { publicationId });
     if (filter.customerId !== undefined) {
-      if (!isUuid(filter.customerId)) throw invalid('customerId', 'must be a UUID');
+      if (!isUuid(filter.customerId)) throw AppError.invalid('customerId', 'must be a UUID');
       query.andWhere('subscription.customer_id = :customerId', { customerId: filter.customerId });
     }
     if (filter.status !== undefined) query.andWhere('subscription.status = :status', { status: filter.status });
@@ -63,7 +62,7 @@ export class SubscriptionsService {
   async grant(publicationId: string, customerId: string, priceId: string, currentPeriodEnd?: string): Promise<SubscriptionView> {
     const now = this.clock.now();
     const end = currentPeriodEnd === undefined ? null : new Date(currentPeriodEnd);
-    if (end && (Number.isNaN(end.getTime()) || end <= now)) throw invalid('currentPeriodEnd', 'must be a time in the future');
+    if (end && (Number.isNaN(end.getTime()) || end <= now)) throw AppError.invalid('currentPeriodEnd', 'must be a time in the future');
     const price = await this.prices.find(publicationId, priceId);
     await this.customer(publicationId, customerId);
     const subscription = newSubscription({

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { WEBHOOK_TEST_EVENT, type DeliveryAttemptView, type EventEnvelope, type WebhookTestEventData } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { ArrayContains, DataSource, type EntityManager } from 'typeorm';
-import { isUuid } from '../ids';
 import { webhookOf } from '../registrations/webhook-lookup';
 import { Webhook } from '../registrations/webhook.entity';
 import { AttemptQueue } from './attempt-queue';

@@ -1,6 +1,5 @@
-import { AppError } from '@gatehouse/platform';
+import { AppError, isUuid } from '@gatehouse/platform';
 import type { EntityManager } from 'typeorm';
-import { isUuid } from '../ids';
 import { Webhook } from './webhook.entity';
 
 /** A registration of the publication; one of another publication is not found, like one that does not exist. */
