@@ -1,4 +1,5 @@
 export * from './lib/patterns';
+export * from './lib/pagination';
 export * from './lib/services';
 export * from './lib/problems';
 export * from './lib/events';

@@ -1,22 +1,10 @@
+import type { Page, PageRequest } from './pagination';
 import { requestPattern } from './patterns';
 
 /*
  * Access: paywalls, segments, experiments, access decisions, track-event intake and its rollups
  * (spec 2.4, 4.2, 6.2; decisions E1-E8, H2, H4). docs/access.md describes the behaviour.
  */
-
-/** One page of a cursor-paginated list (decisions H2): `nextCursor` is null on the last page. */
-export interface CursorPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface CursorPageRequest {
-  /** 1 to 100; 20 when absent. */
-  limit?: number;
-  /** The `nextCursor` of the previous page. */
-  cursor?: string;
-}
 
 // Paywalls (decisions E4, E5)
 
@@ -347,7 +335,7 @@ export const AccessRequests = {
   GetStats: requestPattern<AccessStatsRequest, AccessStats>('access.stats.get'),
 
   /** In priority order (lowest first). */
-  ListPaywalls: requestPattern<InPublication<CursorPageRequest>, CursorPage<PaywallView>>('access.paywalls.list'),
+  ListPaywalls: requestPattern<InPublication<PageRequest>, Page<PaywallView>>('access.paywalls.list'),
   GetPaywall: requestPattern<InPublication<{ paywallId: string }>, PaywallView>('access.paywalls.get'),
   CreatePaywall: requestPattern<InPublication<{ paywall: PaywallDraft }>, PaywallView>('access.paywalls.create'),
   UpdatePaywall: requestPattern<InPublication<{ paywallId: string; changes: PaywallChanges }>, PaywallView>('access.paywalls.update'),
@@ -355,7 +343,7 @@ export const AccessRequests = {
   DeletePaywall: requestPattern<InPublication<{ paywallId: string }>, { deleted: true }>('access.paywalls.delete'),
 
   /** Newest first. */
-  ListSegments: requestPattern<InPublication<CursorPageRequest>, CursorPage<SegmentView>>('access.segments.list'),
+  ListSegments: requestPattern<InPublication<PageRequest>, Page<SegmentView>>('access.segments.list'),
   GetSegment: requestPattern<InPublication<{ segmentId: string }>, SegmentView>('access.segments.get'),
   CreateSegment: requestPattern<InPublication<{ segment: SegmentDraft }>, SegmentView>('access.segments.create'),
   UpdateSegment: requestPattern<InPublication<{ segmentId: string; changes: SegmentChanges }>, SegmentView>('access.segments.update'),
@@ -363,7 +351,7 @@ export const AccessRequests = {
   DeleteSegment: requestPattern<InPublication<{ segmentId: string }>, { deleted: true }>('access.segments.delete'),
 
   /** Newest first. */
-  ListExperiments: requestPattern<InPublication<CursorPageRequest>, CursorPage<ExperimentView>>('access.experiments.list'),
+  ListExperiments: requestPattern<InPublication<PageRequest>, Page<ExperimentView>>('access.experiments.list'),
   GetExperiment: requestPattern<InPublication<{ experimentId: string }>, ExperimentView>('access.experiments.get'),
   CreateExperiment: requestPattern<InPublication<{ experiment: ExperimentDraft }>, ExperimentView>('access.experiments.create'),
   UpdateExperiment: requestPattern<InPublication<{ experimentId: string; changes: ExperimentChanges }>, ExperimentView>(

@@ -1,4 +1,5 @@
 import type { SubscriptionEventData, SubscriptionStatus } from './events';
+import type { Page, PageRequest } from './pagination';
 import { eventType, requestPattern } from './patterns';
 
 /*
@@ -24,21 +25,6 @@ export interface CustomerEntitlement {
 export const NEVER_ENDS = '9999-12-31T23:59:59.999Z';
 
 export type PriceInterval = 'month' | 'year' | 'lifetime';
-
-/** Decisions H2: newest first; `nextCursor` is null on the last page. */
-export interface BillingPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export const BILLING_PAGE_DEFAULT_LIMIT = 20;
-export const BILLING_PAGE_MAX_LIMIT = 100;
-
-export interface PageRequest {
-  limit?: number;
-  /** A `nextCursor` from the previous page; a cursor this service did not issue is 400 validation_failed. */
-  cursor?: string;
-}
 
 /** Decisions F1. */
 export interface ProductView {
@@ -140,7 +126,7 @@ export const BillingRequests = {
     'billing.entitlements.get',
   ),
 
-  ListProducts: requestPattern<{ publicationId: string } & PageRequest, BillingPage<ProductView>>('billing.products.list'),
+  ListProducts: requestPattern<{ publicationId: string } & PageRequest, Page<ProductView>>('billing.products.list'),
   GetProduct: requestPattern<{ publicationId: string; productId: string }, ProductView>('billing.products.get'),
   /** 502 processor_error when the processor refuses it; nothing is stored then. */
   CreateProduct: requestPattern<
@@ -151,7 +137,7 @@ export const BillingRequests = {
   /** 409 conflict while a subscription uses one of its prices. */
   DeleteProduct: requestPattern<{ publicationId: string; productId: string }, { deleted: true }>('billing.products.delete'),
 
-  ListPrices: requestPattern<{ publicationId: string; productId: string } & PageRequest, BillingPage<PriceView>>('billing.prices.list'),
+  ListPrices: requestPattern<{ publicationId: string; productId: string } & PageRequest, Page<PriceView>>('billing.prices.list'),
   GetPrice: requestPattern<{ publicationId: string; priceId: string }, PriceView>('billing.prices.get'),
   CreatePrice: requestPattern<{ publicationId: string; productId: string; price: NewPrice }, PriceView>('billing.prices.create'),
   UpdatePrice: requestPattern<{ publicationId: string; priceId: string; active: boolean }, PriceView>('billing.prices.update'),
@@ -166,7 +152,7 @@ export const BillingRequests = {
 
   ListSubscriptions: requestPattern<
     { publicationId: string; customerId?: string; status?: SubscriptionStatus } & PageRequest,
-    BillingPage<SubscriptionView>
+    Page<SubscriptionView>
   >('billing.subscriptions.list'),
   GetSubscription: requestPattern<{ publicationId: string; subscriptionId: string }, SubscriptionView>('billing.subscriptions.get'),
   /** Decisions F5: newest first, cancelled ones included. 404 when the customer is not in the publication. */

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { AccessRequests, type CursorPage, type ExperimentView, type RequestOf } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type ExperimentView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { ExperimentsService } from './experiments.service';
 
@@ -10,7 +10,7 @@ export class ExperimentsHandler {
   constructor(private readonly experiments: ExperimentsService) {}
 
   @Handles(ListExperiments)
-  list({ publicationId, limit, cursor }: RequestOf<typeof ListExperiments>): Promise<CursorPage<ExperimentView>> {
+  list({ publicationId, limit, cursor }: RequestOf<typeof ListExperiments>): Promise<Page<ExperimentView>> {
     return this.experiments.list(publicationId, { limit, cursor });
   }
 

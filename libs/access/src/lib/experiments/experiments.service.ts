@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type {
-  CursorPage,
-  CursorPageRequest,
+  Page,
+  PageRequest,
   ExperimentChanges,
   ExperimentDraft,
   ExperimentVariant,
@@ -16,19 +16,12 @@ import { normalisePaywallConfig } from '../paywalls/paywall-config';
 import type { Paywall } from '../paywalls/paywall.entity';
 import { PaywallsService } from '../paywalls/paywalls.service';
 import { rejectInvalid } from '../shared/invalid';
-import { pageOf, type Keyset } from '../shared/pagination';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/pg-errors';
 import { row } from '../shared/row';
 import { Experiment } from './experiment.entity';
 
-const NEWEST_FIRST: Keyset<Experiment> = {
-  columns: [
-    { column: 'experiment.created_at', type: 'timestamptz' },
-    { column: 'experiment.id', type: 'uuid' },
-  ],
-  direction: 'DESC',
-  valuesOf: (experiment) => [experiment.createdAt.toISOString(), experiment.id],
-};
+const NEWEST_FIRST = newestFirst<Experiment>('experiment');
 
 const RIVAL_RUNNING = 'Another experiment is running on this paywall.';
 
@@ -45,7 +38,7 @@ export class ExperimentsService {
     this.experiments = dataSource.getRepository(Experiment);
   }
 
-  list(publicationId: string, page: CursorPageRequest): Promise<CursorPage<ExperimentView>> {
+  list(publicationId: string, page: PageRequest): Promise<Page<ExperimentView>> {
     const query = this.experiments.createQueryBuilder('experiment').where('experiment.publication_id = :publicationId', { publicationId });
     return pageOf(query, NEWEST_FIRST, page, experimentView);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { AccessRequests, type CursorPage, type PaywallView, type RequestOf } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type PaywallView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { PaywallsService } from './paywalls.service';
 
@@ -10,7 +10,7 @@ export class PaywallsHandler {
   constructor(private readonly paywalls: PaywallsService) {}
 
   @Handles(ListPaywalls)
-  list({ publicationId, limit, cursor }: RequestOf<typeof ListPaywalls>): Promise<CursorPage<PaywallView>> {
+  list({ publicationId, limit, cursor }: RequestOf<typeof ListPaywalls>): Promise<Page<PaywallView>> {
     return this.paywalls.list(publicationId, { limit, cursor });
   }
 

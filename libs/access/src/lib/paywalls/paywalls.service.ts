@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { CursorPage, CursorPageRequest, PaywallChanges, PaywallDraft, PaywallView } from '@gatehouse/contracts';
+import type { Page, PageRequest, PaywallChanges, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { SegmentsService } from '../segments/segments.service';
 import { rejectInvalid } from '../shared/invalid';
 import { row } from '../shared/row';
-import { pageOf, type Keyset } from '../shared/pagination';
+import { pageOf, type Keyset } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { checkDefinition, definitionOfDraft, definitionWithChanges, paywallView, type PaywallDefinition } from './paywall-definition';
 import { Paywall } from './paywall.entity';
@@ -38,7 +38,7 @@ export class PaywallsService {
     this.paywalls = dataSource.getRepository(Paywall);
   }
 
-  list(publicationId: string, page: CursorPageRequest): Promise<CursorPage<PaywallView>> {
+  list(publicationId: string, page: PageRequest): Promise<Page<PaywallView>> {
     const query = this.paywalls.createQueryBuilder('paywall').where('paywall.publication_id = :publicationId', { publicationId });
     return pageOf(query, BY_PRIORITY, page, paywallView);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { AccessRequests, type CursorPage, type RequestOf, type SegmentView } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type RequestOf, type SegmentView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { SegmentsService } from './segments.service';
 
@@ -10,7 +10,7 @@ export class SegmentsHandler {
   constructor(private readonly segments: SegmentsService) {}
 
   @Handles(ListSegments)
-  list({ publicationId, limit, cursor }: RequestOf<typeof ListSegments>): Promise<CursorPage<SegmentView>> {
+  list({ publicationId, limit, cursor }: RequestOf<typeof ListSegments>): Promise<Page<SegmentView>> {
     return this.segments.list(publicationId, { limit, cursor });
   }
 

@@ -1,23 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { CursorPage, CursorPageRequest, SegmentChanges, SegmentDraft, SegmentView } from '@gatehouse/contracts';
+import type { Page, PageRequest, SegmentChanges, SegmentDraft, SegmentView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { withChanges } from '../shared/changes';
 import { rejectInvalid } from '../shared/invalid';
-import { pageOf, type Keyset } from '../shared/pagination';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { conditionProblems } from './segment-conditions';
 import { Segment } from './segment.entity';
 
-const NEWEST_FIRST: Keyset<Segment> = {
-  columns: [
-    { column: 'segment.created_at', type: 'timestamptz' },
-    { column: 'segment.id', type: 'uuid' },
-  ],
-  direction: 'DESC',
-  valuesOf: (segment) => [segment.createdAt.toISOString(), segment.id],
-};
+const NEWEST_FIRST = newestFirst<Segment>('segment');
 
 /** Segments of one publication: every lookup is scoped by it, so another publication's segment does not exist. */
 @Injectable()
@@ -31,7 +24,7 @@ export class SegmentsService {
     this.segments = dataSource.getRepository(Segment);
   }
 
-  list(publicationId: string, page: CursorPageRequest): Promise<CursorPage<SegmentView>> {
+  list(publicationId: string, page: PageRequest): Promise<Page<SegmentView>> {
     const query = this.segments.createQueryBuilder('segment').where('segment.publication_id = :publicationId', { publicationId });
     return pageOf(query, NEWEST_FIRST, page, segmentView);
   }

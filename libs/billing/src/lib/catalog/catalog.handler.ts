@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type BillingPage, type PriceView, type ProductView, type RequestOf } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type PriceView, type ProductView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { PricesService } from './prices.service';
 import { ProductsService } from './products.service';
@@ -15,7 +15,7 @@ export class CatalogHandler {
   ) {}
 
   @Handles(ListProducts)
-  listProducts({ publicationId, limit, cursor }: RequestOf<typeof ListProducts>): Promise<BillingPage<ProductView>> {
+  listProducts({ publicationId, limit, cursor }: RequestOf<typeof ListProducts>): Promise<Page<ProductView>> {
     return this.products.list(publicationId, { limit, cursor });
   }
 
@@ -40,7 +40,7 @@ export class CatalogHandler {
   }
 
   @Handles(ListPrices)
-  listPrices({ publicationId, productId, limit, cursor }: RequestOf<typeof ListPrices>): Promise<BillingPage<PriceView>> {
+  listPrices({ publicationId, productId, limit, cursor }: RequestOf<typeof ListPrices>): Promise<Page<PriceView>> {
     return this.prices.list(publicationId, productId, { limit, cursor });
   }
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { BillingPage, NewPrice, PageRequest, PriceView } from '@gatehouse/contracts';
+import type { Page, NewPrice, PageRequest, PriceView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { pageOf } from '../shared/pagination';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { priceView } from './catalog-views';
 import { Price } from './price.entity';
 import { ProcessorCatalog } from './processor-catalog';
@@ -23,10 +23,10 @@ export class PricesService {
     private readonly products: ProductsService,
   ) {}
 
-  async list(publicationId: string, productId: string, page: PageRequest): Promise<BillingPage<PriceView>> {
+  async list(publicationId: string, productId: string, page: PageRequest): Promise<Page<PriceView>> {
     await this.products.find(publicationId, productId);
     const query = this.dataSource.getRepository(Price).createQueryBuilder('price').where('price.product_id = :productId', { productId });
-    return pageOf(query, page, priceView);
+    return pageOf(query, newestFirst(query.alias), page, priceView);
   }
 
   async get(publicationId: string, priceId: string): Promise<PriceView> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { BillingPage, PageRequest, ProductChanges, ProductView } from '@gatehouse/contracts';
+import type { Page, PageRequest, ProductChanges, ProductView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { pageOf } from '../shared/pagination';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer';
 import { productView } from './catalog-views';
 import { ProcessorCatalog } from './processor-catalog';
@@ -32,9 +32,9 @@ export class ProductsService {
     private readonly entitlements: EntitlementsAnnouncer,
   ) {}
 
-  list(publicationId: string, page: PageRequest): Promise<BillingPage<ProductView>> {
+  list(publicationId: string, page: PageRequest): Promise<Page<ProductView>> {
     const query = this.dataSource.getRepository(Product).createQueryBuilder('product').where('product.publication_id = :publicationId', { publicationId });
-    return pageOf(query, page, productView);
+    return pageOf(query, newestFirst(query.alias), page, productView);
   }
 
   async get(publicationId: string, productId: string): Promise<ProductView> {

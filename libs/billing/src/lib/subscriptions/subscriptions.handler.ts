@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type BillingPage, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { SubscriptionCancellation } from './subscription-cancellation';
 import { SubscriptionsService } from './subscriptions.service';
@@ -14,7 +14,7 @@ export class SubscriptionsHandler {
   ) {}
 
   @Handles(ListSubscriptions)
-  list({ publicationId, ...filter }: RequestOf<typeof ListSubscriptions>): Promise<BillingPage<SubscriptionView>> {
+  list({ publicationId, ...filter }: RequestOf<typeof ListSubscriptions>): Promise<Page<SubscriptionView>> {
     return this.subscriptions.list(publicationId, filter);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   IdentityRequests,
   NEVER_ENDS,
-  type BillingPage,
+  type Page,
   type CustomerEntitlement,
   type PageRequest,
   type SubscriptionStatus,
@@ -12,7 +12,7 @@ import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { PricesService } from '../catalog/prices.service';
-import { pageOf } from '../shared/pagination';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { newSubscription } from './new-subscription';
 import { SubscriptionWriter } from './subscription-writer';
 import { subscriptionView } from './subscription-views';
@@ -34,7 +34,7 @@ export class SubscriptionsService {
     private readonly writer: SubscriptionWriter,
   ) {}
 
-  list(publicationId: string, filter: SubscriptionFilter): Promise<BillingPage<SubscriptionView>> {
+  list(publicationId: string, filter: SubscriptionFilter): Promise<Page<SubscriptionView>> {
     const query = this.dataSource
       .getRepository(Subscription)
       .createQueryBuilder('subscription')
@@ -44,7 +44,7 @@ export class SubscriptionsService {
       query.andWhere('subscription.customer_id = :customerId', { customerId: filter.customerId });
     }
     if (filter.status !== undefined) query.andWhere('subscription.status = :status', { status: filter.status });
-    return pageOf(query, filter, subscriptionView);
+    return pageOf(query, newestFirst(query.alias), filter, subscriptionView);
   }
 
   async get(publicationId: string, subscriptionId: string): Promise<SubscriptionView> {

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, type CursorPage, type ExperimentView } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type ExperimentView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreateExperimentDto, UpdateExperimentDto } from './dtos/experiments.dto';
-import { PageQueryDto } from './dtos/page-query.dto';
+import { PageQueryDto } from '../edge/page-query.dto';
 
 const EXPERIMENT =
   '`{id, name, paywallId, status: draft|running|stopped, variants: [{id, name, weight, overrides: {config?, presentation?, copy?}}], startedAt, stoppedAt, createdAt, updatedAt}`';
@@ -22,7 +22,7 @@ export class ExperimentsController {
   @ApiOperation({ summary: "The publication's experiments, newest first." })
   @ApiOkResponse({ description: `\`{items: [${EXPERIMENT}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
-  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<CursorPage<ExperimentView>> {
+  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<ExperimentView>> {
     return this.bus.request(AccessRequests.ListExperiments, { publicationId: sessionOf(caller).publicationId, ...page });
   }
 

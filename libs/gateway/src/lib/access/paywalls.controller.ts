@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, type CursorPage, type PaywallView } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type PaywallView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
-import { PageQueryDto } from './dtos/page-query.dto';
+import { PageQueryDto } from '../edge/page-query.dto';
 import { CreatePaywallDto, UpdatePaywallDto } from './dtos/paywalls.dto';
 
 const PAYWALL = '`{id, name, type, config, match: {include, exclude}, segmentId, priority, enabled, presentation, copy, createdAt, updatedAt}`';
@@ -21,7 +21,7 @@ export class PaywallsController {
   @ApiOperation({ summary: "The publication's paywalls in the order they compete for a page: lowest priority first." })
   @ApiOkResponse({ description: `\`{items: [${PAYWALL}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
-  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<CursorPage<PaywallView>> {
+  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<PaywallView>> {
     return this.bus.request(AccessRequests.ListPaywalls, { publicationId: sessionOf(caller).publicationId, ...page });
   }
 

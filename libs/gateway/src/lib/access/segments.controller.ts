@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, type CursorPage, type SegmentView } from '@gatehouse/contracts';
+import { AccessRequests, type Page, type SegmentView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
-import { PageQueryDto } from './dtos/page-query.dto';
+import { PageQueryDto } from '../edge/page-query.dto';
 import { CreateSegmentDto, UpdateSegmentDto } from './dtos/segments.dto';
 
 const SEGMENT = '`{id, name, match: all|any, conditions: [{attribute, operator, value}], createdAt, updatedAt}`';
@@ -21,7 +21,7 @@ export class SegmentsController {
   @ApiOperation({ summary: "The publication's segments, newest first." })
   @ApiOkResponse({ description: `\`{items: [${SEGMENT}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
-  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<CursorPage<SegmentView>> {
+  list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<SegmentView>> {
     return this.bus.request(AccessRequests.ListSegments, { publicationId: sessionOf(caller).publicationId, ...page });
   }
 

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type BillingPage, type PriceView, type ProductView } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type PriceView, type ProductView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
-import { BillingPageQueryDto, CreatePriceDto, CreateProductDto, UpdatePriceDto, UpdateProductDto } from './dtos/billing.dto';
+import { PageQueryDto } from '../edge/page-query.dto';
+import { CreatePriceDto, CreateProductDto, UpdatePriceDto, UpdateProductDto } from './dtos/billing.dto';
 
 const PRODUCT = '`{id, name, description, entitlements, active, createdAt, updatedAt}`';
 const PRICE = '`{id, productId, currency, unitAmount, interval, trialDays, active, createdAt}`';
@@ -22,7 +23,7 @@ export class AdminProductsController {
   @ApiOperation({ summary: "The publication's products, newest first, cursor paginated." })
   @ApiOkResponse({ description: `\`{items: [${PRODUCT}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: PAGE_REFUSAL })
-  list(@Caller() caller: Principal, @Query() query: BillingPageQueryDto): Promise<BillingPage<ProductView>> {
+  list(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<ProductView>> {
     return this.bus.request(BillingRequests.ListProducts, { publicationId: sessionOf(caller).publicationId, ...query });
   }
 
@@ -74,7 +75,7 @@ export class AdminProductsController {
   @ApiOkResponse({ description: `\`{items: [${PRICE}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: PAGE_REFUSAL })
   @ApiResponse({ status: 404, description: '`not_found`: no such product' })
-  listPrices(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Query() query: BillingPageQueryDto): Promise<BillingPage<PriceView>> {
+  listPrices(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Query() query: PageQueryDto): Promise<Page<PriceView>> {
     return this.bus.request(BillingRequests.ListPrices, { publicationId: sessionOf(caller).publicationId, productId: id, ...query });
   }
 

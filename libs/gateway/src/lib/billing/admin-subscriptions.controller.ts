@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type BillingPage, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
@@ -20,7 +20,7 @@ export class AdminSubscriptionsController {
   @ApiOperation({ summary: "The publication's subscriptions, newest first, cursor paginated; filter by customer or status." })
   @ApiOkResponse({ description: `\`{items: [${SUBSCRIPTION}], nextCursor}\`` })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad filter, `limit` or `cursor`' })
-  list(@Caller() caller: Principal, @Query() query: SubscriptionListQueryDto): Promise<BillingPage<SubscriptionView>> {
+  list(@Caller() caller: Principal, @Query() query: SubscriptionListQueryDto): Promise<Page<SubscriptionView>> {
     return this.bus.request(BillingRequests.ListSubscriptions, { publicationId: sessionOf(caller).publicationId, ...query });
   }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BILLING_PAGE_DEFAULT_LIMIT, BILLING_PAGE_MAX_LIMIT, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
-import { Transform, Type } from 'class-transformer';
+import type { PriceInterval, SubscriptionStatus } from '@gatehouse/contracts';
+import { PageQueryDto } from '../../edge/page-query.dto';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -105,23 +106,7 @@ export class ProcessorWebhookQueryDto {
 
 /* Admin routes (decisions F1, F2, F9, H2). */
 
-export class BillingPageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: BILLING_PAGE_MAX_LIMIT, default: BILLING_PAGE_DEFAULT_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
-  @Min(1, { message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
-  @Max(BILLING_PAGE_MAX_LIMIT, { message: `must be a whole number from 1 to ${BILLING_PAGE_MAX_LIMIT}` })
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
-}
-
-export class SubscriptionListQueryDto extends BillingPageQueryDto {
+export class SubscriptionListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsUUID('all', UUID_MESSAGE)

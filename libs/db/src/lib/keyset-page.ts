@@ -1,9 +1,6 @@
-import type { CursorPage, CursorPageRequest } from '@gatehouse/contracts';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, type Page, type PageRequest } from '@gatehouse/contracts';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppError, isUuid } from '@gatehouse/platform';
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 type KeyType = 'integer' | 'timestamptz' | 'uuid';
 type KeyValue = string | number;
@@ -27,10 +24,10 @@ const ACCEPTS: Record<KeyType, (value: unknown) => boolean> = {
 export async function pageOf<E extends ObjectLiteral, V>(
   query: SelectQueryBuilder<E>,
   keyset: Keyset<E>,
-  request: CursorPageRequest,
+  request: PageRequest,
   view: (row: E) => V,
-): Promise<CursorPage<V>> {
-  const limit = Math.min(Math.max(Math.trunc(request.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+): Promise<Page<V>> {
+  const limit = Math.min(Math.max(Math.trunc(request.limit ?? PAGE_SIZE_DEFAULT), 1), PAGE_SIZE_MAX);
   if (request.cursor !== undefined) {
     const after = decodeCursor(request.cursor, keyset);
     const columns = keyset.columns.map(({ column }) => column).join(', ');
@@ -60,4 +57,16 @@ function decodeCursor<E>(cursor: string, keyset: Keyset<E>): KeyValue[] {
     Array.isArray(values) && values.length === keyset.columns.length && keyset.columns.every(({ type }, i) => ACCEPTS[type](values[i]));
   if (!valid) throw AppError.invalid('cursor', 'is not a cursor of this list');
   return values as KeyValue[];
+}
+
+/** The usual order of a list: newest first, by `created_at` then `id` of the query's main alias. */
+export function newestFirst<E extends { id: string; createdAt: Date }>(alias: string): Keyset<E> {
+  return {
+    columns: [
+      { column: `${alias}.created_at`, type: 'timestamptz' },
+      { column: `${alias}.id`, type: 'uuid' },
+    ],
+    direction: 'DESC',
+    valuesOf: (row) => [row.createdAt.toISOString(), row.id],
+  };
 }
