@@ -11,6 +11,10 @@ const MAX_RANGE_MS = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
 const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied",
   coalesce(sum(shown), 0) AS shown, coalesce(sum(dismissed), 0) AS dismissed, coalesce(sum(converted), 0) AS converted`;
 
+/** The counts of `counted` (see the per-variant query), zero where a variant has none. */
+const COUNTED = `coalesce(c."checksGranted", 0) AS "checksGranted", coalesce(c."checksDenied", 0) AS "checksDenied",
+  coalesce(c.shown, 0) AS shown, coalesce(c.dismissed, 0) AS dismissed, coalesce(c.converted, 0) AS converted`;
+
 type CountRow = Record<keyof AccessCounts, string | number>;
 
 /** Reads the hourly rollups for the stats view (decisions H5): totals, a series, and per-paywall and per-variant counts. */
@@ -38,13 +42,25 @@ export class AccessStatsService {
         GROUP BY s.paywall_id, p.name ORDER BY p.name, s.paywall_id`,
       range,
     );
+    // Every variant of each experiment counted in the range, in the experiment's own order (zeros
+    // included), so its first variant is always there to compare the others against.
     const variants: Array<CountRow & { experimentId: string; variantId: string; paywallId: string; experimentName: string | null; variantName: string | null }> =
       await this.dataSource.query(
-        `SELECT s.experiment_id AS "experimentId", s.variant_id AS "variantId", s.paywall_id AS "paywallId", e.name AS "experimentName",
-                (SELECT v->>'name' FROM jsonb_array_elements(e.variants) v WHERE v->>'id' = s.variant_id::text) AS "variantName", ${SUMS}
-           FROM (SELECT * FROM hourly_stats WHERE ${inRange} AND variant_id IS NOT NULL) s
-           LEFT JOIN experiments e ON e.id = s.experiment_id
-          GROUP BY s.experiment_id, s.variant_id, s.paywall_id, e.name, e.variants ORDER BY e.name, s.experiment_id, s.variant_id`,
+        `WITH counted AS (
+           SELECT experiment_id, variant_id, paywall_id, ${SUMS}
+             FROM hourly_stats WHERE ${inRange} AND variant_id IS NOT NULL
+            GROUP BY experiment_id, variant_id, paywall_id)
+         SELECT e.id AS "experimentId", v.value->>'id' AS "variantId", e.paywall_id AS "paywallId", e.name AS "experimentName",
+                v.value->>'name' AS "variantName", v.position, ${COUNTED}
+           FROM experiments e
+          CROSS JOIN LATERAL jsonb_array_elements(e.variants) WITH ORDINALITY AS v(value, position)
+           LEFT JOIN counted c ON c.experiment_id = e.id AND c.variant_id::text = v.value->>'id'
+          WHERE e.publication_id = $1 AND e.id IN (SELECT experiment_id FROM counted)
+         UNION ALL
+         SELECT c.experiment_id, c.variant_id::text, c.paywall_id, NULL, NULL, 0, ${COUNTED}
+           FROM counted c
+          WHERE NOT EXISTS (SELECT 1 FROM experiments e WHERE e.id = c.experiment_id)
+          ORDER BY "experimentName" NULLS LAST, "experimentId", position, "variantId"`,
         range,
       );
     return {
