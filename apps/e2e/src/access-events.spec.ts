@@ -215,6 +215,19 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
             dismissed: 0,
             converted: 1,
           },
+          // Every variant of a counted experiment is listed, in its order, zeros included.
+          {
+            experimentId: experiment.body.id,
+            variantId: experiment.body.variants[1].id,
+            paywallId: meter.id,
+            experimentName: 'Counted test',
+            variantName: 'Never',
+            checksGranted: 0,
+            checksDenied: 0,
+            shown: 0,
+            dismissed: 0,
+            converted: 0,
+          },
         ]);
 
         const daily = await stats(new Date('2031-03-16T13:00:00.000Z'), new Date('2031-03-18T00:00:00.000Z'), 'day');
