@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
 import { ServiceConfig } from '@gatehouse/platform';
+import { BrandingConfigurationRow } from './configuration/branding-configuration.entity';
+import { BrandingConfigurationsModule } from './configuration/branding-configurations.module';
+import { CreateBrandingConfigurations1763750239765 } from './migrations/1763750239765-create-branding-configurations';
 
 export class BrandingConfig extends ServiceConfig {}
 
-@Module({})
+@Module({ imports: [BrandingConfigurationsModule] })
 export class BrandingModule {}
 
 /** Branding configuration per publication. */
@@ -13,6 +16,6 @@ export const brandingService: ServiceDefinition<BrandingConfig> = {
   schema: 'branding',
   module: BrandingModule,
   config: BrandingConfig,
-  entities: [],
-  migrations: [],
+  entities: [BrandingConfigurationRow],
+  migrations: [CreateBrandingConfigurations1763750239765],
 };

@@ -1,8 +1,69 @@
 import { requestPattern } from './patterns';
 
-/* Branding configuration per publication (spec 2.7, 4.4; decisions G2. Branding). The feature adds its patterns and types here. */
+/* Branding configuration per publication (spec 2.7, 4.4, 8; decisions G2. Branding). */
 
-export const BrandingRequests = {} as const;
+export const BRANDING_MODES = ['generic', 'themed', 'custom'] as const;
+/** generic: the default design; themed: colours, font, radius, logo and copy applied; custom: themed plus `customCss`. */
+export type BrandingMode = (typeof BRANDING_MODES)[number];
 
-// Keeps the import used until the first pattern lands.
-export type BrandingPattern = ReturnType<typeof requestPattern>;
+/** Every field of spec 2.7; `null` where unset. */
+export interface BrandingConfiguration {
+  brandingMode: BrandingMode;
+  brandColor: string | null;
+  brandColorHover: string | null;
+  logoUrl: string | null;
+  borderRadius: string | null;
+  fontFamily: string | null;
+  authHeading: string | null;
+  authDescription: string | null;
+  authRegisterHeading: string | null;
+  authRegisterDescription: string | null;
+  paywallHeading: string | null;
+  paywallDescription: string | null;
+  paywallCtaText: string | null;
+  customCss: string | null;
+}
+
+/** A partial update: an omitted field is unchanged, `null` clears it. `brandingMode` cannot be cleared. */
+export type BrandingChanges = Partial<Omit<BrandingConfiguration, 'brandingMode'>> & { brandingMode?: BrandingMode };
+
+export const BRANDING_DEFAULTS: BrandingConfiguration = {
+  brandingMode: 'generic',
+  brandColor: null,
+  brandColorHover: null,
+  logoUrl: null,
+  borderRadius: null,
+  fontFamily: null,
+  authHeading: null,
+  authDescription: null,
+  authRegisterHeading: null,
+  authRegisterDescription: null,
+  paywallHeading: null,
+  paywallDescription: null,
+  paywallCtaText: null,
+  customCss: null,
+};
+
+export const BRANDING_FIELDS = Object.keys(BRANDING_DEFAULTS) as ReadonlyArray<keyof BrandingConfiguration>;
+
+/** Spec 8: advisory lengths of the copy fields, in characters, for the dashboard's warnings. Not enforced. */
+export const BRANDING_COPY_SOFT_LIMITS = {
+  authHeading: 40,
+  authDescription: 120,
+  authRegisterHeading: 40,
+  authRegisterDescription: 120,
+  paywallHeading: 40,
+  paywallDescription: 120,
+  paywallCtaText: 24,
+} as const satisfies Partial<Record<keyof BrandingConfiguration, number>>;
+
+/** Hard caps the API enforces: far above the soft limits, only to keep the stored configuration sane. */
+export const BRANDING_COPY_MAX_CHARS = 2000;
+export const BRANDING_CUSTOM_CSS_MAX_BYTES = 20 * 1024;
+
+export const BrandingRequests = {
+  /** The publication's configuration; the defaults when it never saved one. */
+  Get: requestPattern<{ publicationId: string }, BrandingConfiguration>('branding.configuration.get'),
+  /** Applies the changes (already validated by the gateway) and answers the whole configuration after them. */
+  Update: requestPattern<{ publicationId: string; changes: BrandingChanges }, BrandingConfiguration>('branding.configuration.update'),
+} as const;

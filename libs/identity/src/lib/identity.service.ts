@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/bus';
 import { CustomerAuthModule } from './auth/customer-auth.module';
+import { CustomerRecordsModule } from './customer-records/customer-records.module';
 import { Customer } from './customers/customer.entity';
 import { CustomersModule } from './customers/customers.module';
 import { IdentityConfig } from './identity.config';
@@ -8,6 +9,7 @@ import { LoginFailure } from './login/login-failure.entity';
 import { CreateSigningKeys1763710000000 } from './migrations/1763710000000-create-signing-keys';
 import { CreateCustomers1763720000000 } from './migrations/1763720000000-create-customers';
 import { CreateRefreshTokens1763730000000 } from './migrations/1763730000000-create-refresh-tokens';
+import { FreeDeletedCustomersEmails1763742529955 } from './migrations/1763742529955-free-deleted-customers-emails';
 import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
@@ -15,7 +17,7 @@ import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
 export { IdentityConfig };
 
-@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule] })
+@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule] })
 export class IdentityModule {}
 
 /** Customers, password hashes, refresh-token families and the JWT signing keys. */
@@ -25,5 +27,10 @@ export const identityService: ServiceDefinition<IdentityConfig> = {
   module: IdentityModule,
   config: IdentityConfig,
   entities: [SigningKey, Customer, LoginFailure, RefreshTokenFamily, RefreshToken],
-  migrations: [CreateSigningKeys1763710000000, CreateCustomers1763720000000, CreateRefreshTokens1763730000000],
+  migrations: [
+    CreateSigningKeys1763710000000,
+    CreateCustomers1763720000000,
+    CreateRefreshTokens1763730000000,
+    FreeDeletedCustomersEmails1763742529955,
+  ],
 };

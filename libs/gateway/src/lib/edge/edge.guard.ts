@@ -5,6 +5,7 @@ import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
+import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig } from '../gateway.config';
 import { ApiKeyCache } from './api-key.cache';
 import { AUTH_RULE, RATE_LIMITS, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
@@ -33,6 +34,7 @@ export class EdgeGuard implements CanActivate {
     private readonly bus: BusClient,
     private readonly keys: ApiKeyCache,
     private readonly customerTokens: CustomerTokenGuard,
+    private readonly deletedCustomers: DeletedCustomers,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
   ) {
     const listed = (config.DASHBOARD_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
@@ -79,6 +81,7 @@ export class EdgeGuard implements CanActivate {
     }
     if (credential === 'secret' || credential === 'session-or-secret') return { apiKey };
     const customer = await this.customerTokens.verify(context);
+    if (this.deletedCustomers.has(customer.customerId)) throw new AppError('token_invalid', 'The customer of this access token was deleted.');
     if (customer.publicationId !== apiKey.publicationId) {
       throw new AppError('token_invalid', 'The access token belongs to another publication.');
     }

@@ -2,11 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { IdentityRequests, type CustomerProfile, type RequestOf } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { normaliseEmail } from './customer-email';
 import { toCustomerProfile } from './customer-views';
 import { Customer } from './customer.entity';
 import { PasswordHasher } from './password-hasher';
+
+export interface NewCustomer {
+  publicationId: string;
+  email: string;
+  name: string;
+  passwordHash: string | null;
+}
+
+export function emailTaken(): AppError {
+  return new AppError('email_taken', 'This email is already registered.');
+}
 
 /** Customers of one publication: every lookup is scoped by publicationId, so another publication's customer does not exist. */
 @Injectable()
@@ -23,21 +34,31 @@ export class CustomersService {
 
   /** 409 email_taken when the email is already registered in the publication, in any letter case. */
   async register(request: RequestOf<typeof IdentityRequests.Register>): Promise<Customer> {
+    const passwordHash = await this.passwords.hash(request.password);
+    const { publicationId, email, name } = request;
+    return this.insert(this.customers.manager, { publicationId, email, name, passwordHash });
+  }
+
+  /**
+   * Inserts a customer in the caller's transaction; without a password hash it cannot log in.
+   * 409 email_taken when the email is already registered in the publication, in any letter case.
+   */
+  async insert(manager: EntityManager, fields: NewCustomer): Promise<Customer> {
     const now = this.clock.now();
-    const customer = this.customers.create({
+    const customer = manager.create(Customer, {
       id: randomUUID(),
-      publicationId: request.publicationId,
-      email: normaliseEmail(request.email),
-      name: request.name,
-      passwordHash: await this.passwords.hash(request.password),
+      publicationId: fields.publicationId,
+      email: normaliseEmail(fields.email),
+      name: fields.name,
+      passwordHash: fields.passwordHash,
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
     });
     // The unique index on (publication_id, email) decides, so of two simultaneous registrations one
     // inserts nothing; skipping the conflict instead of failing keeps the row (and its hash) out of the error log.
-    const inserted = await this.customers.createQueryBuilder().insert().values(customer).orIgnore().returning('id').execute();
-    if (inserted.raw.length === 0) throw new AppError('email_taken', 'This email is already registered.');
+    const inserted = await manager.createQueryBuilder().insert().into(Customer).values(customer).orIgnore().returning('id').execute();
+    if (inserted.raw.length === 0) throw emailTaken();
     return customer;
   }
 

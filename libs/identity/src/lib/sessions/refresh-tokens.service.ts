@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { REFRESH_TOKEN_TTL_DAYS } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { RefreshTokenFamily } from './refresh-token-family.entity';
 import { RefreshToken } from './refresh-token.entity';
 
@@ -32,6 +32,15 @@ const REVOKE_FAMILY = `
     UPDATE refresh_token_families SET revoked_at = $3::timestamptz
     WHERE revoked_at IS NULL
       AND id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND publication_id = $2::uuid)
+    RETURNING id
+  )
+  UPDATE refresh_tokens SET revoked_at = $3::timestamptz
+  WHERE family_id IN (SELECT id FROM family) AND used_at IS NULL AND revoked_at IS NULL`;
+
+const REVOKE_CUSTOMER_FAMILIES = `
+  WITH family AS (
+    UPDATE refresh_token_families SET revoked_at = $3::timestamptz
+    WHERE customer_id = $1::uuid AND publication_id = $2::uuid AND revoked_at IS NULL
     RETURNING id
   )
   UPDATE refresh_tokens SET revoked_at = $3::timestamptz
@@ -94,6 +103,11 @@ export class RefreshTokens {
       throw refreshTokenInvalid();
     }
     return { customerId: rows[0].customer_id, refreshToken: successor };
+  }
+
+  /** Ends every session of the customer, in the caller's transaction. */
+  async revokeAllOf(manager: EntityManager, customer: { id: string; publicationId: string }): Promise<void> {
+    await manager.query(REVOKE_CUSTOMER_FAMILIES, [customer.id, customer.publicationId, this.clock.now()]);
   }
 
   /** Does nothing for a token unknown in the publication. */

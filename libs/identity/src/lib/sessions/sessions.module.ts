@@ -8,6 +8,6 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [CustomersModule, SigningKeysModule],
   providers: [SessionsService, AccessTokenSigner, RefreshTokens],
-  exports: [SessionsService],
+  exports: [SessionsService, RefreshTokens],
 })
 export class SessionsModule {}

@@ -1,0 +1,171 @@
+import { adminService } from '@gatehouse/admin';
+import { brandingService } from '@gatehouse/branding';
+import type { RunningService } from '@gatehouse/bus';
+import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
+import { anotherTenant, apiOf, bootstrapTenant, deleteEventStream, STAFF_ENV, type Api, type Tenant } from './support/customers';
+import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
+
+const DEFAULTS = {
+  brandingMode: 'generic',
+  brandColor: null,
+  brandColorHover: null,
+  logoUrl: null,
+  borderRadius: null,
+  fontFamily: null,
+  authHeading: null,
+  authDescription: null,
+  authRegisterHeading: null,
+  authRegisterDescription: null,
+  paywallHeading: null,
+  paywallDescription: null,
+  paywallCtaText: null,
+  customCss: null,
+};
+
+describe('branding (spec 2.7, 4.4, decisions G2)', () => {
+  const namespace = uniqueNamespace();
+  let db: TestDatabase;
+  const services: RunningService[] = [];
+  let gateway: TestGateway;
+  let api: Api;
+  let alpha: Tenant;
+  let beta: Tenant;
+
+  const put = (tenant: Tenant, body: unknown) => api('/branding/admin', { method: 'PUT', session: tenant.session, body });
+  const publicBranding = (tenant: Tenant, headers: Record<string, string> = {}) => api('/branding', { key: tenant.keys.publishableKey, headers });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    services.push(await startServiceOverNats(adminService, db.url, namespace, STAFF_ENV));
+    services.push(await startServiceOverNats(brandingService, db.url, namespace));
+    gateway = await startGatewayOverNats(namespace);
+    api = apiOf(gateway.url);
+    alpha = await bootstrapTenant(api);
+    beta = await anotherTenant(api, 'beta');
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    for (const service of services) await service.close();
+    await db?.drop();
+    await deleteEventStream(namespace);
+  });
+
+  it('answers all fourteen fields, null where unset and mode generic, before anything was saved', async () => {
+    const fresh = await anotherTenant(api, 'fresh');
+    const answer = await publicBranding(fresh);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(DEFAULTS);
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(answer.headers.get('vary')).toMatch(/X-API-Key/i);
+    expect((await api('/branding/admin', { session: fresh.session })).body).toEqual(DEFAULTS);
+  });
+
+  it('refuses a secret key on the public route, and keys on the admin routes', async () => {
+    expect((await api('/branding', { key: alpha.keys.secretKey })).body).toMatchObject({ status: 403, code: 'api_key_wrong_kind' });
+    expect((await api('/branding')).body).toMatchObject({ status: 401, code: 'api_key_missing' });
+    expect((await api('/branding/admin', { key: alpha.keys.secretKey })).body).toMatchObject({ status: 401, code: 'session_required' });
+    const write = await api('/branding/admin', { method: 'PUT', key: alpha.keys.secretKey, body: { brandColor: '#000' } });
+    expect(write.body).toMatchObject({ status: 401, code: 'session_required' });
+  });
+
+  it('changes only the fields sent, answers the whole configuration, and clears a field sent as null', async () => {
+    const first = await put(alpha, { brandingMode: 'themed', brandColor: '#6C5CE7', paywallHeading: 'Support our journalism', borderRadius: '12' });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ ...DEFAULTS, brandingMode: 'themed', brandColor: '#6C5CE7', paywallHeading: 'Support our journalism', borderRadius: '12' });
+
+    const second = await put(alpha, { brandColorHover: '#abc', fontFamily: 'Georgia, "Times New Roman", serif' });
+    expect(second.body).toEqual({ ...first.body, brandColorHover: '#abc', fontFamily: 'Georgia, "Times New Roman", serif' });
+
+    const cleared = await put(alpha, { brandColor: null, paywallHeading: null });
+    expect(cleared.body).toEqual({ ...second.body, brandColor: null, paywallHeading: null });
+    expect((await publicBranding(alpha)).body).toEqual(cleared.body);
+    expect((await api('/branding/admin', { session: alpha.session })).body).toEqual(cleared.body);
+
+    const unchanged = await put(alpha, {});
+    expect(unchanged.body).toEqual(cleared.body);
+  });
+
+  it('accepts every mode, the copy fields past their soft limits, and custom CSS of exactly 20 KiB', async () => {
+    const longCopy = 'x'.repeat(300);
+    const css = `.paywall{color:red}${' '.repeat(20 * 1024 - 19)}`;
+    const saved = await put(beta, {
+      brandingMode: 'custom',
+      logoUrl: 'https://cdn.beta.example/logo.svg',
+      authHeading: longCopy,
+      authDescription: 'Sign in to keep reading',
+      authRegisterHeading: 'Join us',
+      authRegisterDescription: 'It takes a minute',
+      paywallDescription: 'Unlimited access',
+      paywallCtaText: 'Subscribe',
+      customCss: css,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ brandingMode: 'custom', authHeading: longCopy, customCss: css });
+    for (const brandingMode of ['generic', 'themed', 'custom']) expect((await put(beta, { brandingMode })).body.brandingMode).toBe(brandingMode);
+  });
+
+  it('refuses invalid values with 400 naming the field, and changes nothing', async () => {
+    const before = (await api('/branding/admin', { session: alpha.session })).body;
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ brandColor: 'red' }, 'brandColor'],
+      [{ brandColor: '#12345' }, 'brandColor'],
+      [{ brandColorHover: '#GGG' }, 'brandColorHover'],
+      [{ borderRadius: '8px' }, 'borderRadius'],
+      [{ borderRadius: 8 }, 'borderRadius'],
+      [{ borderRadius: '-1' }, 'borderRadius'],
+      [{ logoUrl: 'ftp://cdn.example/logo.png' }, 'logoUrl'],
+      [{ logoUrl: 'not a url' }, 'logoUrl'],
+      [{ customCss: 'a'.repeat(20 * 1024 + 1) }, 'customCss'],
+      [{ customCss: 'é'.repeat(10 * 1024 + 1) }, 'customCss'],
+      [{ brandingMode: 'fancy' }, 'brandingMode'],
+      [{ brandingMode: null }, 'brandingMode'],
+      [{ paywallCtaText: 42 }, 'paywallCtaText'],
+      [{ paywallDescription: 'x'.repeat(2001) }, 'paywallDescription'],
+      [{ fontFamily: 'serif; } body { display: none' }, 'fontFamily'],
+      [{ brandColour: '#fff' }, 'brandColour'],
+      [{ brandColor: '#fff', borderRadius: 'big' }, 'borderRadius'],
+    ];
+    for (const [body, field] of refusals) {
+      const refused = await put(alpha, body);
+      expect({ body, answer: refused.body }).toMatchObject({
+        body,
+        answer: { status: 400, code: 'validation_failed', errors: expect.arrayContaining([expect.objectContaining({ field })]) },
+      });
+    }
+    for (const body of [[{ brandColor: '#fff' }], '"#fff"', '42']) {
+      expect((await put(alpha, body)).body).toMatchObject({ status: 400, code: 'validation_failed' });
+    }
+    expect((await api('/branding/admin', { session: alpha.session })).body).toEqual(before);
+  });
+
+  it("keeps each publication's branding to itself", async () => {
+    await put(alpha, { paywallCtaText: 'Alpha only' });
+    await put(beta, { paywallCtaText: 'Beta only' });
+    expect((await publicBranding(alpha)).body.paywallCtaText).toBe('Alpha only');
+    expect((await publicBranding(beta)).body.paywallCtaText).toBe('Beta only');
+    expect((await api('/branding/admin', { session: beta.session })).body.paywallCtaText).toBe('Beta only');
+    expect((await api('/branding/admin', { session: alpha.session })).body.paywallCtaText).toBe('Alpha only');
+  });
+
+  it('answers 304 without a body while the ETag is current, and the new configuration once it changed', async () => {
+    const first = await publicBranding(alpha);
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect((await publicBranding(alpha)).headers.get('etag')).toBe(etag);
+
+    const notModified = await publicBranding(alpha, { 'If-None-Match': etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBeUndefined();
+    expect(notModified.headers.get('etag')).toBe(etag);
+    expect(notModified.headers.get('cache-control')).toBe('public, max-age=60');
+    expect((await publicBranding(alpha, { 'If-None-Match': `"stale", W/${etag}` })).status).toBe(304);
+    expect((await publicBranding(beta, { 'If-None-Match': etag })).status).toBe(200);
+
+    await put(alpha, { paywallHeading: 'A new heading' });
+    const changed = await publicBranding(alpha, { 'If-None-Match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body.paywallHeading).toBe('A new heading');
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+});

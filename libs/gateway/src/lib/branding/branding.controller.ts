@@ -1,0 +1,56 @@
+import { Body, Controller, Get, Headers, Put, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BrandingRequests, type BrandingConfiguration } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import type { FastifyReply } from 'fastify';
+import { Auth } from '../edge/credentials';
+import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
+import { BrandingConfigurationDto, UpdateBrandingDto } from './dtos/branding.dto';
+import { entityTagOf, ifNoneMatchHits } from './entity-tag';
+
+@ApiTags('branding')
+@Controller('branding')
+export class BrandingController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('publishable')
+  @ApiOperation({
+    summary: "The key's publication's branding, for the UI components.",
+    description:
+      'Cacheable for 60 s (`Cache-Control: public, max-age=60`, `Vary: X-API-Key`) with a strong `ETag`; a request whose `If-None-Match` names the current tag answers 304 without a body.',
+  })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds.' })
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body' } } })
+  @ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current' })
+  async get(
+    @Caller() caller: Principal,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BrandingConfiguration | undefined> {
+    const configuration = await this.bus.request(BrandingRequests.Get, { publicationId: keyPublicationOf(caller) });
+    const entityTag = entityTagOf(configuration);
+    // Shared caches must keep one copy per key: each key belongs to one publication.
+    void reply.header('Cache-Control', 'public, max-age=60').header('Vary', 'X-API-Key').header('ETag', entityTag);
+    if (!ifNoneMatchHits(ifNoneMatch, entityTag)) return configuration;
+    void reply.status(304);
+    return undefined;
+  }
+
+  @Get('admin')
+  @Auth('session')
+  @ApiOperation({ summary: "The current publication's branding, for the dashboard." })
+  @ApiOkResponse({ type: BrandingConfigurationDto })
+  getForStaff(@Caller() caller: Principal): Promise<BrandingConfiguration> {
+    return this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
+  }
+
+  @Put('admin')
+  @Auth('session')
+  @ApiOperation({ summary: 'Change the branding: omitted fields stay as they are, `null` clears one. Answers the whole configuration.' })
+  @ApiOkResponse({ type: BrandingConfigurationDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`, naming each invalid or unknown field in `errors`' })
+  update(@Caller() caller: Principal, @Body() body: UpdateBrandingDto): Promise<BrandingConfiguration> {
+    return this.bus.request(BrandingRequests.Update, { publicationId: sessionOf(caller).publicationId, changes: body });
+  }
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CustomerRequests, type CustomerPage, type CustomerRecord } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { Auth } from '../edge/credentials';
+import { IdParamPipe } from '../edge/id-param.pipe';
+import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
+import { DeletedCustomers } from './deleted-customers';
+import { CreateCustomerDto, CustomerPageDto, CustomerRecordDto, ListCustomersQueryDto, UpdateCustomerDto } from './dtos/customers.dto';
+
+/** The session's current publication, or the secret key's. */
+function publicationOf(caller: Principal): string {
+  return caller.session?.publicationId ?? keyPublicationOf(caller);
+}
+
+@ApiTags('customers')
+@Controller('customers')
+export class CustomersController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly deletedCustomers: DeletedCustomers,
+  ) {}
+
+  @Get()
+  @Auth('session-or-secret')
+  @ApiOperation({ summary: "The publication's customers, newest first, cursor paginated." })
+  @ApiOkResponse({ type: CustomerPageDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or a `cursor` not issued by this list' })
+  list(@Caller() caller: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
+    return this.bus.request(CustomerRequests.List, { publicationId: publicationOf(caller), ...query });
+  }
+
+  @Post()
+  @Auth('session-or-secret')
+  @ApiOperation({ summary: 'Create a customer, with or without a password. Emits `customer.created`.' })
+  @ApiCreatedResponse({ type: CustomerRecordDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 409, description: '`email_taken`: the email is registered in this publication' })
+  create(@Caller() caller: Principal, @Body() body: CreateCustomerDto): Promise<CustomerRecord> {
+    return this.bus.request(CustomerRequests.Create, { publicationId: publicationOf(caller), ...body });
+  }
+
+  @Patch(':id')
+  @Auth('session-or-secret')
+  @ApiOperation({ summary: "Change a customer's email, name or password (a new password ends their sessions). Emits `customer.updated`." })
+  @ApiOkResponse({ type: CustomerRecordDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 409, description: "`email_taken`: another customer's email" })
+  update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() changes: UpdateCustomerDto): Promise<CustomerRecord> {
+    return this.bus.request(CustomerRequests.Update, { publicationId: publicationOf(caller), customerId: id, changes });
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Auth('session-or-secret')
+  @ApiOperation({
+    summary: 'Delete a customer: their refresh tokens and access tokens stop working, and the email may register again. Emits `customer.deleted`.',
+  })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  async delete(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.bus.request(CustomerRequests.Delete, { publicationId: publicationOf(caller), customerId: id });
+    // At once here; the other replicas hear of it through the broadcast.
+    this.deletedCustomers.add(id);
+  }
+}

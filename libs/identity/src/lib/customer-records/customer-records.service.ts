@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CUSTOMER_PAGE_DEFAULT_LIMIT,
+  CustomerRequests,
+  Events,
+  InternalEvents,
+  type CustomerPage,
+  type CustomerRecord,
+  type RequestOf,
+} from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
+import { AppError, Clock } from '@gatehouse/platform';
+import { isUUID } from 'class-validator';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { normaliseEmail } from '../customers/customer-email';
+import { Customer } from '../customers/customer.entity';
+import { CustomersService, emailTaken } from '../customers/customers.service';
+import { PasswordHasher } from '../customers/password-hasher';
+import { RefreshTokens } from '../sessions/refresh-tokens.service';
+import { decodeCursor, encodeCursor } from './customer-cursor';
+import { toCustomerEventData, toCustomerRecord } from './customer-record-view';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Customers managed by staff and publishers' servers (decisions H3). Each change and its
+ * `customer.*` event commit together, through the outbox.
+ */
+@Injectable()
+export class CustomerRecordsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly customers: CustomersService,
+    private readonly passwords: PasswordHasher,
+    private readonly refreshTokens: RefreshTokens,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Newest first; deleted customers are not listed. */
+  async list(request: RequestOf<typeof CustomerRequests.List>): Promise<CustomerPage> {
+    const limit = request.limit ?? CUSTOMER_PAGE_DEFAULT_LIMIT;
+    const query = this.dataSource
+      .getRepository(Customer)
+      .createQueryBuilder('customer')
+      .where('customer.publication_id = :publicationId', { publicationId: request.publicationId })
+      .orderBy('customer.created_at', 'DESC')
+      .addOrderBy('customer.id', 'DESC')
+      .limit(limit + 1);
+    if (request.email !== undefined) query.andWhere('customer.email = :email', { email: normaliseEmail(request.email) });
+    if (request.cursor !== undefined) {
+      const after = decodeCursor(request.cursor);
+      query.andWhere('(customer.created_at, customer.id) < (:createdAt::timestamptz, :id::uuid)', after);
+    }
+    const rows = await query.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toCustomerRecord),
+      nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+    };
+  }
+
+  /** Without a password the customer can be granted access but cannot log in. */
+  async create(request: RequestOf<typeof CustomerRequests.Create>): Promise<CustomerRecord> {
+    const { publicationId, email, name, password } = request;
+    const passwordHash = password === undefined ? null : await this.passwords.hash(password);
+    return this.dataSource.transaction(async (manager) => {
+      const customer = await this.customers.insert(manager, { publicationId, email, name, passwordHash });
+      await this.outbox.add(manager, Events.CustomerCreated, toCustomerEventData(customer), publicationId);
+      return toCustomerRecord(customer);
+    });
+  }
+
+  /** A new password also ends the customer's sessions: their refresh tokens stop working. */
+  async update(request: RequestOf<typeof CustomerRequests.Update>): Promise<CustomerRecord> {
+    const { publicationId, customerId, changes } = request;
+    const passwordHash = changes.password === undefined ? undefined : await this.passwords.hash(changes.password);
+    return this.dataSource.transaction(async (manager) => {
+      const customer = await this.lockCustomer(manager, publicationId, customerId);
+      const email = changes.email === undefined ? customer.email : normaliseEmail(changes.email);
+      if (email !== customer.email) {
+        await this.changeEmail(manager, customer, email);
+        customer.email = email;
+      }
+      if (changes.name !== undefined) customer.name = changes.name;
+      if (passwordHash !== undefined) customer.passwordHash = passwordHash;
+      customer.updatedAt = this.clock.now();
+      await manager.update(Customer, { id: customer.id }, { name: customer.name, passwordHash: customer.passwordHash, updatedAt: customer.updatedAt });
+      if (passwordHash !== undefined) await this.refreshTokens.revokeAllOf(manager, customer);
+      await this.outbox.add(manager, Events.CustomerUpdated, toCustomerEventData(customer), publicationId);
+      return toCustomerRecord(customer);
+    });
+  }
+
+  /**
+   * A soft delete: the row stays for the records that name the customer, without its password,
+   * and its email is free to register again. Every refresh token stops working now, and the
+   * gateways refuse the customer's access tokens as soon as they hear `internal.customer.deleted`.
+   */
+  async delete(request: RequestOf<typeof CustomerRequests.Delete>): Promise<{ deleted: true }> {
+    const { publicationId, customerId } = request;
+    return this.dataSource.transaction(async (manager) => {
+      const customer = await this.lockCustomer(manager, publicationId, customerId);
+      const now = this.clock.now();
+      await manager.update(Customer, { id: customer.id }, { deletedAt: now, updatedAt: now, passwordHash: null });
+      await this.refreshTokens.revokeAllOf(manager, customer);
+      await this.outbox.add(manager, Events.CustomerDeleted, toCustomerEventData(customer), publicationId);
+      await this.outbox.add(manager, InternalEvents.CustomerDeleted, { customerId: customer.id }, publicationId);
+      return { deleted: true as const };
+    });
+  }
+
+  /** The customer, locked until the transaction ends; 404 when deleted or not in the publication. */
+  private async lockCustomer(manager: EntityManager, publicationId: string, customerId: string): Promise<Customer> {
+    const customer = isUUID(customerId)
+      ? await manager.findOne(Customer, { where: { id: customerId, publicationId }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    if (!customer) throw new AppError('not_found', 'No such customer.');
+    return customer;
+  }
+
+  /**
+   * A statement of its own, checked first, so that a taken email rarely reaches the unique index:
+   * a failed statement is logged, and this one carries no password hash.
+   */
+  private async changeEmail(manager: EntityManager, customer: Customer, email: string): Promise<void> {
+    const changed = await manager
+      .createQueryBuilder()
+      .update(Customer)
+      .set({ email })
+      .where('id = :id', { id: customer.id })
+      .andWhere('NOT EXISTS (SELECT 1 FROM customers AS other WHERE other.publication_id = :publicationId AND other.email = :email AND other.deleted_at IS NULL)', {
+        publicationId: customer.publicationId,
+        email,
+      })
+      .execute()
+      .catch(rethrowEmailTaken);
+    if (changed.affected !== 1) throw emailTaken();
+  }
+}
+
+/** Two changes racing for one email: the unique index decides. */
+function rethrowEmailTaken(err: unknown): never {
+  if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION) throw emailTaken();
+  throw err;
+}
