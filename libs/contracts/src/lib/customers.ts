@@ -1,4 +1,5 @@
 import type { CustomerProfile } from './identity';
+import type { Page, PageRequest } from './pagination';
 import { requestPattern } from './patterns';
 
 /* Customer records managed by staff and publishers' servers (spec 4.7; decisions H3), owned by identity. */
@@ -11,15 +12,6 @@ export interface CustomerRecord extends CustomerProfile {
   updatedAt: string;
 }
 
-/** Decisions H2: newest first; `nextCursor` is null on the last page. */
-export interface CustomerPage {
-  items: CustomerRecord[];
-  nextCursor: string | null;
-}
-
-export const CUSTOMER_PAGE_DEFAULT_LIMIT = 20;
-export const CUSTOMER_PAGE_MAX_LIMIT = 100;
-
 export interface CustomerRecordChanges {
   email?: string;
   name?: string;
@@ -29,7 +21,7 @@ export interface CustomerRecordChanges {
 
 export const CustomerRequests = {
   /** `email` matches exactly, after trimming and lower-casing. 400 validation_failed for a cursor this service did not issue. */
-  List: requestPattern<{ publicationId: string; email?: string; limit?: number; cursor?: string }, CustomerPage>('identity.customer-records.list'),
+  List: requestPattern<{ publicationId: string; email?: string } & PageRequest, Page<CustomerRecord>>('identity.customer-records.list'),
   /** 409 email_taken when the email is registered in the publication. Emits `customer.created`. */
   Create: requestPattern<{ publicationId: string; email: string; name: string; password?: string }, CustomerRecord>(
     'identity.customer-records.create',

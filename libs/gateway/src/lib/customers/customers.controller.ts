@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CustomerRequests, type CustomerPage, type CustomerRecord } from '@gatehouse/contracts';
+import { CustomerRequests, type Page, type CustomerRecord } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
@@ -26,7 +26,7 @@ export class CustomersController {
   @ApiOperation({ summary: "The publication's customers, newest first, cursor paginated." })
   @ApiOkResponse({ type: CustomerPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or a `cursor` not issued by this list' })
-  list(@Caller() caller: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
+  list(@Caller() caller: Principal, @Query() query: ListCustomersQueryDto): Promise<Page<CustomerRecord>> {
     return this.bus.request(CustomerRequests.List, { publicationId: publicationOf(caller), ...query });
   }
 

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { CustomerRequests, type CustomerPage, type CustomerRecord, type RequestOf } from '@gatehouse/contracts';
+import { CustomerRequests, type Page, type CustomerRecord, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { CustomerRecordsService } from './customer-records.service';
 
@@ -10,7 +10,7 @@ export class CustomerRecordsHandler {
   constructor(private readonly records: CustomerRecordsService) {}
 
   @Handles(List)
-  list(request: RequestOf<typeof List>): Promise<CustomerPage> {
+  list(request: RequestOf<typeof List>): Promise<Page<CustomerRecord>> {
     return this.records.list(request);
   }
 

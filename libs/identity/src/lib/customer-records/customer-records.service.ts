@@ -1,23 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CUSTOMER_PAGE_DEFAULT_LIMIT,
   CustomerRequests,
   Events,
   InternalEvents,
-  type CustomerPage,
+  type Page,
   type CustomerRecord,
   type RequestOf,
 } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock } from '@gatehouse/platform';
 import { isUUID } from 'class-validator';
+import { newestFirst, pageOf } from '@gatehouse/db';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
 import { PasswordHasher } from '../customers/password-hasher';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
-import { decodeCursor, encodeCursor } from './customer-cursor';
 import { toCustomerEventData, toCustomerRecord } from './customer-record-view';
 
 const UNIQUE_VIOLATION = '23505';
@@ -38,27 +37,13 @@ export class CustomerRecordsService {
   ) {}
 
   /** Newest first; deleted customers are not listed. */
-  async list(request: RequestOf<typeof CustomerRequests.List>): Promise<CustomerPage> {
-    const limit = request.limit ?? CUSTOMER_PAGE_DEFAULT_LIMIT;
+  list(request: RequestOf<typeof CustomerRequests.List>): Promise<Page<CustomerRecord>> {
     const query = this.dataSource
       .getRepository(Customer)
       .createQueryBuilder('customer')
-      .where('customer.publication_id = :publicationId', { publicationId: request.publicationId })
-      .orderBy('customer.created_at', 'DESC')
-      .addOrderBy('customer.id', 'DESC')
-      .limit(limit + 1);
+      .where('customer.publication_id = :publicationId', { publicationId: request.publicationId });
     if (request.email !== undefined) query.andWhere('customer.email = :email', { email: normaliseEmail(request.email) });
-    if (request.cursor !== undefined) {
-      const after = decodeCursor(request.cursor);
-      query.andWhere('(customer.created_at, customer.id) < (:createdAt::timestamptz, :id::uuid)', after);
-    }
-    const rows = await query.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toCustomerRecord),
-      nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    return pageOf(query, newestFirst(query.alias), request, toCustomerRecord);
   }
 
   /** Without a password the customer can be granted access but cannot log in. */

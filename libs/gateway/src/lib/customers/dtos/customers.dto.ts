@@ -1,29 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { CUSTOMER_PAGE_DEFAULT_LIMIT, CUSTOMER_PAGE_MAX_LIMIT, type CustomerPage, type CustomerRecord } from '@gatehouse/contracts';
-import { Type } from 'class-transformer';
-import { IsByteLength, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import type { CustomerRecord, Page } from '@gatehouse/contracts';
+import { IsByteLength, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { RegisterCustomerDto } from '../../auth/dtos/customer-auth.dto';
+import { PageQueryDto } from '../../edge/page-query.dto';
 
-export class ListCustomersQueryDto {
+export class ListCustomersQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only the customer with this email (exact match; case and surrounding spaces ignored).' })
   @IsOptional()
   @IsString()
   @MaxLength(254)
   email?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: CUSTOMER_PAGE_MAX_LIMIT, default: CUSTOMER_PAGE_DEFAULT_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(CUSTOMER_PAGE_MAX_LIMIT)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: '`nextCursor` of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
 }
 
 /** Decisions H3: email and name as at registration (D1); the password is optional. */
@@ -47,7 +33,7 @@ export class CustomerRecordDto implements CustomerRecord {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class CustomerPageDto implements CustomerPage {
+export class CustomerPageDto implements Page<CustomerRecord> {
   @ApiProperty({ type: [CustomerRecordDto], description: 'Newest first.' }) items: CustomerRecordDto[];
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' })
   nextCursor: string | null;
