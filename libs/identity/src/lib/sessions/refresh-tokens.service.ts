@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { REFRESH_TOKEN_TTL_DAYS } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AppError, Clock, randomToken, sha256Hex } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RefreshTokenFamily } from './refresh-token-family.entity';
 import { RefreshToken } from './refresh-token.entity';
 
-const TOKEN_BYTES = 32;
 const REFRESH_TOKEN_TTL_MS = REFRESH_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 
 /**
@@ -66,7 +65,7 @@ export class RefreshTokens {
   /** A new family, for a login or a registration; returns its first token. */
   async startFamily(customer: { id: string; publicationId: string }): Promise<string> {
     const now = this.clock.now();
-    const token = newToken();
+    const token = randomToken();
     const familyId = randomUUID();
     const owner = { customerId: customer.id, publicationId: customer.publicationId };
     await this.dataSource.transaction(async (manager) => {
@@ -75,7 +74,7 @@ export class RefreshTokens {
         id: randomUUID(),
         familyId,
         ...owner,
-        tokenHash: hashToken(token),
+        tokenHash: sha256Hex(token),
         issuedAt: now,
         expiresAt: expiryFrom(now),
         usedAt: null,
@@ -87,13 +86,13 @@ export class RefreshTokens {
 
   async rotate(publicationId: string, presented: string): Promise<RotatedRefreshToken> {
     const now = this.clock.now();
-    const successor = newToken();
+    const successor = randomToken();
     const rows: Array<{ customer_id: string }> = await this.dataSource.query(ROTATE, [
-      hashToken(presented),
+      sha256Hex(presented),
       publicationId,
       now,
       randomUUID(),
-      hashToken(successor),
+      sha256Hex(successor),
       expiryFrom(now),
     ]);
     if (rows.length === 0) {
@@ -112,17 +111,11 @@ export class RefreshTokens {
 
   /** Does nothing for a token unknown in the publication. */
   async revokeFamilyOf(publicationId: string, token: string): Promise<void> {
-    await this.dataSource.query(REVOKE_FAMILY, [hashToken(token), publicationId, this.clock.now()]);
+    await this.dataSource.query(REVOKE_FAMILY, [sha256Hex(token), publicationId, this.clock.now()]);
   }
 }
 
-function newToken(): string {
-  return randomBytes(TOKEN_BYTES).toString('base64url');
-}
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 function expiryFrom(issuedAt: Date): Date {
   return new Date(issuedAt.getTime() + REFRESH_TOKEN_TTL_MS);
