@@ -345,6 +345,23 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect(tooLarge.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     });
 
+    it("lets publishers' pages call with a key from any origin, without cookies (CORS)", async () => {
+      const preflight = await api('/access/check', {
+        method: 'OPTIONS',
+        origin: 'https://reader.example',
+        headers: { 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key, authorization' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://reader.example');
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/X-API-Key.*Authorization/);
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const actual = await api('/probe/publishable', { key: alpha.publishableKey, origin: 'https://reader.example' });
+      expect(actual.status).toBe(200);
+      expect(actual.headers.get('access-control-allow-origin')).toBe('https://reader.example');
+      expect(actual.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining/);
+      expect(actual.headers.get('vary')).toMatch(/Origin/);
+    });
+
     it('documents every route with its credentials in /docs', async () => {
       const doc = (await call(base, '/docs/json')).body as { paths: Record<string, Record<string, { security?: object[]; responses: Record<string, unknown> }>> };
       const me = doc.paths['/api/v1/auth/customers/me']['get'];

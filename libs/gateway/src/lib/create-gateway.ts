@@ -7,7 +7,7 @@ import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValida
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { GatewayConfig } from './gateway.config';
+import { GatewayConfig, trustedOrigins } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
@@ -64,6 +64,7 @@ export async function createGateway(
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  allowCrossOrigin(fastify, trustedOrigins(config));
   fastify.addHook('onResponse', async (request, reply) => {
     if (QUIET_PATHS.has(request.url.split('?')[0])) return;
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
@@ -96,3 +97,28 @@ export async function createGateway(
 }
 
 export { GatewayConfig };
+
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
+const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id';
+
+/**
+ * CORS: the browser SDK calls the API from publishers' own sites, so any origin may call it with
+ * a key, never with cookies; only the dashboard's origins may send the session cookie (and its
+ * writes still pass the CSRF check).
+ */
+function allowCrossOrigin(fastify: FastifyInstance, credentialed: Set<string>): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (!origin) return;
+    void reply.header('Vary', 'Origin').header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (credentialed.has(origin)) void reply.header('Access-Control-Allow-Credentials', 'true');
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      await reply
+        .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
+        .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+        .header('Access-Control-Max-Age', '600')
+        .status(204)
+        .send();
+    }
+  });
+}

@@ -31,3 +31,9 @@ export class GatewayConfig extends BusConfig {
   @Matches(/^[A-Za-z0-9-]+$/, { message: 'must be a header name' })
   COUNTRY_HEADER?: string;
 }
+
+/** Origins trusted with the session cookie: PUBLIC_BASE_URL's own and DASHBOARD_ORIGINS. */
+export function trustedOrigins(config: GatewayConfig): Set<string> {
+  const listed = (config.DASHBOARD_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  return new Set([...(config.PUBLIC_BASE_URL ? [new URL(config.PUBLIC_BASE_URL).origin] : []), ...listed]);
+}

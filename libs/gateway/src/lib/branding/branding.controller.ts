@@ -31,7 +31,7 @@ export class BrandingController {
     const configuration = await this.bus.request(BrandingRequests.Get, { publicationId: keyPublicationOf(caller) });
     const entityTag = entityTagOf(configuration);
     // Shared caches must keep one copy per key: each key belongs to one publication.
-    void reply.header('Cache-Control', 'public, max-age=60').header('Vary', 'X-API-Key').header('ETag', entityTag);
+    void reply.header('Cache-Control', 'public, max-age=60').header('Vary', 'Origin, X-API-Key').header('ETag', entityTag);
     if (!ifNoneMatchHits(ifNoneMatch, entityTag)) return configuration;
     void reply.status(304);
     return undefined;

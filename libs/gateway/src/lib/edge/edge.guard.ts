@@ -6,7 +6,7 @@ import { BusClient } from '@gatehouse/bus';
 import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
-import { GatewayConfig } from '../gateway.config';
+import { GatewayConfig, trustedOrigins } from '../gateway.config';
 import { ApiKeyCache } from './api-key.cache';
 import { AUTH_RULE, RATE_LIMITS, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
 import { CustomerTokenGuard } from './customer-token.strategy';
@@ -37,8 +37,7 @@ export class EdgeGuard implements CanActivate {
     private readonly deletedCustomers: DeletedCustomers,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
   ) {
-    const listed = (config.DASHBOARD_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
-    this.ownOrigins = new Set([...(config.PUBLIC_BASE_URL ? [new URL(config.PUBLIC_BASE_URL).origin] : []), ...listed]);
+    this.ownOrigins = trustedOrigins(config);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
