@@ -4,10 +4,9 @@ import type { RunningService } from '@gatehouse/bus';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { hash } from 'bcrypt';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
+import { addStaff } from './support/staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** Routes owned by later features, mounted here to exercise each credential rule of spec 5.1 at the edge. */
@@ -506,32 +505,3 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     });
   });
 });
-
-/**
- * Staff accounts besides the bootstrap admin (the dashboard has no staff invitations yet): a
- * member of the given publication, or the admin of a new publication of their own.
- */
-async function addStaff(databaseUrl: string, role: 'admin' | 'viewer', publicationId: string = randomUUID()) {
-  const email = `${role}-${randomUUID()}@example.com`;
-  const password = 'staff-password-1';
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const id = randomUUID();
-    await client.query('INSERT INTO admin.publications (id, name, domains, created_at, updated_at) VALUES ($1, $2, $3, now(), now()) ON CONFLICT (id) DO NOTHING', [
-      publicationId,
-      `Publication of ${email}`,
-      ['beta.example'],
-    ]);
-    await client.query('INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, now())', [
-      id,
-      email,
-      role,
-      await hash(password, 4),
-    ]);
-    await client.query('INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, $3, now())', [id, publicationId, role]);
-  } finally {
-    await client.end();
-  }
-  return { email, password, publicationId };
-}

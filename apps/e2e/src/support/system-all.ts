@@ -6,11 +6,10 @@ import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/co
 import { identityService } from '@gatehouse/identity';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { hash } from 'bcrypt';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { deleteEventStream, FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
 import { call, sessionFrom, type Answer, type Call } from './http';
+import { staffSession } from './staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
 export const SITE = 'https://all.example';
@@ -181,18 +180,7 @@ export class WholeSystem {
 
   /** A staff member of this publication with that role, logged in (the dashboard has no staff invitations). */
   async staffSession(role: 'admin' | 'viewer'): Promise<string> {
-    const email = `${role}-${randomUUID()}@example.com`;
-    const password = 'staff-password-1';
-    const sql = new Client({ connectionString: this.db.url });
-    await sql.connect();
-    try {
-      const staffId = randomUUID();
-      await sql.query('INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, now())', [staffId, email, role, await hash(password, 4)]);
-      await sql.query('INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, $3, now())', [staffId, this.publicationId, role]);
-    } finally {
-      await sql.end();
-    }
-    return sessionFrom(await this.answered(200, '/admin/session', { body: { email, password } }));
+    return (await staffSession(this.gateway.url, this.db.url, role, this.publicationId)).session;
   }
 
   /** A session of the same admin on a new publication of theirs, leaving the main session where it is. */

@@ -4,7 +4,6 @@ import { Events, type CustomerEventData, type EventEnvelope, type EventType, typ
 import { openServiceDatabase } from '@gatehouse/db';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
-import { hash } from 'bcrypt';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { call, sessionFrom, type Answer, type Call } from './http';
+import { staffSession } from './staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
 export const ADMIN = { email: 'webhooks-admin@example.com', password: 'admin-password-1' };
@@ -92,29 +92,8 @@ export class WebhooksSystem {
   }
 
   /** A staff member with a role in a publication (a new one of their own by default), logged in. */
-  async staffSession(role: 'admin' | 'viewer', publicationId: string = randomUUID()): Promise<{ session: string; publicationId: string }> {
-    const email = `${role}-${randomUUID()}@example.com`;
-    const password = 'staff-password-1';
-    const sql = new Client({ connectionString: this.db.url });
-    await sql.connect();
-    try {
-      const staffId = randomUUID();
-      await sql.query(
-        'INSERT INTO admin.publications (id, name, domains, created_at, updated_at) VALUES ($1, $2, $3, now(), now()) ON CONFLICT (id) DO NOTHING',
-        [publicationId, `Publication of ${email}`, ['other.example']],
-      );
-      await sql.query('INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, now())', [
-        staffId,
-        email,
-        role,
-        await hash(password, 4),
-      ]);
-      await sql.query('INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, $3, now())', [staffId, publicationId, role]);
-    } finally {
-      await sql.end();
-    }
-    const login = await call(this.gateway.url, '/api/v1/admin/session', { body: { email, password } });
-    return { session: sessionFrom(login), publicationId };
+  staffSession(role: 'admin' | 'viewer', publicationId?: string): Promise<{ session: string; publicationId: string }> {
+    return staffSession(this.gateway.url, this.db.url, role, publicationId);
   }
 
   /** Reads webhooks-out's schema directly, to see what it stores. */
