@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { eventually } from '@gatehouse/testing';
+import { call, sessionFrom } from './support/http';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -88,6 +92,52 @@ describe('npm start (embedded, one process)', () => {
     expect(body.status).toBe('up');
     expect(Object.keys(body.services).sort()).toEqual(['access', 'admin', 'billing', 'branding', 'gateway', 'identity', 'webhooks-out']);
     for (const service of Object.values(body.services)) expect(service.status).toBe('up');
+  });
+
+  it("runs a publisher's first steps on the in-process bus: keys, a paywall, a decision, a signed webhook", async () => {
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const receiver = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+    try {
+      const login = await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } });
+      expect(login.status).toBe(200);
+      const session = sessionFrom(login);
+      const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'first-site' } });
+      expect(keys.status).toBe(201);
+      const webhook = await call(base, '/api/v1/admin/webhooks', {
+        session,
+        body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['customer.created'] },
+      });
+      expect(webhook.status).toBe(201);
+      const paywall = await call(base, '/api/v1/admin/paywalls', {
+        session,
+        body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] }, presentation: 'modal' },
+      });
+      expect(paywall.status).toBe(201);
+
+      const decision = await call(base, `/api/v1/access/check?url=${encodeURIComponent('http://localhost/premium/story')}`, { key: keys.body.publishableKey });
+      expect(decision.body).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { paywallId: paywall.body.id, type: 'hard' } });
+      const free = await call(base, `/api/v1/access/check?url=${encodeURIComponent('http://localhost/news/story')}`, { key: keys.body.publishableKey });
+      expect(free.body).toMatchObject({ granted: true, reason: 'no_rule' });
+
+      const customer = await call(base, '/api/v1/customers', { key: keys.body.secretKey, body: { email: 'first@example.com', name: 'First Reader' } });
+      expect(customer.status).toBe(201);
+      await eventually(() => (received.length > 0 ? true : undefined), 15_000);
+      const [delivery] = received;
+      expect(delivery.headers['x-service-event']).toBe('customer.created');
+      const expected = `sha256=${createHmac('sha256', webhook.body.secret).update(delivery.body).digest('hex')}`;
+      expect(delivery.headers['x-service-signature']).toBe(expected);
+      expect(JSON.parse(delivery.body)).toMatchObject({ event: 'customer.created', data: { customerId: customer.body.id, email: 'first@example.com' } });
+    } finally {
+      receiver.close();
+    }
   });
 
   it('stops cleanly on SIGTERM', async () => {
