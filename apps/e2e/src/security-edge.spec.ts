@@ -373,7 +373,9 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
 
   describe('rate limits', () => {
     it('puts the three headers on every response, refusals included', async () => {
-      for (const answer of [await api('/probe/publishable', { key: alpha.publishableKey }), await api('/probe/publishable')]) {
+      const answers = [await api('/probe/publishable', { key: alpha.publishableKey }), await api('/probe/publishable'), await api('/no-such-route')];
+      expect(answers.map((a) => a.status)).toEqual([200, 401, 404]);
+      for (const answer of answers) {
         expect(Number(answer.headers.get('x-ratelimit-limit'))).toBe(200);
         expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
         const reset = Number(answer.headers.get('x-ratelimit-reset'));

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
+import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
@@ -65,6 +66,11 @@ export async function createGateway(
     void reply.header('X-Request-Id', request.id);
   });
   allowCrossOrigin(fastify, trustedOrigins(config));
+  // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
+  const limits = app.get(RateLimiter);
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.is404) await limits.count('default', `ip:${request.ip}`, reply);
+  });
   fastify.addHook('onResponse', async (request, reply) => {
     if (QUIET_PATHS.has(request.url.split('?')[0])) return;
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

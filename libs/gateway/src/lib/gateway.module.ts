@@ -19,6 +19,7 @@ import { ApiKeyCache } from './edge/api-key.cache';
 import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
 import { EdgeGuard } from './edge/edge.guard';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
+import { RateLimiter } from './edge/rate-limiter';
 import { GatewayConfig } from './gateway.config';
 import { HealthController, ProbeController } from './health/health.controller';
 
@@ -73,6 +74,7 @@ export class GatewayModule {
         JwksCache,
         CustomerTokenStrategy,
         CustomerTokenGuard,
+        RateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
       ],

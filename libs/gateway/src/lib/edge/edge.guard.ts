@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerStorage } from '@nestjs/throttler';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError, sha256Hex } from '@gatehouse/platform';
@@ -8,12 +7,12 @@ import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
 import { ApiKeyCache } from './api-key.cache';
-import { AUTH_RULE, RATE_LIMITS, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
+import { AUTH_RULE, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
 import { CustomerTokenGuard } from './customer-token.strategy';
 import type { Principal, RequestWithPrincipal } from './principal';
+import { RateLimiter } from './rate-limiter';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
 
-const WINDOW_MS = 60_000;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_FORMAT = /^(pk|sk)_[A-Za-z0-9_-]{20,200}$/;
 
@@ -35,7 +34,7 @@ export class EdgeGuard implements CanActivate {
     private readonly keys: ApiKeyCache,
     private readonly customerTokens: CustomerTokenGuard,
     private readonly deletedCustomers: DeletedCustomers,
-    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+    private readonly limits: RateLimiter,
   ) {
     this.ownOrigins = trustedOrigins(config);
   }
@@ -56,7 +55,7 @@ export class EdgeGuard implements CanActivate {
     }
     request.principal = principal;
     const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, context.getHandler()) ?? 'default';
-    await this.countCall(limitClass, this.identityOf(principal, request), context.switchToHttp().getResponse<FastifyReply>());
+    await this.limits.count(limitClass, this.identityOf(principal, request), context.switchToHttp().getResponse<FastifyReply>());
     if (refusal) throw refusal;
     return true;
   }
@@ -122,25 +121,5 @@ export class EdgeGuard implements CanActivate {
     if (principal.apiKey?.kind === 'secret') return `key:${principal.apiKey.keyId}`;
     if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
     return `ip:${request.ip}`;
-  }
-
-  private async countCall(limitClass: RateLimitClass, identity: string, reply: FastifyReply): Promise<void> {
-    const limit = RATE_LIMITS[limitClass];
-    let counted: Awaited<ReturnType<ThrottlerStorage['increment']>>;
-    try {
-      counted = await this.counters.increment(`${limitClass}:${identity}`, WINDOW_MS, limit, 0, limitClass);
-    } catch (err) {
-      // The counters' store being down must not take the API down with it.
-      this.logger.warn(`Rate limit not applied, the counter store failed: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    const { totalHits, timeToExpire, isBlocked } = counted;
-    void reply.header('X-RateLimit-Limit', limit);
-    void reply.header('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
-    void reply.header('X-RateLimit-Reset', timeToExpire);
-    if (isBlocked) {
-      void reply.header('Retry-After', timeToExpire);
-      throw new AppError('rate_limited', `Too many requests: at most ${limit} a minute. Retry in ${timeToExpire} s.`);
-    }
   }
 }
