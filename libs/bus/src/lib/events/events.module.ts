@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 import { EventConsumers } from './event-consumers';
+import { EventRetention } from './event-retention';
 import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
 import { JetStreamEventTransport } from './jetstream.transport';
 import { Outbox } from './outbox';
@@ -20,13 +21,16 @@ class EventsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
     private readonly relay: OutboxRelay,
     private readonly consumers: EventConsumers,
+    private readonly retention: EventRetention,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.relay.start();
+    this.retention.start();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.retention.stop();
     await this.consumers.stopAll();
     await this.relay.stop();
     // The in-process transport belongs to the hub that all services of the process share.
@@ -49,9 +53,10 @@ export class EventsModule {
         Outbox,
         OutboxRelay,
         EventConsumers,
+        EventRetention,
         EventsLifecycle,
       ],
-      exports: [EVENT_TRANSPORT, Outbox, OutboxRelay, EventConsumers],
+      exports: [EVENT_TRANSPORT, Outbox, OutboxRelay, EventConsumers, EventRetention],
     };
   }
 }

@@ -6,3 +6,4 @@ export { OutboxRelay } from './outbox-relay';
 export { EventConsumers, type EventConsumer } from './event-consumers';
 export { EventsModule, createEventTransport } from './events.module';
 export { CreateBusTables1763700000000 } from './bus-tables.migration';
+export { EventRetention, EVENT_RETENTION_MS } from './event-retention';

@@ -17,6 +17,7 @@ import {
 } from 'nats';
 import type { EventEnvelope } from '@gatehouse/contracts';
 import { describeError } from './describe-error';
+import { EVENT_RETENTION_MS } from './event-retention';
 import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
@@ -216,6 +217,7 @@ async function ensureStream(jsm: JetStreamManager, namespace: string): Promise<v
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    max_age: nanos(EVENT_RETENTION_MS),
   };
   try {
     // Adding a stream that exists with the same configuration succeeds, so replicas may race here.

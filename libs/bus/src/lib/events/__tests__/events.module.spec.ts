@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { eventType, type EventEnvelope } from '@gatehouse/contracts';
 import { DatabaseModule, openServiceDatabase } from '@gatehouse/db';
+import { ClockModule } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
@@ -41,7 +42,7 @@ describe('EventsModule', () => {
     class TestBusOptionsModule {}
 
     const moduleRef = await Test.createTestingModule({
-      imports: [DatabaseModule.forDataSource(dataSource), TestBusOptionsModule, EventsModule.forRoot()],
+      imports: [ClockModule.forRoot(), DatabaseModule.forDataSource(dataSource), TestBusOptionsModule, EventsModule.forRoot()],
     }).compile();
     return moduleRef.init();
   }
