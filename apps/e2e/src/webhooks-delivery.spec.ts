@@ -39,18 +39,6 @@ describe('outbound webhook deliveries', () => {
     await system?.close();
   });
 
-  /** A publication of its own for each test, so no test receives another's events. */
-  async function newPublication() {
-    const { session, publicationId } = await system.staffSession('admin');
-    return {
-      publicationId,
-      session,
-      register: (path: string, events: string[]) => system.register(`${receiver.url}${path}`, events, session),
-      log: (webhookId: string) => system.deliveriesOf(webhookId, session),
-      api: (path: string, options: Parameters<WebhooksSystem['api']>[1] = {}) => system.api(path, { session, ...options }),
-    };
-  }
-
   const arrivals = async (path: string, count: number): Promise<ReceivedRequest[]> =>
     eventually(() => (receiver.at(path).length >= count ? receiver.at(path) : undefined));
 
@@ -62,8 +50,8 @@ describe('outbound webhook deliveries', () => {
     });
 
   it('delivers every event of spec 6.2, signed, to each registration that lists it and to no other', async () => {
-    const ours = await newPublication();
-    const theirs = await newPublication();
+    const ours = await system.publicationFor(receiver);
+    const theirs = await system.publicationFor(receiver);
     const everything = await ours.register('/everything', everyOutboundEvent().map(({ event }) => event.name));
     const customers = await ours.register('/customers', ['customer.created']);
     await theirs.register('/theirs', ['customer.created']);
@@ -105,7 +93,7 @@ describe('outbound webhook deliveries', () => {
   });
 
   it('makes exactly three attempts at about 0 s, 10 s and 60 s against a receiver answering 500, and logs each', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/broken', (_request, nth) => ({ status: 500, body: `boom ${nth}` }));
     const webhook = await publication.register('/broken', ['invoice.payment_failed']);
     await system.producer.emit(Events.InvoicePaymentFailed, exampleOf(Events.InvoicePaymentFailed), publication.publicationId);
@@ -127,7 +115,7 @@ describe('outbound webhook deliveries', () => {
   });
 
   it('counts an attempt without an answer within the timeout as failed, three times', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/silent', () => 'no answer');
     const webhook = await publication.register('/silent', ['paywall.shown']);
     await system.producer.emit(Events.PaywallShown, exampleOf(Events.PaywallShown), publication.publicationId);
@@ -142,7 +130,7 @@ describe('outbound webhook deliveries', () => {
   });
 
   it('ends the schedule at the first 2xx, and logs only the first 2 KiB of a body', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/flaky', (_request, nth) => (nth === 1 ? { status: 503, body: 'try later' } : { status: 202, body: 'é'.repeat(1500) }));
     const webhook = await publication.register('/flaky', ['subscription.created']);
     await system.producer.emit(Events.SubscriptionCreated, exampleOf(Events.SubscriptionCreated), publication.publicationId);
@@ -158,7 +146,7 @@ describe('outbound webhook deliveries', () => {
   });
 
   it('stops every delivery to a deleted webhook, pending retries included', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/deleted', () => ({ status: 500 }));
     receiver.answer('/later', () => ({ status: 500 }));
     const doomed = await publication.register('/deleted', ['customer.updated']);
@@ -176,7 +164,7 @@ describe('outbound webhook deliveries', () => {
   });
 
   it('sends a signed webhook.test to one registration, with the secret from creation also after a PATCH, and redelivers', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     const webhook = await publication.register('/test-before', ['experiment.assigned']);
     const other = await publication.register('/test-other', ['experiment.assigned']);
 

@@ -24,16 +24,6 @@ describe('outbound webhook deliveries across restarts and replicas', () => {
     await system?.close();
   });
 
-  async function newPublication() {
-    const { session, publicationId } = await system.staffSession('admin');
-    return {
-      publicationId,
-      session,
-      register: (path: string, events: string[]) => system.register(`${receiver.url}${path}`, events, session),
-      log: (webhookId: string) => system.deliveriesOf(webhookId, session),
-    };
-  }
-
   const logWhere = (log: () => Promise<AttemptBody[]>, done: (entries: AttemptBody[]) => boolean, timeoutMs?: number) =>
     eventually(async () => {
       const entries = await log();
@@ -43,7 +33,7 @@ describe('outbound webhook deliveries across restarts and replicas', () => {
   const attemptsOf = (entries: AttemptBody[]) => entries.map(({ attempt, status }) => `${attempt}:${status}`);
 
   it('makes the remaining attempts after webhooks-out is stopped between attempts and started again, none twice', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/restart', () => ({ status: 500 }));
     const webhook = await publication.register('/restart', ['subscription.cancelled']);
     await system.producer.emit(Events.SubscriptionCancelled, exampleOf(Events.SubscriptionCancelled), publication.publicationId);
@@ -66,7 +56,7 @@ describe('outbound webhook deliveries across restarts and replicas', () => {
   });
 
   it('settles an attempt left claimed by a replica that died as interrupted, without sending it again, and goes on', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     receiver.answer('/crash', () => ({ status: 500 }));
     const webhook = await publication.register('/crash', ['data.submit']);
     await system.producer.emit(Events.DataSubmit, exampleOf(Events.DataSubmit), publication.publicationId);
@@ -91,7 +81,7 @@ describe('outbound webhook deliveries across restarts and replicas', () => {
 
   it('never sends the same attempt twice from two replicas', async () => {
     const second = await system.startWebhooksOut(ENV);
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     // Each delivery fails once, then succeeds: first attempts and retries are both shared out.
     const firstOfItsDelivery = (delivery: string) => receiver.received.filter((r) => r.headers['x-service-delivery'] === delivery).length === 1;
     receiver.answer('/replica-a', (request) => (firstOfItsDelivery(String(request.headers['x-service-delivery'])) ? { status: 500 } : { status: 200 }));
@@ -125,7 +115,7 @@ describe('outbound webhook deliveries across restarts and replicas', () => {
   });
 
   it('refuses at delivery a target whose name now resolves to a private address, and records why (DNS rebinding)', async () => {
-    const publication = await newPublication();
+    const publication = await system.publicationFor(receiver);
     // Registered while private targets were allowed: to webhooks-out now, a name that was public then and points inside now.
     const url = `https://localhost:${new URL(receiver.url).port}/rebound`;
     const webhook = await system.register(url, ['experiment.converted'], publication.session);

@@ -91,6 +91,18 @@ export class WebhooksSystem {
     return webhook.deliveries;
   }
 
+  /** A publication of its own, with its admin's session, whose webhooks point at `receiver`: no test receives another's events. */
+  async publicationFor(receiver: WebhookReceiver) {
+    const { session, publicationId } = await this.staffSession('admin');
+    return {
+      publicationId,
+      session,
+      register: (path: string, events: string[]) => this.register(`${receiver.url}${path}`, events, session),
+      log: (webhookId: string) => this.deliveriesOf(webhookId, session),
+      api: (path: string, options: Call = {}) => this.api(path, { session, ...options }),
+    };
+  }
+
   /** A staff member with a role in a publication (a new one of their own by default), logged in. */
   staffSession(role: 'admin' | 'viewer', publicationId?: string): Promise<{ session: string; publicationId: string }> {
     return staffSession(this.gateway.url, this.db.url, role, publicationId);

@@ -4,14 +4,9 @@ import { CustomerRequests, type Page, type CustomerRecord } from '@gatehouse/con
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
-import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
+import { Caller, publicationOf, type Principal } from '../edge/principal';
 import { DeletedCustomers } from './deleted-customers';
 import { CreateCustomerDto, CustomerPageDto, CustomerRecordDto, ListCustomersQueryDto, UpdateCustomerDto } from './dtos/customers.dto';
-
-/** The session's current publication, or the secret key's. */
-function publicationOf(caller: Principal): string {
-  return caller.session?.publicationId ?? keyPublicationOf(caller);
-}
 
 @ApiTags('customers')
 @Controller('customers')

@@ -31,6 +31,11 @@ export function keyPublicationOf(principal: Principal): string {
   return principal.apiKey.publicationId;
 }
 
+/** For `session-or-secret` routes: the session's current publication, or the secret key's. */
+export function publicationOf(principal: Principal): string {
+  return principal.session?.publicationId ?? keyPublicationOf(principal);
+}
+
 export function customerOf(principal: Principal): VerifiedCustomer {
   if (!principal.customer) throw new AppError('customer_token_required', 'Send the customer access token as a Bearer token.');
   return principal.customer;
