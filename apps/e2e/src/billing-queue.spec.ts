@@ -1,4 +1,6 @@
-import { BillingSystem, deleteEventStream } from './support/billing';
+import { testNatsUrl } from '@gatehouse/testing';
+import { deleteEventStream } from '@gatehouse/bus';
+import { BillingSystem } from './support/billing';
 
 /**
  * Spec 6.1: inbound events are queued on JetStream and retried when the queue is available, and
@@ -37,7 +39,7 @@ describe('billing: the queue of inbound processor events', () => {
   });
 
   it('with JetStream unavailable, handles the event in the request', async () => {
-    await deleteEventStream(system.namespace);
+    await deleteEventStream([testNatsUrl()], system.namespace);
     const { customer, completed } = await paidCheckout();
 
     expect(await system.deliver(completed)).toMatchObject({ status: 200, body: { received: true } });

@@ -1,8 +1,9 @@
+import { deleteEventStream } from '@gatehouse/bus';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
 import type { RunningService } from '@gatehouse/bus';
-import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { anotherTenant, apiOf, bootstrapTenant, deleteEventStream, STAFF_ENV, type Api, type Tenant } from './support/customers';
+import { createTestDatabase, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
+import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type Tenant } from './support/customers';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 const DEFAULTS = {
@@ -48,7 +49,7 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
     await gateway?.close();
     for (const service of services) await service.close();
     await db?.drop();
-    await deleteEventStream(namespace);
+    await deleteEventStream([testNatsUrl()], namespace);
   });
 
   it('answers all fourteen fields, null where unset and mode generic, before anything was saved', async () => {

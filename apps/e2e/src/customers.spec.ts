@@ -1,11 +1,12 @@
+import { deleteEventStream } from '@gatehouse/bus';
 import { adminService } from '@gatehouse/admin';
 import type { RunningService } from '@gatehouse/bus';
 import { Events } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
-import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
+import { createTestDatabase, eventually, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { call, type Call } from './support/http';
-import { anotherTenant, apiOf, bootstrapTenant, deleteEventStream, EventReader, STAFF_ENV, type Api, type Tenant } from './support/customers';
+import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type Tenant } from './support/customers';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 interface CustomerRecord {
@@ -56,7 +57,7 @@ describe('customer records (spec 4.7, decisions H3)', () => {
     await gateway?.close();
     for (const service of services) await service.close();
     await db?.drop();
-    await deleteEventStream(namespace);
+    await deleteEventStream([testNatsUrl()], namespace);
   });
 
   describe.each(['session', 'secret key'] as const)('with a %s', (credential) => {

@@ -1,12 +1,11 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
-import { BusClient, createRequestClient, JetStreamEventTransport, startService, type BusOptions, type RunningService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, EventEnvelope, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, ManualClock } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import { connect } from 'nats';
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
@@ -139,7 +138,7 @@ export class AccessSystem {
     await this.gateway?.close();
     for (const service of this.services) await service.close();
     await this.db?.drop();
-    await deleteEventStream(this.namespace);
+    await deleteEventStream([testNatsUrl()], this.namespace);
   }
 }
 
@@ -172,12 +171,3 @@ export class EventReader {
   }
 }
 
-async function deleteEventStream(namespace: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}

@@ -1,14 +1,6 @@
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
-import {
-  BusClient,
-  createRequestClient,
-  JetStreamEventTransport,
-  startService,
-  type BusOptions,
-  type EventSubscription,
-  type RunningService,
-} from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
 import type { EventEnvelope, RequestPattern } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { Clock, loadConfig } from '@gatehouse/platform';
@@ -16,7 +8,6 @@ import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type Test
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { connect } from 'nats';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
@@ -364,19 +355,9 @@ export class BillingSystem {
     for (const service of this.services) await service.close();
     await this.fake?.close();
     await this.db?.drop();
-    await deleteEventStream(this.namespace);
+    await deleteEventStream([testNatsUrl()], this.namespace);
   }
 }
 
-/** Makes the namespace's event stream go away, as when JetStream is unavailable; also the clean-up after a test file. */
-export async function deleteEventStream(namespace: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}
 
 export const unixNow = (): number => Math.floor(Date.now() / 1000);

@@ -1,7 +1,6 @@
 import { JetStreamEventTransport } from '@gatehouse/bus';
 import type { EventEnvelope } from '@gatehouse/contracts';
 import { testNatsUrl } from '@gatehouse/testing';
-import { connect } from 'nats';
 import { call, sessionFrom, type Answer, type Call } from './http';
 
 /** The first admin and publication, created by the admin service at its start (decisions A3). */
@@ -83,13 +82,3 @@ export class EventReader {
   }
 }
 
-/** Removes the namespace's event stream once the services that used it are stopped. */
-export async function deleteEventStream(namespace: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}

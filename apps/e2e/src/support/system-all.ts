@@ -1,13 +1,13 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
-import { startService, type RunningService } from '@gatehouse/bus';
+import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { deleteEventStream, FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
+import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { staffSession } from './staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
@@ -196,7 +196,7 @@ export class WholeSystem {
     for (const service of this.services) await service.close();
     await this.fake?.close();
     await this.db?.drop();
-    await deleteEventStream(this.namespace);
+    await deleteEventStream([testNatsUrl()], this.namespace);
   }
 
   /** A call that must answer `status`, failing with what it answered otherwise. */

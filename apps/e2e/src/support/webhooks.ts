@@ -1,5 +1,5 @@
 import { adminService } from '@gatehouse/admin';
-import { CreateBusTables1763700000000, JetStreamEventTransport, Outbox, OutboxRelay, type RunningService } from '@gatehouse/bus';
+import { CreateBusTables1763700000000, deleteEventStream, JetStreamEventTransport, Outbox, OutboxRelay, type RunningService } from '@gatehouse/bus';
 import { Events, type CustomerEventData, type EventEnvelope, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
 import { openServiceDatabase } from '@gatehouse/db';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
@@ -7,7 +7,6 @@ import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { call, sessionFrom, type Answer, type Call } from './http';
@@ -125,7 +124,7 @@ export class WebhooksSystem {
     for (const service of [...this.webhooksOut].reverse()) await service.close();
     await this.admin?.close();
     await this.db?.drop();
-    await deleteEventStream(this.namespace);
+    await deleteEventStream([testNatsUrl()], this.namespace);
   }
 }
 
@@ -323,12 +322,3 @@ function exampleData(): Map<EventType<any>, unknown> {
   ]);
 }
 
-async function deleteEventStream(namespace: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}

@@ -1,9 +1,8 @@
-import { BusClient, createRequestClient, startService, type BusOptions, type RunningService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { RequestPattern, StaffRole } from '@gatehouse/contracts';
 import { loadConfig, ManualClock } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { createHash } from 'node:crypto';
-import { connect } from 'nats';
 import { Client } from 'pg';
 import { AdminConfig } from '../admin.config';
 import { adminService } from '../admin.service';
@@ -89,16 +88,7 @@ export class AdminHarness {
     await this.sql?.end();
     await Promise.all(this.services.map((service) => service.close()));
     await this.database?.drop();
-    await deleteEventStream(this.namespace);
+    await deleteEventStream([testNatsUrl()], this.namespace);
   }
 }
 
-async function deleteEventStream(namespace: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_events`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}

@@ -1,10 +1,9 @@
-import { startService, type RunningService } from '@gatehouse/bus';
+import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import { loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'nats';
 import { BillingConfig, billingService } from '../billing.service';
 
 /** PROCESSOR_SETTINGS_KEY: checked with the configuration, required in production, generated once and kept under DATA_DIR elsewhere. */
@@ -27,9 +26,7 @@ describe('the key that seals processor settings', () => {
   afterAll(async () => {
     await db?.drop();
     rmSync(dataDir, { recursive: true, force: true });
-    const nc = await connect({ servers: testNatsUrl() });
-    await (await nc.jetstreamManager()).streams.delete(`${namespace}_events`).catch(() => undefined);
-    await nc.close();
+    await deleteEventStream([testNatsUrl()], namespace);
   });
 
   it('is generated on the first start outside production, readable by the owner only, and kept for the next starts', async () => {

@@ -1,5 +1,5 @@
 export { EVENT_TRANSPORT, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
-export { JetStreamEventTransport } from './jetstream.transport';
+export { deleteEventStream, JetStreamEventTransport } from './jetstream.transport';
 export { InProcessEventTransport } from './in-process.transport';
 export { Outbox, outboxChannel } from './outbox';
 export { OutboxRelay } from './outbox-relay';

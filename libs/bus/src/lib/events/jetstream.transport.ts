@@ -201,6 +201,16 @@ class JetStreamSubscription implements EventSubscription {
   }
 }
 
+/** Removes a namespace's event stream and every event in it: tearing down an environment, or a test's namespace. */
+export async function deleteEventStream(servers: string[], namespace: string): Promise<void> {
+  const nc = await connect({ servers });
+  try {
+    await (await nc.jetstreamManager()).streams.delete(streamName(namespace)).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
 function streamName(namespace: string): string {
   return `${namespace}_events`;
 }
