@@ -1,1 +1,2 @@
+export * from './lib/browser';
 export * from './lib/infrastructure';
