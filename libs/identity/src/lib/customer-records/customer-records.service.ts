@@ -67,6 +67,7 @@ export class CustomerRecordsService {
       if (email !== customer.email) {
         await this.changeEmail(manager, customer, email);
         customer.email = email;
+        customer.emailVerifiedAt = null;
       }
       if (changes.name !== undefined) customer.name = changes.name;
       if (passwordHash !== undefined) customer.passwordHash = passwordHash;
@@ -113,7 +114,7 @@ export class CustomerRecordsService {
     const changed = await manager
       .createQueryBuilder()
       .update(Customer)
-      .set({ email })
+      .set({ email, emailVerifiedAt: null })
       .where('id = :id', { id: customer.id })
       .andWhere('NOT EXISTS (SELECT 1 FROM customers AS other WHERE other.publication_id = :publicationId AND other.email = :email AND other.deleted_at IS NULL)', {
         publicationId: customer.publicationId,
