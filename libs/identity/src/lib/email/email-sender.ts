@@ -7,20 +7,14 @@ import {
   PASSWORD_RESET_TTL_MINUTES,
   type EmailKind,
 } from '@gatehouse/contracts';
-import { BusClient } from '@gatehouse/bus';
+import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
-import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { EmailMessage } from './email-message.entity';
 import { EMAIL_QUEUED, EmailQueue } from './email-queue';
 import { renderEmail, type RenderedEmail } from './email-rendering';
 import { EmailTemplatesService } from './email-templates.service';
 import { EmailTransport } from './email-transport';
-
-/** The safety net: messages queued by another replica, or whose wake-up was missed, are found this often. */
-const POLL_INTERVAL_MS = 1_000;
-const MAX_IN_FLIGHT = 5;
-/** How long shutdown waits for messages being sent; one left claimed is tried again once its lease runs out. */
-const SHUTDOWN_GRACE_MS = 3_000;
 
 const VALID_MINUTES: Record<EmailKind, number> = {
   password_reset: PASSWORD_RESET_TTL_MINUTES,
@@ -29,107 +23,60 @@ const VALID_MINUTES: Record<EmailKind, number> = {
 };
 
 /**
- * Sends queued account email: woken when a transaction that queued a message commits, at the next
- * due time, and by polling. Each message is rendered in its publication's branding (fetched from
- * admin and branding over the bus) and copy, then handed to the transport; a failure, including a
- * service that does not answer, leaves it for the next attempt of the schedule.
+ * Sends queued account email as soon as the transaction that queued it commits. Each message is
+ * rendered in its publication's branding (fetched from admin and branding over the bus) and copy,
+ * then handed to the transport; a failure, a service that does not answer included, leaves it
+ * for the next attempt of the schedule.
  */
 @Injectable()
 export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EmailSender.name);
-  private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private round: Promise<void> | null = null;
-  private roundRequested = false;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private failing = false;
+  private readonly scheduler: DueWorkScheduler<EmailMessage>;
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly clock: Clock,
+    dataSource: DataSource,
+    clock: Clock,
     private readonly queue: EmailQueue,
     private readonly templates: EmailTemplatesService,
     private readonly transport: EmailTransport,
     private readonly bus: BusClient,
-  ) {}
+  ) {
+    this.scheduler = new DueWorkScheduler(
+      dataSource,
+      clock,
+      { claimDue: (limit) => queue.claimDue(limit), perform: (message) => this.send(message), nextDueAt: () => queue.nextDueAt() },
+      // A message still being sent at shutdown is sent again once its lease runs out.
+      { name: 'account email', addedFlag: EMAIL_QUEUED, pollIntervalMs: 1_000, maxInFlight: 5, stopGraceMs: 3_000 },
+    );
+  }
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.dataSource.subscribers.push(this.wakeOnCommit());
-    this.wake();
+    this.scheduler.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.wakeTimer);
-    await this.round;
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
-  }
-
-  wake(): void {
-    if (!this.running) return;
-    if (this.round) {
-      this.roundRequested = true;
-      return;
-    }
-    clearTimeout(this.wakeTimer);
-    this.round = this.sendDue().finally(() => {
-      this.round = null;
-      if (this.roundRequested) {
-        this.roundRequested = false;
-        this.wake();
-      }
-    });
-  }
-
-  private async sendDue(): Promise<void> {
-    let nextDue: Date | null = null;
-    try {
-      const capacity = MAX_IN_FLIGHT - this.inFlight.size;
-      if (capacity > 0) for (const message of await this.queue.claimDue(capacity)) this.track(this.send(message));
-      nextDue = await this.queue.nextDueAt();
-      if (this.failing) this.logger.log('Sending account email again');
-      this.failing = false;
-    } catch (err) {
-      if (!this.failing) this.logger.error(`Looking for account email to send failed, retrying: ${describe(err)}`);
-      this.failing = true;
-    }
-    if (!this.running) return;
-    const untilDue = nextDue ? Math.max(nextDue.getTime() - this.clock.now().getTime(), 0) : POLL_INTERVAL_MS;
-    this.wakeTimer = setTimeout(() => this.wake(), Math.min(untilDue, POLL_INTERVAL_MS));
-  }
-
-  private track(sending: Promise<void>): void {
-    this.inFlight.add(sending);
-    void sending.finally(() => {
-      this.inFlight.delete(sending);
-      this.wake();
-    });
+  onModuleDestroy(): Promise<void> {
+    return this.scheduler.stop();
   }
 
   private async send(message: EmailMessage): Promise<void> {
+    let rendered: RenderedEmail;
     try {
-      let rendered: RenderedEmail;
       let fromName: string;
-      try {
-        ({ rendered, fromName } = await this.render(message));
-        await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName });
-      } catch (err) {
-        this.logger.warn(`Attempt ${message.attempts} to send ${message.kind} message ${message.id} failed: ${describe(err)}`);
-        await this.queue.failed(message, describe(err));
-        return;
-      }
-      const kept = this.transport.delivery === 'mailbox';
-      await this.queue.sent(message, {
-        delivery: this.transport.delivery,
-        subject: rendered.subject,
-        text: kept ? rendered.text : null,
-        html: kept ? rendered.html : null,
-      });
+      ({ rendered, fromName } = await this.render(message));
+      await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName });
     } catch (err) {
-      // Left claimed: once its lease runs out it is tried again.
-      this.logger.error(`Recording the ${message.kind} message ${message.id} failed: ${describe(err)}`);
+      const reason = err instanceof Error ? err.message : String(err);
+      this.logger.warn(`Attempt ${message.attempts} to send ${message.kind} message ${message.id} failed: ${reason}`);
+      await this.queue.failed(message, reason);
+      return;
     }
+    const kept = this.transport.delivery === 'mailbox';
+    await this.queue.sent(message, {
+      delivery: this.transport.delivery,
+      subject: rendered.subject,
+      text: kept ? rendered.text : null,
+      html: kept ? rendered.html : null,
+    });
   }
 
   private async render(message: EmailMessage): Promise<{ rendered: RenderedEmail; fromName: string }> {
@@ -149,18 +96,4 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     });
     return { rendered, fromName: publication.name };
   }
-
-  private wakeOnCommit(): EntitySubscriberInterface {
-    return {
-      afterTransactionCommit: ({ queryRunner }: TransactionCommitEvent) => {
-        if (!queryRunner.data[EMAIL_QUEUED]) return;
-        delete queryRunner.data[EMAIL_QUEUED];
-        this.wake();
-      },
-    };
-  }
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
