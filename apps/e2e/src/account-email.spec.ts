@@ -1,3 +1,4 @@
+import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, startService, type RunningService } from '@gatehouse/bus';
@@ -95,6 +96,7 @@ describe('account email through the gateway, over SMTP', () => {
     identity = await startIdentity({ SMTP_URL: sink.url });
     others.push(await startServiceOverNats(adminService, db.url, namespace, STAFF_ENV));
     others.push(await startServiceOverNats(brandingService, db.url, namespace));
+    others.push(await startServiceOverNats(accessService, db.url, namespace));
     gateway = await startGatewayOverNats(namespace);
     api = apiOf(gateway.url);
     tenant = await bootstrapTenant(api);
@@ -331,6 +333,25 @@ describe('account email through the gateway, over SMTP', () => {
     const one = await api(`/admin/mailbox/${listed.id}`, { session: tenant.session });
     expect(one.body).toMatchObject({ id: listed.id, text: null, html: null });
     expect((await api('/admin/mailbox', { key: publishableKey })).status).toBe(401);
+  });
+
+  it('lets a registration wall require a verified email: the reader passes once verified and refreshed', async () => {
+    const { publishableKey } = await keys();
+    const wall = await api('/admin/paywalls', {
+      session: tenant.session,
+      body: { name: 'Verified readers', type: 'registration', config: { requireVerifiedEmail: true }, match: { include: ['/verified/**'] } },
+    });
+    expect(wall.status).toBe(201);
+    const check = (token: string) => api(`/access/check?url=${encodeURIComponent('https://alpha.example/verified/story')}`, { key: publishableKey, token });
+    const email = newEmail('wall');
+    const registered = await register(publishableKey, email);
+    expect((await check(registered.accessToken)).body).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { paywallId: wall.body.id } });
+
+    const { token } = linkIn((await sink.nextTo(email)).text, 'email_verification');
+    expect((await api('/auth/customers/verify-email', { key: publishableKey, body: { token } })).status).toBe(200);
+    const refreshed = await api('/auth/customers/refresh', { key: publishableKey, body: { refreshToken: registered.refreshToken } });
+    expect(refreshed.body.customer.emailVerified).toBe(true);
+    expect((await check(refreshed.body.accessToken)).body).toMatchObject({ granted: true, reason: 'registered' });
   });
 
   it('keeps a message through a service restart while the SMTP server is down, and sends it once', async () => {

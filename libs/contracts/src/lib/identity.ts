@@ -35,6 +35,8 @@ export interface CustomerTokenClaims {
   exp: number;
   iss: string;
   aud: string;
+  /** Whether the customer's address was verified when the token was issued (a registration wall may require it). */
+  email_verified?: boolean;
 }
 
 export interface CustomerView {
