@@ -354,6 +354,28 @@ describe('account email through the gateway, over SMTP', () => {
     expect((await check(refreshed.body.accessToken)).body).toMatchObject({ granted: true, reason: 'registered' });
   });
 
+  it('documents every account email route in /docs with its response schema', async () => {
+    const doc = (await (await fetch(`${gateway.url}/docs/json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json'?: { schema?: object } } }> }>>;
+    };
+    const routes: Array<[string, string, string]> = [
+      ['/api/v1/auth/customers/password-reset', 'post', '202'],
+      ['/api/v1/auth/customers/password-reset/confirm', 'post', '200'],
+      ['/api/v1/auth/customers/verify-email', 'post', '200'],
+      ['/api/v1/auth/customers/verify-email/send', 'post', '202'],
+      ['/api/v1/auth/customers/login-code', 'post', '202'],
+      ['/api/v1/auth/customers/login-code/verify', 'post', '200'],
+      ['/api/v1/auth/customers/login-code/link', 'post', '200'],
+      ['/api/v1/admin/mailbox', 'get', '200'],
+      ['/api/v1/admin/mailbox/{id}', 'get', '200'],
+      ['/api/v1/admin/email-templates', 'get', '200'],
+      ['/api/v1/admin/email-templates/{kind}/{language}', 'put', '200'],
+    ];
+    for (const [path, method, status] of routes) {
+      expect({ path, schema: doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema }).toEqual({ path, schema: expect.any(Object) });
+    }
+  });
+
   it('keeps a message through a service restart while the SMTP server is down, and sends it once', async () => {
     const { publishableKey } = await keys();
     const email = newEmail('restart');
