@@ -261,18 +261,23 @@ describe('account email through the gateway, over SMTP', () => {
   });
 
   it('answers a known and an unknown email alike, in similar time, and throttles per email either way', async () => {
-    const { publishableKey, secretKey } = await keys();
-    const known = newEmail('known');
-    await register(publishableKey, known);
-    await sink.nextTo(known);
+    const { publishableKey } = await keys();
+    // Two customers take turns, so that neither reaches the per-address limit while being timed.
+    const known = [newEmail('known'), newEmail('known')];
+    for (const email of known) {
+      await register(publishableKey, email);
+      await sink.nextTo(email);
+    }
 
     for (const route of ['password-reset', 'login-code']) {
+      const { secretKey } = await keys();
       const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
       const bodies = new Set<string>();
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < 6; i++) {
         for (const who of ['known', 'unknown'] as const) {
+          const email = who === 'known' ? known[i % 2] : newEmail('nobody');
           const started = performance.now();
-          const answer = await api(`/auth/customers/${route}`, { key: secretKey, body: { email: who === 'known' ? known : newEmail('nobody') } });
+          const answer = await api(`/auth/customers/${route}`, { key: secretKey, body: { email } });
           timings[who].push(performance.now() - started);
           expect(answer.status).toBe(202);
           bodies.add(JSON.stringify(answer.body));
@@ -281,9 +286,13 @@ describe('account email through the gateway, over SMTP', () => {
       expect([...bodies]).toEqual(['{"accepted":true}']);
       expect(Math.abs(median(timings.known) - median(timings.unknown))).toBeLessThan(50);
     }
-    await eventually(() => (sink.to(known).length === 9 ? true : undefined));
+    // Only the customers got mail: their verification, 3 resets and 3 codes each.
+    await eventually(() => (known.every((email) => sink.to(email).length === 7) ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(known.map((email) => sink.to(email).length)).toEqual([7, 7]);
 
     // The gateway's limit of these routes: 20 calls a minute per key (and client IP for a publishable key).
+    const { secretKey } = await keys();
     let limited = await api('/auth/customers/password-reset', { key: secretKey, body: { email: newEmail('nobody') } });
     expect(limited.headers.get('x-ratelimit-limit')).toBe('20');
     for (let calls = 1; limited.status === 202 && calls <= 20; calls++) {
@@ -291,13 +300,10 @@ describe('account email through the gateway, over SMTP', () => {
     }
     expect(limited.status).toBe(429);
 
-    // Identity's limit per address, whoever asks: 5 requests of a kind in 15 minutes.
+    // Identity's limit per address, whoever asks: 5 requests of a kind in 15 minutes, known address or not.
     const { secretKey: otherKey } = await keys();
-    const unknown = newEmail('nobody');
-    for (const email of [known, unknown]) {
-      for (let i = sink.to(email).length > 0 ? 4 : 0; i < 5; i++) {
-        expect((await api('/auth/customers/password-reset', { key: otherKey, body: { email } })).status).toBe(202);
-      }
+    for (const [email, before] of [[known[0], 3], [newEmail('nobody'), 0]] as const) {
+      for (let i = before; i < 5; i++) expect((await api('/auth/customers/password-reset', { key: otherKey, body: { email } })).status).toBe(202);
       const throttled = await api('/auth/customers/password-reset', { key: otherKey, body: { email } });
       expect(throttled.status).toBe(429);
       expect(throttled.body.code).toBe('rate_limited');
