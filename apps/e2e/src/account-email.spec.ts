@@ -200,6 +200,23 @@ describe('account email through the gateway, over SMTP', () => {
     expect((await api('/auth/customers/login', { key: publishableKey, body: { email, password: NEW_PASSWORD } })).status).toBe(200);
   });
 
+  it("ends the links sent to an address once staff change the customer's email, and clears its verification", async () => {
+    const { publishableKey } = await keys();
+    const email = newEmail('moved');
+    const registered = await register(publishableKey, email);
+    const { token: verifyToken } = linkIn((await sink.nextTo(email)).text, 'email_verification');
+    expect((await api('/auth/customers/verify-email', { key: publishableKey, body: { token: verifyToken } })).body.emailVerified).toBe(true);
+    await api('/auth/customers/password-reset', { key: publishableKey, body: { email } });
+    const { token } = linkIn((await sink.nextTo(email, 2)).text, 'password_reset');
+
+    const moved = await api(`/customers/${registered.customer.id}`, { method: 'PATCH', session: tenant.session, body: { email: newEmail('new-address') } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.emailVerified).toBe(false);
+    const refused = await api('/auth/customers/password-reset/confirm', { key: publishableKey, body: { token, password: NEW_PASSWORD } });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('email_token_invalid');
+  });
+
   it('signs a reader in with the emailed code; wrong codes are limited and use the code up', async () => {
     const { publishableKey } = await keys();
     const email = newEmail('code');

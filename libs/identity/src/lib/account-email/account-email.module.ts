@@ -13,6 +13,6 @@ import { PasswordResetService } from './password-reset.service';
   imports: [CustomersModule, SessionsModule, EmailModule],
   controllers: [AccountEmailHandler],
   providers: [EmailTokens, EmailRequestThrottle, EmailVerificationService, PasswordResetService, LoginCodesService],
-  exports: [EmailVerificationService],
+  exports: [EmailVerificationService, EmailTokens],
 })
 export class AccountEmailModule {}

@@ -52,6 +52,11 @@ export class EmailTokens {
     return { token, code };
   }
 
+  /** Ends every unused token of the customer, in the caller's transaction: the address they were sent to is no longer the customer's. */
+  async revokeAllOf(manager: EntityManager, customerId: string): Promise<void> {
+    await manager.update(EmailToken, { customerId, usedAt: IsNull() }, { usedAt: this.clock.now() });
+  }
+
   /** Uses the token up in the caller's transaction and answers its customer's id; 401 email_token_invalid otherwise. */
   async consume(manager: EntityManager, publicationId: string, purpose: EmailKind, token: string): Promise<string> {
     const [rows]: [Array<{ customer_id: string }>, number] = await manager.query(

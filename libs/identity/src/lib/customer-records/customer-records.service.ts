@@ -12,6 +12,7 @@ import { AppError, Clock } from '@gatehouse/platform';
 import { isUUID } from 'class-validator';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { EmailTokens } from '../account-email/email-tokens.service';
 import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
@@ -32,6 +33,7 @@ export class CustomerRecordsService {
     private readonly customers: CustomersService,
     private readonly passwords: PasswordHasher,
     private readonly refreshTokens: RefreshTokens,
+    private readonly emailTokens: EmailTokens,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
@@ -68,6 +70,8 @@ export class CustomerRecordsService {
         await this.changeEmail(manager, customer, email);
         customer.email = email;
         customer.emailVerifiedAt = null;
+        // A reset or sign-in link sent to the old address must not open the account any more.
+        await this.emailTokens.revokeAllOf(manager, customer.id);
       }
       if (changes.name !== undefined) customer.name = changes.name;
       if (passwordHash !== undefined) customer.passwordHash = passwordHash;
