@@ -9,7 +9,7 @@ import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type Test
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
+import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
@@ -356,6 +356,34 @@ describe('account email through the gateway, over SMTP', () => {
     const one = await api(`/admin/mailbox/${listed.id}`, { session: tenant.session });
     expect(one.body).toMatchObject({ id: listed.id, text: null, html: null });
     expect((await api('/admin/mailbox', { key: publishableKey })).status).toBe(401);
+  });
+
+  it("keeps every publication's tokens, messages and copy to itself", async () => {
+    const { publishableKey } = await keys();
+    const other = await anotherTenant(api, `other-${randomUUID().slice(0, 6)}`);
+    const email = newEmail('tenant');
+    await register(publishableKey, email);
+    await sink.nextTo(email);
+    await api('/auth/customers/password-reset', { key: publishableKey, body: { email } });
+    const { token } = linkIn((await sink.nextTo(email, 2)).text, 'password_reset');
+
+    // The other publication has no such customer: it answers alike and sends nothing.
+    expect((await api('/auth/customers/login-code', { key: other.keys.publishableKey, body: { email } })).status).toBe(202);
+    const otherCopy = { subject: 'Other subject', body: 'Other body', action: 'Other action' };
+    expect((await api('/admin/email-templates/password_reset/en', { method: 'PUT', session: other.session, body: otherCopy })).status).toBe(200);
+    const refused = await api('/auth/customers/password-reset/confirm', { key: other.keys.publishableKey, body: { token, password: NEW_PASSWORD } });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('email_token_invalid');
+
+    const ours = (await api('/admin/mailbox?limit=100', { session: tenant.session })).body.items.find((m: { to: string; kind: string }) => m.to === email && m.kind === 'password_reset');
+    expect((await api('/admin/mailbox?limit=100', { session: other.session })).body.items).toEqual([]);
+    expect((await api(`/admin/mailbox/${ours.id}`, { session: other.session })).status).toBe(404);
+    expect((await api('/admin/email-templates', { session: tenant.session })).body.find((t: { kind: string; language: string }) => t.kind === 'password_reset' && t.language === 'en')).toMatchObject({ customized: false });
+
+    // The token still works where it belongs, and no other message went out.
+    expect((await api('/auth/customers/password-reset/confirm', { key: publishableKey, body: { token, password: NEW_PASSWORD } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(sink.to(email)).toHaveLength(2);
   });
 
   it('lets a registration wall require a verified email: the reader passes once verified and refreshed', async () => {
