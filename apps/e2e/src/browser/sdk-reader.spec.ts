@@ -299,6 +299,7 @@ describe('the browser SDK on a publisher page', () => {
       expect((await record(later)).access).toEqual([{ granted: false, reason: 'service_unavailable', customerId: readerId }]);
       await Promise.all([open_.close(), closed.close(), later.close()]);
     },
-    LONG,
+    // Closing the gateway waits for the browser's open connections to end.
+    3 * 60_000,
   );
 });
