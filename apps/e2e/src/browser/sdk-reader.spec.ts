@@ -34,7 +34,7 @@ describe('the browser SDK on a publisher page', () => {
     ]);
     const product = await system.product('Digital');
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
-    site = await PublisherSite.start(system.gatewayUrl, system.publishableKey);
+    site = await PublisherSite.start(system.url, system.publishableKey);
     browser = await launchBrowser();
     browser.context.on('request', (request) => {
       if (request.url().includes('/api/v1/')) requests.push(request);
@@ -93,7 +93,7 @@ describe('the browser SDK on a publisher page', () => {
       // The listener was queued before the script loaded.
       expect((await record(page)).access).toEqual([{ granted: true, reason: 'no_rule', customerId: null }]);
       const check = requests.find((r) => r.url().includes('/api/v1/access/check'))!;
-      expect(new URL(check.url()).origin).toBe(system.gatewayUrl.replace('127.0.0.1', 'localhost'));
+      expect(new URL(check.url()).origin).toBe(system.url.replace('127.0.0.1', 'localhost'));
       expect(Object.fromEntries(new URL(check.url()).searchParams)).toMatchObject({
         url: site.url('/news/first-story?utm_source=newsletter'),
         userId: visitor,

@@ -64,8 +64,8 @@ export class WholeSystem {
     return system;
   }
 
-  /** The gateway's address, e.g. http://127.0.0.1:41234. */
-  get gatewayUrl(): string {
+  /** The gateway's base URL, e.g. http://127.0.0.1:41234. */
+  get url(): string {
     return this.gateway.url;
   }
 

@@ -136,6 +136,17 @@ describe('Gatehouse client', () => {
     expect(assigned).toEqual(['https://processor.example/checkout/cs_1']);
   });
 
+  it('keeps the last access result for UI that starts listening late, and sends queued events on demand', async () => {
+    const { gatehouse, requests } = page(({ url }) => (url.pathname.endsWith('/events') ? { status: 202, body: { accepted: 1 } } : granted));
+    gatehouse.init({ publishableKey: KEY, autoPageview: false });
+    expect(gatehouse.lastAccess).toBeNull();
+    await gatehouse.checkAccess();
+    expect(gatehouse.lastAccess).toEqual(granted.body);
+    gatehouse.trackEvent('newsletter_subscribe', { data: { email: 'r@example.com' } });
+    await gatehouse.flush();
+    expect(requests.at(-1)).toMatchObject({ path: '/api/v1/events', body: { events: [{ type: 'newsletter_subscribe', data: { email: 'r@example.com' }, userId: 'visitor-1' }] } });
+  });
+
   it('fetches the branding once per page', async () => {
     const { gatehouse, requests } = page(() => ({ status: 200, body: { brandingMode: 'generic' } }));
     gatehouse.init({ publishableKey: KEY, autoPageview: false });
