@@ -1,0 +1,24 @@
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { ApiError } from '../api/client';
+
+/**
+ * Puts the problem's field errors next to their fields (`domains[1]` lands on `domains`) and
+ * answers whether any did; the caller shows the `detail` otherwise.
+ */
+export function showFieldErrors<T extends FieldValues>(form: UseFormReturn<T, any, any>, error: unknown): boolean {
+  if (!(error instanceof ApiError) || !error.problem.errors) return false;
+  const known = Object.keys(form.getValues());
+  let shown = false;
+  for (const { field, message } of error.problem.errors) {
+    const name = field.split(/[.[]/)[0];
+    if (known.includes(name)) {
+      form.setError(name as Path<T>, { message }, { shouldFocus: !shown });
+      shown = true;
+    }
+  }
+  return shown;
+}
+
+export function hasFieldErrors(error: unknown): boolean {
+  return error instanceof ApiError && (error.problem.errors?.length ?? 0) > 0;
+}
