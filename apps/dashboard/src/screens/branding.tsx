@@ -11,7 +11,6 @@ import { Card, PageHeader } from '../components/ui/card';
 import { Field, Input, Textarea } from '../components/ui/field';
 import { ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { darker, HEX_COLOUR } from '../lib/colour';
-import { cn } from '../lib/cn';
 import { hasFieldErrors, showFieldErrors } from '../lib/forms';
 import { BrandingPreview } from './branding-preview';
 
@@ -143,9 +142,10 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
               ))}
             </div>
           </fieldset>
+          {!themed && <p className="mt-3 text-sm text-slate-700">The settings below are kept but not applied while the mode is generic.</p>}
         </Card>
 
-        <Card className={cn('space-y-4', !themed && 'opacity-70')}>
+        <Card className="space-y-4">
           <h2 className="text-base font-semibold">Colours</h2>
           <ColourField form={form} name="brandColor" label="Brand colour" hint="Buttons and links." />
           <ColourField
@@ -156,7 +156,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
           />
         </Card>
 
-        <Card className={cn('space-y-4', !themed && 'opacity-70')}>
+        <Card className="space-y-4">
           <h2 className="text-base font-semibold">Font and corners</h2>
           <Field label="Font family" hint="A CSS font-family value, e.g. Georgia, serif. Empty: the system font." error={form.formState.errors.fontFamily?.message}>
             {(control) => <Input {...control} {...form.register('fontFamily')} />}
@@ -198,14 +198,14 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
           />
         </Card>
 
-        <Card className={cn('space-y-4', !themed && 'opacity-70')}>
+        <Card className="space-y-4">
           <h2 className="text-base font-semibold">Logo</h2>
           <Field label="Logo URL" hint="An SVG or PNG image." error={form.formState.errors.logoUrl?.message}>
             {(control) => <Input type="url" placeholder="https://example.com/logo.svg" {...control} {...form.register('logoUrl')} />}
           </Field>
         </Card>
 
-        <Card className={cn('space-y-4', !themed && 'opacity-70')}>
+        <Card className="space-y-4">
           <h2 className="text-base font-semibold">Copy</h2>
           <p className="text-xs text-slate-600">Advised lengths are shown as you type; longer text is allowed but may wrap or be cut on small screens.</p>
           <CopyInput form={form} name="authHeading" label="Sign-in heading" />
@@ -217,7 +217,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
           <CopyInput form={form} name="paywallCtaText" label="Paywall button text" />
         </Card>
 
-        <Card className={cn('space-y-4', mode !== 'custom' && 'opacity-70')}>
+        <Card className="space-y-4">
           <h2 className="text-base font-semibold">Custom CSS</h2>
           <Field label="CSS inside every component" hint={mode === 'custom' ? 'Applied in custom mode; at most 20 KiB.' : 'Kept, but applied only in custom mode.'} error={form.formState.errors.customCss?.message}>
             {(control) => <Textarea rows={6} className="font-mono text-xs" {...control} {...form.register('customCss')} />}
