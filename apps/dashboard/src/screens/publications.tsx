@@ -23,9 +23,10 @@ const publicationSchema = z.object({
     .transform((text) => text.split(/[\s,]+/).map((domain) => domain.trim().toLowerCase()).filter(Boolean))
     .pipe(
       z
-        .array(z.string().regex(HOST, 'Each domain must be a host name such as example.com or *.example.com.'))
+        .array(z.string())
         .min(1, 'Add at least one domain.')
-        .max(50, 'At most 50 domains.'),
+        .max(50, 'At most 50 domains.')
+        .refine((domains) => domains.every((domain) => HOST.test(domain)), 'Each domain must be a host name such as example.com or *.example.com.'),
     ),
 });
 type PublicationInput = z.input<typeof publicationSchema>;
