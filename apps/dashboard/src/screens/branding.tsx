@@ -102,18 +102,22 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
   const [etag, setEtag] = useState(loaded.etag);
   const [saved, setSaved] = useState(false);
   const form = useForm<BrandingForm>({ resolver: zodResolver(brandingSchema), defaultValues: toForm(loaded.configuration) });
-  useEffect(() => form.reset(toForm(loaded.configuration)), [loaded, form]);
-  const values = form.watch();
   const save = useMutation({
     mutationFn: (next: BrandingForm) => api.branding.save(toChanges(next), etag),
     onSuccess: (result) => {
-      setEtag(result.etag);
-      setSaved(true);
-      form.reset(toForm(result.configuration));
       queryClient.setQueryData(['branding'], result);
+      setSaved(true);
     },
     onError: (error) => showFieldErrors(form, error),
   });
+  const { reset: resetSave } = save;
+  // A fresh read (after a save, or "Load their version") is what the next write must match.
+  useEffect(() => {
+    form.reset(toForm(loaded.configuration));
+    setEtag(loaded.etag);
+    resetSave();
+  }, [loaded, form, resetSave]);
+  const values = form.watch();
   const conflict = save.error instanceof ApiError && save.error.code === 'precondition_failed';
   const mode = values.brandingMode;
   const themed = mode !== 'generic';
