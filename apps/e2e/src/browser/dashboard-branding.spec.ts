@@ -14,7 +14,8 @@ describe('dashboard: branding studio', () => {
   const publicBranding = () => system.api('/branding', { key: publishableKey });
   /** The preview's main buttons: the real components' `part="primary-button"` (shadow DOM included), or the approximation's. */
   const primaryButton = () => page.getByTestId('branding-preview').locator('[part="primary-button"]').first();
-  const style = (property: string) => primaryButton().evaluate((el, name) => getComputedStyle(el).getPropertyValue(name), property);
+  // Evaluated in the page, where getComputedStyle exists (this file is type-checked without the DOM library).
+  const style = (property: string): Promise<string> => primaryButton().evaluate(`(el) => getComputedStyle(el).getPropertyValue(${JSON.stringify(property)})`);
 
   beforeAll(async () => {
     system = await DashboardSystem.start();

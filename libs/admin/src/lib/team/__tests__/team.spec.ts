@@ -83,4 +83,21 @@ describe('team', () => {
       ['role_changed', owner.staff.email, 'writer@example.com', 'admin'],
     ]);
   });
+
+  it("never reaches into another publication's team: its members and invitations are not found", async () => {
+    const other = await harness.request(AdminRequests.CreatePublication, { staffId: owner.staff.id, name: 'Other Gazette', domains: ['other.example'] });
+    const otherActor: StaffActor = { staffId: owner.staff.id, publicationId: other.id, role: 'admin' };
+    const stranger = await invite('stranger@example.com', 'editor', otherActor);
+    await accept(stranger.token, 'stranger password');
+    const strangerId = (await harness.request(AdminRequests.ListTeam, { actor: otherActor })).members.find((m) => m.email === 'stranger@example.com')!.id;
+    const pending = await invite('pending@example.com', 'viewer', otherActor);
+
+    await expect(harness.request(AdminRequests.RemoveMember, { actor, staffId: strangerId })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(harness.request(AdminRequests.ChangeRole, { actor, staffId: strangerId, role: 'admin' })).rejects.toMatchObject({ status: 404 });
+    await expect(harness.request(AdminRequests.RevokeInvitation, { actor, invitationId: pending.id })).rejects.toMatchObject({ status: 404 });
+    const mine = await harness.request(AdminRequests.ListTeam, { actor });
+    expect(mine.members.map((m) => m.email)).not.toContain('stranger@example.com');
+    expect(mine.invitations.map((i) => i.email)).not.toContain('pending@example.com');
+    expect(mine.log.map((c) => c.subject)).not.toContain('stranger@example.com');
+  });
 });
