@@ -10,7 +10,8 @@ import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
-import { hasFieldErrors, showFieldErrors } from '../lib/forms';
+import { showFieldErrors } from '../lib/forms';
+import { FormFooter } from '../components/ui/form-footer';
 
 const pairSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, '1 to 64 letters, digits, _ . or -, starting with a letter or digit.'),
@@ -145,11 +146,7 @@ function CreatePairDialog({ onClose, onCreated }: { onClose: () => void; onCreat
         <Field label="Name" error={form.formState.errors.name?.message}>
           {(control) => <Input {...control} {...form.register('name')} />}
         </Field>
-        {create.error && !hasFieldErrors(create.error) && <ErrorMessage error={create.error} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={create.isPending}>Create key pair</Button>
-        </div>
+        <FormFooter error={create.error} onCancel={onClose} submitLabel={'Create key pair'} pending={create.isPending} />
       </form>
     </Dialog>
   );

@@ -11,7 +11,8 @@ import { Badge, Card, PageHeader } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
 import { Field, Input, Textarea } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
-import { hasFieldErrors, showFieldErrors } from '../lib/forms';
+import { showFieldErrors } from '../lib/forms';
+import { FormFooter } from '../components/ui/form-footer';
 
 /** As the gateway checks it: a host name, or `*.` and a host name for every subdomain. */
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -129,11 +130,7 @@ function PublicationDialog({
         <Field label="Domains" hint="One per line or separated by commas, e.g. example.com and *.example.com." error={errors.domains?.message}>
           {(control) => <Textarea rows={4} className="font-mono" {...control} {...form.register('domains')} />}
         </Field>
-        {save.error && !hasFieldErrors(save.error) && <ErrorMessage error={save.error} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{publication ? 'Save' : 'Create publication'}</Button>
-        </div>
+        <FormFooter error={save.error} onCancel={onClose} submitLabel={publication ? 'Save' : 'Create publication'} pending={save.isPending} />
       </form>
     </Dialog>
   );

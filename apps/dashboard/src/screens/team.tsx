@@ -11,7 +11,8 @@ import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
-import { hasFieldErrors, showFieldErrors } from '../lib/forms';
+import { showFieldErrors } from '../lib/forms';
+import { FormFooter } from '../components/ui/form-footer';
 
 const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly StaffRole[];
 const ROLE_HELP: Record<StaffRole, string> = {
@@ -183,11 +184,7 @@ function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: 
             </Select>
           )}
         </Field>
-        {invite.error && !hasFieldErrors(invite.error) && <ErrorMessage error={invite.error} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={invite.isPending}>Create invitation</Button>
-        </div>
+        <FormFooter error={invite.error} onCancel={onClose} submitLabel={'Create invitation'} pending={invite.isPending} />
       </form>
     </Dialog>
   );

@@ -10,7 +10,8 @@ import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice, SecretValue } from '../components/ui/states';
-import { hasFieldErrors, showFieldErrors } from '../lib/forms';
+import { showFieldErrors } from '../lib/forms';
+import { FormFooter } from '../components/ui/form-footer';
 
 /** The events of spec 6.2 as a publisher thinks of them (the browser test checks that every event is here). */
 const EVENT_GROUPS = {
@@ -205,11 +206,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: { webhook: WebhookWithDeli
         <Field label="Description (optional)" error={errors.description?.message}>
           {(control) => <Input {...control} {...form.register('description')} />}
         </Field>
-        {save.error && !hasFieldErrors(save.error) && <ErrorMessage error={save.error} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{webhook ? 'Save' : 'Add webhook'}</Button>
-        </div>
+        <FormFooter error={save.error} onCancel={onClose} submitLabel={webhook ? 'Save' : 'Add webhook'} pending={save.isPending} />
       </form>
     </Dialog>
   );

@@ -6,10 +6,9 @@ import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type T
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Client } from 'pg';
 import type { Page } from 'playwright-core';
 import { call, type Answer, type Call } from './http';
-import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 import { WEBHOOKS_ENV } from './webhooks';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -60,14 +59,8 @@ export class DashboardSystem {
   }
 
   /** Reads or changes admin's schema directly, e.g. to let a session run out. */
-  async adminSql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    const sql = new Client({ connectionString: this.db.url, options: '-c search_path=admin' });
-    await sql.connect();
-    try {
-      return (await sql.query(text, params)).rows as T[];
-    } finally {
-      await sql.end();
-    }
+  adminSql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return querySchema<T>(this.db.url, 'admin', text, params);
   }
 
   async close(): Promise<void> {
