@@ -8,7 +8,11 @@ import type {
   DeliveryAttemptView,
   MembershipView,
   OutboundEventName,
+  Page,
+  PaywallView,
   ProblemDetails,
+  SegmentDraft,
+  SegmentView,
   SessionView,
   StaffRole,
   StaffView,
@@ -77,6 +81,18 @@ const remove = async (path: string) => {
 };
 const id = encodeURIComponent;
 
+/** Every item of a cursor-paginated list (decisions H2), page by page. */
+async function all<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await get<Page<T>>(`${path}?limit=100${cursor ? `&cursor=${id(cursor)}` : ''}`);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
 export interface BrandingWithTag {
   configuration: BrandingConfiguration;
   /** For `If-Match`: the save is refused when someone else changed the branding since. */
@@ -122,6 +138,15 @@ export const api = {
       const { data, headers } = await send<BrandingConfiguration>('PUT', '/branding/admin', changes, etag ? { 'If-Match': etag } : {});
       return { configuration: data, etag: headers.get('ETag') };
     },
+  },
+  paywalls: {
+    list: () => all<PaywallView>('/admin/paywalls'),
+  },
+  segments: {
+    list: () => all<SegmentView>('/admin/segments'),
+    create: (body: SegmentDraft) => post<SegmentView>('/admin/segments', body),
+    update: (segmentId: string, body: SegmentDraft) => patch<SegmentView>(`/admin/segments/${id(segmentId)}`, body),
+    remove: (segmentId: string) => remove(`/admin/segments/${id(segmentId)}`),
   },
   webhooks: {
     list: async () => (await get<{ webhooks: WebhookWithDeliveries[] }>('/admin/webhooks')).webhooks,

@@ -1,11 +1,13 @@
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
 import { Button } from './button';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/50';
 const content =
   'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[min(36rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl';
+const wideContent = cn(content, 'w-[min(52rem,calc(100vw-2rem))]');
 
 /** A modal with a title and a close button; Radix traps focus and restores it on close. */
 export function Dialog({
@@ -13,8 +15,10 @@ export function Dialog({
   onOpenChange,
   title,
   description,
+  wide,
   children,
 }: {
+  wide?: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
@@ -25,7 +29,7 @@ export function Dialog({
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={overlay} />
-        <DialogPrimitive.Content className={content}>
+        <DialogPrimitive.Content className={wide ? wideContent : content}>
           <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
           {description ? (
             <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>
