@@ -69,6 +69,7 @@ const routeTree = rootRoute.addChildren([
     screen('api-keys', () => import('./screens/api-keys'), 'ApiKeysScreen'),
     screen('branding', () => import('./screens/branding'), 'BrandingScreen'),
     screen('webhooks', () => import('./screens/webhooks'), 'WebhooksScreen'),
+    screen('paywalls', () => import('./screens/paywalls'), 'PaywallsScreen'),
     screen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
   ]),
 ]);

@@ -9,6 +9,8 @@ import type {
   MembershipView,
   OutboundEventName,
   Page,
+  PaywallChanges,
+  PaywallDraft,
   PaywallView,
   ProblemDetails,
   SegmentDraft,
@@ -141,6 +143,9 @@ export const api = {
   },
   paywalls: {
     list: () => all<PaywallView>('/admin/paywalls'),
+    create: (body: PaywallDraft) => post<PaywallView>('/admin/paywalls', body),
+    update: (paywallId: string, body: PaywallChanges) => patch<PaywallView>(`/admin/paywalls/${id(paywallId)}`, body),
+    remove: (paywallId: string) => remove(`/admin/paywalls/${id(paywallId)}`),
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),

@@ -6,13 +6,14 @@ import { Button } from '../components/ui/button';
 import { Select } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
 
-/** The areas of spec 1; the rest of part 2's (paywalls, experiments, catalog, customers, stats) join as they land. */
+/** The areas of spec 1; the rest of part 2's (experiments, catalog, customers, stats) join as they land. */
 const AREAS = [
   { to: '/publications', label: 'Publications' },
   { to: '/team', label: 'Team' },
   { to: '/api-keys', label: 'API keys' },
   { to: '/branding', label: 'Branding' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/paywalls', label: 'Paywalls' },
   { to: '/segments', label: 'Segments' },
 ] as const;
 
