@@ -1,4 +1,5 @@
 import type {
+  AccessCheckResult,
   ApiKeyView,
   BrandingChanges,
   BrandingConfiguration,
@@ -146,6 +147,9 @@ export const api = {
     create: (body: PaywallDraft) => post<PaywallView>('/admin/paywalls', body),
     update: (paywallId: string, body: PaywallChanges) => patch<PaywallView>(`/admin/paywalls/${id(paywallId)}`, body),
     remove: (paywallId: string) => remove(`/admin/paywalls/${id(paywallId)}`),
+    /** The decision an anonymous visitor would get; counted in no stats. */
+    tryUrl: (url: string, attributes: Record<string, string>) =>
+      get<AccessCheckResult>(`/admin/access/try?${new URLSearchParams({ url, ...Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== '')) })}`),
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),

@@ -13,6 +13,7 @@ import { Field, Input, Select, Textarea } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { TryUrl } from './try-url';
 
 const TYPES: Record<PaywallType, string> = {
   hard: 'Hard — subscribers only',
@@ -160,6 +161,7 @@ export function PaywallsScreen() {
           </ol>
         </Card>
       )}
+      {list.length > 0 && <TryUrl />}
       {editing && <PaywallDialog paywall={editing === 'new' ? null : editing} segments={segments.data ?? []} onClose={() => setEditing(null)} />}
     </>
   );

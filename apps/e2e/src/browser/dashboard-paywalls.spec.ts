@@ -1,6 +1,7 @@
 import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
+import { querySchema } from '../support/system';
 import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
@@ -78,5 +79,26 @@ describe('dashboard: paywalls', () => {
     expect((await paywalls()).find((p) => p.name === 'Everything else')?.enabled).toBe(false);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-paywalls-ordered');
+  });
+
+  it('tries URLs as an anonymous visitor in the panel, shows the decision and why, and counts nothing', async () => {
+    const counted = async () => (await querySchema<{ n: string }>(system.db.url, 'access', 'SELECT COALESCE(sum(checks_granted + checks_denied), 0) AS n FROM hourly_stats'))[0].n;
+    const before = await counted();
+    const panel = page.getByRole('region', { name: 'Try a URL' });
+    await panel.getByLabel('Page URL').fill('https://daily.example/premium/2031/story');
+    await panel.getByLabel('Device').selectOption('mobile');
+    await panel.getByRole('button', { name: 'Try' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Denied: the paywall applies — paywall “Two free a week on mobile” (metered, shown as inline)' }).waitFor();
+    await browser.screenshot(page, 'dashboard-paywalls-try-url');
+
+    await panel.getByLabel('Device').selectOption('tablet');
+    await panel.getByRole('button', { name: 'Try' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Granted: no enabled paywall covers this page for this visitor' }).waitFor();
+
+    await panel.getByLabel('Page URL').fill('https://elsewhere.example/premium/1');
+    await panel.getByRole('button', { name: 'Try' }).click();
+    await panel.getByRole('alert').filter({ hasText: 'elsewhere.example' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await counted()).toBe(before);
   });
 });
