@@ -71,6 +71,7 @@ const routeTree = rootRoute.addChildren([
     screen('webhooks', () => import('./screens/webhooks'), 'WebhooksScreen'),
     screen('paywalls', () => import('./screens/paywalls'), 'PaywallsScreen'),
     screen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
+    screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
   ]),
 ]);
 

@@ -6,6 +6,8 @@ import type {
   CreatedApiKeyPair,
   CreatedInvitation,
   CreatedWebhook,
+  ExperimentDraft,
+  ExperimentView,
   DeliveryAttemptView,
   MembershipView,
   OutboundEventName,
@@ -19,6 +21,7 @@ import type {
   SessionView,
   StaffRole,
   StaffView,
+  Stats,
   TeamMemberView,
   TeamView,
   WebhookView,
@@ -150,6 +153,16 @@ export const api = {
     /** The decision an anonymous visitor would get; counted in no stats. */
     tryUrl: (url: string, attributes: Record<string, string>) =>
       get<AccessCheckResult>(`/admin/access/try?${new URLSearchParams({ url, ...Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== '')) })}`),
+  },
+  experiments: {
+    list: () => all<ExperimentView>('/admin/experiments'),
+    create: (body: ExperimentDraft) => post<ExperimentView>('/admin/experiments', body),
+    start: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/start`),
+    stop: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/stop`),
+    remove: (experimentId: string) => remove(`/admin/experiments/${id(experimentId)}`),
+  },
+  stats: {
+    get: (range: { from: string; to: string; interval: 'day' | 'hour' }) => get<Stats>(`/admin/stats?${new URLSearchParams(range)}`),
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),

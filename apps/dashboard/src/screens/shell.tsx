@@ -6,7 +6,7 @@ import { Button } from '../components/ui/button';
 import { Select } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
 
-/** The areas of spec 1; the rest of part 2's (experiments, catalog, customers, stats) join as they land. */
+/** The areas of spec 1; the rest of part 2's (catalog, customers, stats) join as they land. */
 const AREAS = [
   { to: '/publications', label: 'Publications' },
   { to: '/team', label: 'Team' },
@@ -15,6 +15,7 @@ const AREAS = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/paywalls', label: 'Paywalls' },
   { to: '/segments', label: 'Segments' },
+  { to: '/experiments', label: 'Experiments' },
 ] as const;
 
 export function Shell() {

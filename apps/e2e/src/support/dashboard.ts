@@ -1,12 +1,15 @@
 import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
+import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, type RunningService } from '@gatehouse/bus';
 import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { PUBLIC_BASE_URL } from './billing';
 import { call, type Answer, type Call } from './http';
 import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 import { WEBHOOKS_ENV } from './webhooks';
@@ -34,7 +37,8 @@ export class DashboardSystem {
   gateway!: TestGateway;
   private readonly services: RunningService[] = [];
 
-  static async start(): Promise<DashboardSystem> {
+  /** `billing`: also the billing service (the stats view asks it), pointed at no processor. */
+  static async start(options: { billing?: boolean } = {}): Promise<DashboardSystem> {
     if (!existsSync(resolve(DASHBOARD_DIR, 'index.html'))) throw new Error(`the dashboard is not built: run npm run build:web (looked in ${DASHBOARD_DIR})`);
     const system = new DashboardSystem();
     system.db = await createTestDatabase();
@@ -44,6 +48,9 @@ export class DashboardSystem {
         startServiceOverNats(accessService, system.db.url, system.namespace),
         startServiceOverNats(brandingService, system.db.url, system.namespace),
         startServiceOverNats(webhooksOutService, system.db.url, system.namespace, WEBHOOKS_ENV),
+        ...(options.billing
+          ? [startServiceOverNats(billingService, system.db.url, system.namespace, { PUBLIC_BASE_URL, PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64') })]
+          : []),
       ])),
     );
     system.gateway = await startGatewayOverNats(system.namespace, { DASHBOARD_DIR });
