@@ -6,6 +6,7 @@ import type {
   CreatedApiKeyPair,
   CreatedInvitation,
   CreatedWebhook,
+  CustomerRecord,
   ExperimentDraft,
   ExperimentView,
   DeliveryAttemptView,
@@ -15,6 +16,8 @@ import type {
   PaywallChanges,
   PaywallDraft,
   PaywallView,
+  PriceView,
+  ProductView,
   ProblemDetails,
   SegmentDraft,
   SegmentView,
@@ -22,6 +25,7 @@ import type {
   StaffRole,
   StaffView,
   Stats,
+  SubscriptionView,
   TeamMemberView,
   TeamView,
   WebhookView,
@@ -92,7 +96,7 @@ async function all<T>(path: string): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<T> = await get<Page<T>>(`${path}?limit=100${cursor ? `&cursor=${id(cursor)}` : ''}`);
+    const page: Page<T> = await get<Page<T>>(`${path}${path.includes('?') ? '' : '?'}limit=100${cursor ? `&cursor=${id(cursor)}` : ''}`);
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -163,6 +167,19 @@ export const api = {
   },
   stats: {
     get: (range: { from: string; to: string; interval: 'day' | 'hour' }) => get<Stats>(`/admin/stats?${new URLSearchParams(range)}`),
+  },
+  customers: {
+    find: async (email: string) => (await get<Page<CustomerRecord>>(`/customers?${new URLSearchParams(email ? { email, limit: '50' } : { limit: '50' })}`)).items,
+    remove: (customerId: string) => remove(`/customers/${id(customerId)}`),
+  },
+  subscriptions: {
+    ofCustomer: (customerId: string) => all<SubscriptionView>(`/admin/subscriptions?customerId=${id(customerId)}&`),
+    grant: (body: { customerId: string; priceId: string; currentPeriodEnd?: string }) => post<SubscriptionView>('/admin/subscriptions', body),
+    cancel: (subscriptionId: string, atPeriodEnd: boolean) => post<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}/cancel`, { atPeriodEnd }),
+  },
+  catalog: {
+    products: () => all<ProductView>('/admin/products'),
+    prices: (productId: string) => all<PriceView>(`/admin/products/${id(productId)}/prices`),
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),

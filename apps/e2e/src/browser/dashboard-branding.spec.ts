@@ -14,8 +14,9 @@ describe('dashboard: branding studio', () => {
   const publicBranding = () => system.api('/branding', { key: publishableKey });
   /** The preview's main buttons: the real components' `part="primary-button"` (shadow DOM included), or the approximation's. */
   const primaryButton = () => page.getByTestId('branding-preview').locator('[part="primary-button"]').first();
-  // Evaluated in the page, where getComputedStyle exists (this file is type-checked without the DOM library).
-  const style = (property: string): Promise<string> => primaryButton().evaluate(`(el) => getComputedStyle(el).getPropertyValue(${JSON.stringify(property)})`);
+  // Runs in the page; this file is type-checked without the DOM library, hence globalThis.
+  const style = (property: string): Promise<string> =>
+    primaryButton().evaluate((el, name) => (globalThis as any).getComputedStyle(el).getPropertyValue(name) as string, property);
 
   beforeAll(async () => {
     system = await DashboardSystem.start();

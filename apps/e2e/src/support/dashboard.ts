@@ -2,6 +2,7 @@ import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
+import { identityService } from '@gatehouse/identity';
 import { deleteEventStream, type RunningService } from '@gatehouse/bus';
 import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
@@ -37,8 +38,8 @@ export class DashboardSystem {
   gateway!: TestGateway;
   private readonly services: RunningService[] = [];
 
-  /** `billing`: also the billing service (the stats view asks it), pointed at no processor. */
-  static async start(options: { billing?: boolean } = {}): Promise<DashboardSystem> {
+  /** `billing`: also billing (the stats view asks it), pointed at no processor; `customers`: also identity, which keeps them. */
+  static async start(options: { billing?: boolean; customers?: boolean } = {}): Promise<DashboardSystem> {
     if (!existsSync(resolve(DASHBOARD_DIR, 'index.html'))) throw new Error(`the dashboard is not built: run npm run build:web (looked in ${DASHBOARD_DIR})`);
     const system = new DashboardSystem();
     system.db = await createTestDatabase();
@@ -51,6 +52,7 @@ export class DashboardSystem {
         ...(options.billing
           ? [startServiceOverNats(billingService, system.db.url, system.namespace, { PUBLIC_BASE_URL, PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64') })]
           : []),
+        ...(options.customers ? [startServiceOverNats(identityService, system.db.url, system.namespace, { BCRYPT_COST: '4' })] : []),
       ])),
     );
     system.gateway = await startGatewayOverNats(system.namespace, { DASHBOARD_DIR });
