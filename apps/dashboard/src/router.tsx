@@ -72,6 +72,7 @@ const routeTree = rootRoute.addChildren([
     screen('paywalls', () => import('./screens/paywalls'), 'PaywallsScreen'),
     screen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
     screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
+    screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
   ]),
 ]);

@@ -17,6 +17,7 @@ import type {
   PaywallDraft,
   PaywallView,
   PriceView,
+  ProcessorSettingsView,
   ProductView,
   ProblemDetails,
   SegmentDraft,
@@ -179,7 +180,16 @@ export const api = {
   },
   catalog: {
     products: () => all<ProductView>('/admin/products'),
+    createProduct: (body: { name: string; description: string | null; entitlements: string[] }) => post<ProductView>('/admin/products', body),
+    updateProduct: (productId: string, body: { active: boolean }) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
     prices: (productId: string) => all<PriceView>(`/admin/products/${id(productId)}/prices`),
+    createPrice: (productId: string, body: { currency: string; unitAmount: number; interval: PriceView['interval']; trialDays: number }) =>
+      post<PriceView>(`/admin/products/${id(productId)}/prices`, body),
+    setPriceActive: (priceId: string, active: boolean) => patch<PriceView>(`/admin/prices/${id(priceId)}`, { active }),
+  },
+  processor: {
+    get: () => get<ProcessorSettingsView>('/admin/processor'),
+    save: (body: { secretKey: string; webhookSecret?: string }) => put<ProcessorSettingsView>('/admin/processor', body),
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),

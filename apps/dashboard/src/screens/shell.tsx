@@ -6,7 +6,7 @@ import { Button } from '../components/ui/button';
 import { Select } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
 
-/** The areas of spec 1; the rest of part 2's (catalog, stats) join as they land. */
+/** The areas of spec 1; part 2's stats joins when it lands. */
 const AREAS = [
   { to: '/publications', label: 'Publications' },
   { to: '/team', label: 'Team' },
@@ -16,6 +16,7 @@ const AREAS = [
   { to: '/paywalls', label: 'Paywalls' },
   { to: '/segments', label: 'Segments' },
   { to: '/experiments', label: 'Experiments' },
+  { to: '/catalog', label: 'Catalog' },
   { to: '/customers', label: 'Customers' },
 ] as const;
 

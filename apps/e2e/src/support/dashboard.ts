@@ -38,8 +38,8 @@ export class DashboardSystem {
   gateway!: TestGateway;
   private readonly services: RunningService[] = [];
 
-  /** `billing`: also billing (the stats view asks it), pointed at no processor; `customers`: also identity, which keeps them. */
-  static async start(options: { billing?: boolean; customers?: boolean } = {}): Promise<DashboardSystem> {
+  /** `billing`: also billing (the stats view asks it), at `processorUrl` (a local fake) when given; `customers`: also identity, which keeps them. */
+  static async start(options: { billing?: boolean; customers?: boolean; processorUrl?: string } = {}): Promise<DashboardSystem> {
     if (!existsSync(resolve(DASHBOARD_DIR, 'index.html'))) throw new Error(`the dashboard is not built: run npm run build:web (looked in ${DASHBOARD_DIR})`);
     const system = new DashboardSystem();
     system.db = await createTestDatabase();
@@ -50,7 +50,11 @@ export class DashboardSystem {
         startServiceOverNats(brandingService, system.db.url, system.namespace),
         startServiceOverNats(webhooksOutService, system.db.url, system.namespace, WEBHOOKS_ENV),
         ...(options.billing
-          ? [startServiceOverNats(billingService, system.db.url, system.namespace, { PUBLIC_BASE_URL, PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64') })]
+          ? [startServiceOverNats(billingService, system.db.url, system.namespace, {
+              PUBLIC_BASE_URL,
+              PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
+              ...(options.processorUrl ? { PROCESSOR_API_URL: options.processorUrl } : {}),
+            })]
           : []),
         ...(options.customers ? [startServiceOverNats(identityService, system.db.url, system.namespace, { BCRYPT_COST: '4' })] : []),
       ])),
