@@ -74,6 +74,7 @@ const routeTree = rootRoute.addChildren([
     screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
+    screen('stats', () => import('./screens/stats'), 'StatsScreen'),
   ]),
 ]);
 
