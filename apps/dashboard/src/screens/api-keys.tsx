@@ -12,6 +12,7 @@ import { Field, Input } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { FormFooter } from '../components/ui/form-footer';
+import { formatDateTime } from '../lib/format';
 
 const pairSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, '1 to 64 letters, digits, _ . or -, starting with a letter or digit.'),
@@ -23,7 +24,7 @@ const KIND_USE = {
   secret: 'Your servers stop looking up subscriptions, creating checkouts and portal sessions, and cancelling with it.',
 };
 
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+const date = formatDateTime;
 
 /** Spec 2.1: the download a publisher drops next to their server code. */
 function envFileOf(pair: CreatedApiKeyPair): string {

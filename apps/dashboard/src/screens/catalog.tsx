@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PriceView, ProductView } from '@gatehouse/contracts';
+import type { ProductView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -12,8 +12,9 @@ import { Field, Input, Select } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { formatPrice } from '../lib/format';
 
-const money = (price: PriceView) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
+const money = formatPrice;
 
 export function CatalogScreen() {
   const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });

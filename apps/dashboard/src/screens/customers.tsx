@@ -7,10 +7,10 @@ import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
+import { formatDate, formatPrice } from '../lib/format';
 
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' }) : '—');
-const money = (price: PriceView) =>
-  `${new Intl.NumberFormat('en-GB', { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100)}${price.interval === 'lifetime' ? ' once' : ` a ${price.interval}`}`;
+const date = formatDate;
+const money = (price: PriceView) => `${formatPrice(price)}${price.interval === 'lifetime' ? ' once' : ` a ${price.interval}`}`;
 
 export function CustomersScreen() {
   const [email, setEmail] = useState('');

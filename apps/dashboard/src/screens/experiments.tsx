@@ -13,8 +13,9 @@ import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { percent, wilsonInterval } from '../lib/proportions';
+import { PRESENTATION_LABELS } from '../lib/format';
 
-const PRESENTATIONS: Record<PaywallPresentation, string> = { modal: 'Modal', inline: 'Inline', sticky_bar: 'Sticky bar', content_lock: 'Content lock' };
+const PRESENTATIONS = PRESENTATION_LABELS;
 
 const variantSchema = z.object({
   name: z.string().trim().min(1, 'Name the variant.').max(100),

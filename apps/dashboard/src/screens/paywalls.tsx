@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataFieldType, MeterPeriod, PaywallDraft, PaywallPresentation, PaywallType, PaywallView } from '@gatehouse/contracts';
+import type { DataFieldType, MeterPeriod, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { TryUrl } from './try-url';
+import { PRESENTATION_LABELS } from '../lib/format';
 
 const TYPES: Record<PaywallType, string> = {
   hard: 'Hard — subscribers only',
@@ -23,7 +24,7 @@ const TYPES: Record<PaywallType, string> = {
   newsletter: 'Newsletter — passes once they subscribe',
   data: 'Data — passes once they fill in a form',
 };
-const PRESENTATIONS: Record<PaywallPresentation, string> = { modal: 'Modal', inline: 'Inline', sticky_bar: 'Sticky bar', content_lock: 'Content lock' };
+const PRESENTATIONS = PRESENTATION_LABELS;
 const PERIODS: Record<MeterPeriod, string> = { day: 'day', week: 'week', month: 'month' };
 const FIELD_TYPES = ['text', 'email', 'tel', 'number', 'checkbox'] as const satisfies readonly DataFieldType[];
 

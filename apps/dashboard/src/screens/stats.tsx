@@ -8,10 +8,10 @@ import { Field, Input, Select } from '../components/ui/field';
 import { ErrorMessage, Loading } from '../components/ui/states';
 import { csvHref } from '../lib/csv';
 import { percent } from '../lib/proportions';
+import { formatMoney } from '../lib/format';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const rate = (value: number | null) => (value === null ? '—' : percent(value));
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
 
 export function StatsScreen() {
   const [from, setFrom] = useState(day(-6));
@@ -56,7 +56,7 @@ function StatsView({ stats }: { stats: Stats }) {
         <Figure name="Paywall shown" value={totals.shown} />
         <Figure name="Dismissed" value={totals.dismissed} />
         <Figure name="Converted" value={totals.converted} />
-        <Figure name="MRR" value={totals.mrr.length === 0 ? '—' : totals.mrr.map((m) => money(m.amount, m.currency)).join(', ')} />
+        <Figure name="MRR" value={totals.mrr.length === 0 ? '—' : totals.mrr.map((m) => formatMoney(m.amount, m.currency)).join(', ')} />
       </section>
 
       <ChartCard
@@ -78,35 +78,21 @@ function StatsView({ stats }: { stats: Stats }) {
       />
       <ChartCard
         title="Paywall funnel"
-        chart={
-          <BarChart data={series}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="label" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Legend />
-            <Bar dataKey="shown" name="shown" fill="#6d28d9" isAnimationActive={false} />
-            <Bar dataKey="dismissed" name="dismissed" fill="#94a3b8" isAnimationActive={false} />
-            <Bar dataKey="converted" name="converted" fill="#15803d" isAnimationActive={false} />
-          </BarChart>
-        }
+        chart={bars(series, [
+          { key: 'shown', name: 'shown', fill: '#6d28d9' },
+          { key: 'dismissed', name: 'dismissed', fill: '#94a3b8' },
+          { key: 'converted', name: 'converted', fill: '#15803d' },
+        ])}
         header={['Period', 'Shown', 'Dismissed', 'Converted', 'Conversion rate']}
         rows={series.map((b) => [b.label, b.shown, b.dismissed, b.converted, rate(b.conversionRate)])}
         file="paywall-funnel.csv"
       />
       <ChartCard
         title="Subscriptions"
-        chart={
-          <BarChart data={series}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="label" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Legend />
-            <Bar dataKey="newSubscriptions" name="new" fill="#15803d" isAnimationActive={false} />
-            <Bar dataKey="cancelledSubscriptions" name="cancelled" fill="#b91c1c" isAnimationActive={false} />
-          </BarChart>
-        }
+        chart={bars(series, [
+          { key: 'newSubscriptions', name: 'new', fill: '#15803d' },
+          { key: 'cancelledSubscriptions', name: 'cancelled', fill: '#b91c1c' },
+        ])}
         header={['Period', 'New', 'Cancelled']}
         rows={series.map((b) => [b.label, b.newSubscriptions, b.cancelledSubscriptions])}
         file="subscriptions.csv"
@@ -124,6 +110,20 @@ function StatsView({ stats }: { stats: Stats }) {
         file="per-variant.csv"
       />
     </div>
+  );
+}
+
+/** A bar chart of the series, one bar per figure and period. */
+function bars(series: object[], figures: Array<{ key: string; name: string; fill: string }>) {
+  return (
+    <BarChart data={series}>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="label" />
+      <YAxis allowDecimals={false} />
+      <Tooltip />
+      <Legend />
+      {figures.map((figure) => <Bar key={figure.key} dataKey={figure.key} name={figure.name} fill={figure.fill} isAnimationActive={false} />)}
+    </BarChart>
   );
 }
 

@@ -13,6 +13,7 @@ import { Field, Input, Select } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { FormFooter } from '../components/ui/form-footer';
+import { formatDateTime } from '../lib/format';
 
 const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly StaffRole[];
 const ROLE_HELP: Record<StaffRole, string> = {
@@ -24,7 +25,7 @@ const ROLE_HELP: Record<StaffRole, string> = {
 const inviteSchema = z.object({ email: z.email('Enter an email address.'), role: z.enum(ROLES) });
 type InviteValues = z.infer<typeof inviteSchema>;
 
-const dateTime = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = formatDateTime;
 
 export function TeamScreen() {
   const session = useSession();
