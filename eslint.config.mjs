@@ -22,7 +22,7 @@ export default [
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', '**/.data', 'reports', 'tmp', '**/*.js', '**/*.mjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

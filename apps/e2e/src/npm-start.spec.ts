@@ -74,6 +74,19 @@ describe('npm start (embedded, one process)', () => {
     expect(output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);
   });
 
+  it('serves the built dashboard at /dashboard, deep links included, and prints its address', async () => {
+    expect(output).toMatch(/Dashboard: http:\/\/localhost:\d+\/dashboard\//);
+    const page = await fetch(`${base}/dashboard/api-keys`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${base}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('serves the Swagger UI and its OpenAPI document', async () => {
     const ui = await fetch(`${base}/docs`);
     expect(ui.status).toBe(200);

@@ -4,7 +4,7 @@ import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
-import { createGateway, GatewayConfig } from '@gatehouse/gateway';
+import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
@@ -42,13 +42,14 @@ runMain(async () => {
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  console.log(dashboardDirectory(gatewayConfig) ? `Dashboard: ${url}/dashboard/` : 'Dashboard: not built yet (npm run build:web), so /dashboard is not served.');
   if (!process.env['SMTP_URL']) {
     console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
   }
   if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
     console.log(
       `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
-        ` via POST ${url}/api/v1/admin/session. Set the BOOTSTRAP_* variables to choose your own.`,
+        ` at ${url}/dashboard/ (or POST ${url}/api/v1/admin/session). Set the BOOTSTRAP_* variables to choose your own.`,
     );
   }
 

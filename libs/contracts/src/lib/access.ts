@@ -209,6 +209,8 @@ export interface AccessCheckRequest {
   /** The site's own visitor id (at most 128 characters). */
   userId: string | null;
   attributes: VisitorAttributes;
+  /** A staff member trying a URL from the dashboard: decided as any check, counted in no stats. */
+  trial?: boolean;
 }
 
 export const ACCESS_REASONS = [

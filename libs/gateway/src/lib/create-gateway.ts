@@ -10,6 +10,7 @@ import { LogController, type FastifyInstance, type FastifyRequest } from 'fastif
 import { GatewayConfig, trustedOrigins } from './gateway.config';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
+import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -66,6 +67,8 @@ export async function createGateway(
     void reply.header('X-Request-Id', request.id);
   });
   allowCrossOrigin(fastify, trustedOrigins(config));
+  const dashboard = dashboardDirectory(config);
+  if (dashboard) serveDashboard(fastify, dashboard);
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
   fastify.addHook('onRequest', async (request, reply) => {

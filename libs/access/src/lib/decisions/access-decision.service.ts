@@ -44,7 +44,7 @@ export class AccessDecisionService {
     const facts = await this.factsOf(request, reader, page, visits, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
     const decision: Decision = paywall ? await this.apply(paywall, reader, page, now, request.customerEmailVerified === true) : { granted: true, reason: 'no_rule' };
-    await this.rollups.add(this.dataSource.manager, request.publicationId, [
+    if (!request.trial) await this.rollups.add(this.dataSource.manager, request.publicationId, [
       {
         at: now,
         paywallId: paywall?.rule.paywallId ?? null,
