@@ -1,9 +1,11 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
+import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -11,6 +13,7 @@ import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { staffSession } from './staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import { WEBHOOKS_ENV } from './webhooks';
 
 export const SITE = 'https://all.example';
 const ADMIN = { email: 'all-admin@example.com', password: 'all-admin-password' };
@@ -32,6 +35,8 @@ export interface SystemOptions {
   clock?: Clock;
   /** More configuration of the access service, e.g. PAST_DUE_GRACE_DAYS. */
   accessEnv?: Record<string, string>;
+  /** Also webhooks-out and branding, so every route of the API answers. */
+  everyService?: boolean;
 }
 
 /**
@@ -55,11 +60,11 @@ export class WholeSystem {
 
   static async start(options: SystemOptions = {}): Promise<WholeSystem> {
     const system = new WholeSystem(options.clock ?? new SystemClock());
-    await system.boot(options.accessEnv ?? {});
+    await system.boot(options.accessEnv ?? {}, options.everyService ?? false);
     return system;
   }
 
-  private async boot(accessEnv: Record<string, string>): Promise<void> {
+  private async boot(accessEnv: Record<string, string>, everyService: boolean): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -77,6 +82,9 @@ export class WholeSystem {
         startServiceOverNats(adminService, this.db.url, this.namespace, STAFF_ENV),
         startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        ...(everyService
+          ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, WEBHOOKS_ENV), startServiceOverNats(brandingService, this.db.url, this.namespace)]
+          : []),
       ])),
     );
     this.gateway = await startGatewayOverNats(this.namespace);
@@ -87,6 +95,11 @@ export class WholeSystem {
     const keys = await this.admin('/admin/api-keys', { body: { name: 'site' } });
     ({ publishableKey: this.publishableKey, secretKey: this.secretKey } = keys.body);
     await this.answered(200, '/admin/processor', { method: 'PUT', session: this.session, body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
+  }
+
+  /** The gateway's origin, e.g. http://127.0.0.1:41234. */
+  get url(): string {
+    return this.gateway.url;
   }
 
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {

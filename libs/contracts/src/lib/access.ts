@@ -127,7 +127,8 @@ export type SegmentChanges = Partial<SegmentDraft>;
 
 // Experiments (decisions H4)
 
-export type ExperimentStatus = 'draft' | 'running' | 'stopped';
+export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 export interface VariantOverrides {
   /** Merged over the paywall's config (shallow). */
@@ -179,7 +180,8 @@ export interface ExperimentChanges {
 
 // Access check (spec 2.4, 4.2; decisions E1-E3)
 
-export type VisitorDevice = 'desktop' | 'mobile' | 'tablet';
+export const VISITOR_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+export type VisitorDevice = (typeof VISITOR_DEVICES)[number];
 
 /** What segment conditions may look at besides the visitor and the URL (decisions E1). */
 export interface VisitorAttributes {
