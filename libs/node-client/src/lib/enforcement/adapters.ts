@@ -16,7 +16,8 @@ export function withPaywall<A extends unknown[]>(
   return async (request, ...rest) => {
     const response = await handler(request, ...rest);
     if (request.method !== 'GET' || !isHtml(response.headers.get('content-type'))) return response;
-    const page = await enforcer.enforce({ url: request.url, headers: Object.fromEntries(request.headers) }, await response.text());
+    const url = new URL(request.url);
+    const page = await enforcer.enforce({ url: enforcer.pageUrl(url.origin, url.pathname + url.search), headers: Object.fromEntries(request.headers) }, await response.text());
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     for (const [name, value] of Object.entries(page.headers)) {
@@ -51,7 +52,7 @@ export function gatehousePaywall(options: EnforcementOptions) {
     res.send = (body?: unknown) => {
       const html = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
       if (html === null || !isHtml(res.get('Content-Type') ?? 'text/html')) return send(body);
-      const page: PageRequest = { url: `${req.protocol}://${req.get('host')}${req.originalUrl}`, headers: flatten(req.headers) };
+      const page: PageRequest = { url: enforcer.pageUrl(`${req.protocol}://${req.get('host')}`, req.originalUrl), headers: flatten(req.headers) };
       enforcer.enforce(page, html).then(
         (enforced) => {
           applyHeaders(res, enforced.headers);
@@ -91,7 +92,7 @@ export function gatehouseFastify(app: FastifyLike, options: EnforcementOptions):
   const enforcer = new PaywallEnforcer(options);
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || typeof payload !== 'string' || !isHtml(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const enforced = await enforcer.enforce({ url: `${request.protocol}://${request.host}${request.url}`, headers: flatten(request.headers) }, payload);
+    const enforced = await enforcer.enforce({ url: enforcer.pageUrl(`${request.protocol}://${request.host}`, request.url), headers: flatten(request.headers) }, payload);
     for (const [name, value] of Object.entries(enforced.headers)) reply.header(name, value);
     reply.removeHeader('content-length');
     return enforced.html;

@@ -19,6 +19,8 @@ export interface PageRequest {
 export interface EnforcementOptions {
   /** A client with the publishable key (access checks refuse secret keys). */
   client: Gatehouse;
+  /** The site's public origin (e.g. `https://news.example`) when the server sits behind a proxy; else taken from the request. */
+  publicOrigin?: string;
   visitorCookie?: string;
   tokenCookie?: string;
   /** Give a visitor without the visitor cookie one (first-party, a year), so meters count without JavaScript. Default true. */
@@ -63,6 +65,11 @@ export class PaywallEnforcer {
   constructor(private readonly options: EnforcementOptions) {
     this.visitorCookie = options.visitorCookie ?? VISITOR_COOKIE;
     this.tokenCookie = options.tokenCookie ?? TOKEN_COOKIE;
+  }
+
+  /** The page's absolute URL: `publicOrigin` when given, else the origin the request names. */
+  pageUrl(requestOrigin: string, pathAndQuery: string): string {
+    return `${(this.options.publicOrigin ?? requestOrigin).replace(/\/+$/, '')}${pathAndQuery}`;
   }
 
   async enforce(request: PageRequest, html: string): Promise<EnforcedPage> {
