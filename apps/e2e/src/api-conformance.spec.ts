@@ -197,6 +197,12 @@ describe('the OpenAPI document against real answers', () => {
     await ok(204, admin(`/customers/${customer.body.id}`, { method: 'DELETE' }));
     await ok(404, admin(`/customers/${customer.body.id}`, { method: 'DELETE' }));
 
+    // Crawler policy.
+    await ok(200, admin('/admin/crawler-policy'));
+    await ok(200, admin('/admin/crawler-policy', { method: 'PUT', body: { aiCrawlers: 'deny' } }));
+    await ok(400, admin('/admin/crawler-policy', { method: 'PUT', body: { aiCrawlers: 'grant' } }));
+    await ok(200, check('/premium/story', { headers: { 'User-Agent': 'GPTBot/1.2' } }));
+
     // Stats.
     await ok(200, admin('/admin/stats?interval=hour'));
     await ok(400, admin('/admin/stats?from=2026-01-02&to=2026-01-01'));

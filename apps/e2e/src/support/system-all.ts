@@ -37,6 +37,8 @@ export interface SystemOptions {
   accessEnv?: Record<string, string>;
   /** Also webhooks-out and branding, so every route of the API answers. */
   everyService?: boolean;
+  /** More configuration of the gateway, e.g. TRUST_PROXY. */
+  gatewayEnv?: Record<string, string>;
 }
 
 /**
@@ -60,11 +62,11 @@ export class WholeSystem {
 
   static async start(options: SystemOptions = {}): Promise<WholeSystem> {
     const system = new WholeSystem(options.clock ?? new SystemClock());
-    await system.boot(options.accessEnv ?? {}, options.everyService ?? false);
+    await system.boot(options.accessEnv ?? {}, options.everyService ?? false, options.gatewayEnv ?? {});
     return system;
   }
 
-  private async boot(accessEnv: Record<string, string>, everyService: boolean): Promise<void> {
+  private async boot(accessEnv: Record<string, string>, everyService: boolean, gatewayEnv: Record<string, string>): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -87,7 +89,7 @@ export class WholeSystem {
           : []),
       ])),
     );
-    this.gateway = await startGatewayOverNats(this.namespace);
+    this.gateway = await startGatewayOverNats(this.namespace, gatewayEnv);
 
     const login = await this.api('/admin/session', { body: ADMIN });
     this.session = sessionFrom(login);

@@ -204,6 +204,24 @@ export interface AccessCheckRequest {
   /** The site's own visitor id (at most 128 characters). */
   userId: string | null;
   attributes: VisitorAttributes;
+  /** Who made the request, for the crawler policy: its User-Agent and network address. */
+  client?: { userAgent: string | null; ip: string | null };
+}
+
+// Crawler policy (docs/server.md)
+
+/** Verified search-engine crawlers: `grant` the page, `meter` (decide as for any visitor) or `deny` it. */
+export const SEARCH_CRAWLER_RULES = ['grant', 'meter', 'deny'] as const;
+export type SearchCrawlerRule = (typeof SEARCH_CRAWLER_RULES)[number];
+/** AI crawlers, known by User-Agent: `allow` the page, `deny` it, or `meter` (decide as for any visitor). */
+export const AI_CRAWLER_RULES = ['allow', 'meter', 'deny'] as const;
+export type AiCrawlerRule = (typeof AI_CRAWLER_RULES)[number];
+
+/** Per publication; applies to pages a paywall covers. `meter` for both until changed. */
+export interface CrawlerPolicy {
+  searchEngines: SearchCrawlerRule;
+  aiCrawlers: AiCrawlerRule;
+  updatedAt: string | null;
 }
 
 export const ACCESS_REASONS = [
@@ -215,6 +233,10 @@ export const ACCESS_REASONS = [
   'data_passed',
   'soft',
   'blocked',
+  'search_crawler_granted',
+  'search_crawler_denied',
+  'ai_crawler_allowed',
+  'ai_crawler_denied',
 ] as const;
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
@@ -299,6 +321,8 @@ export interface TrackEventsRequest {
 export interface AccessCounts {
   checksGranted: number;
   checksDenied: number;
+  /** Checks the crawler policy decided (search engines and AI crawlers): not in checksGranted or checksDenied. */
+  crawlerChecks: number;
   shown: number;
   dismissed: number;
   converted: number;
@@ -359,6 +383,11 @@ export const AccessRequests = {
   UpdateExperiment: requestPattern<InPublication<{ experimentId: string; changes: ExperimentChanges }>, ExperimentView>(
     'access.experiments.update',
   ),
+  GetCrawlerPolicy: requestPattern<InPublication, CrawlerPolicy>('access.crawler-policy.get'),
+  UpdateCrawlerPolicy: requestPattern<InPublication<{ changes: Partial<Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>> }>, CrawlerPolicy>(
+    'access.crawler-policy.update',
+  ),
+
   /** 409 conflict while running. */
   DeleteExperiment: requestPattern<InPublication<{ experimentId: string }>, { deleted: true }>('access.experiments.delete'),
   /** draft → running; 409 conflict from any other status or while another experiment runs on the paywall. */

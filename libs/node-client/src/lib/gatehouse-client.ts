@@ -40,8 +40,10 @@ export interface AccessCheckParams {
   utmSource?: string;
   utmMedium?: string;
   utmCampaign?: string;
-  /** The reader's User-Agent, from which the device is derived when `device` is absent. */
+  /** The reader's User-Agent: the device is derived from it, and crawlers are known by it. */
   userAgent?: string;
+  /** The reader's address, sent as `X-Forwarded-For`: the gateway uses it (with TRUST_PROXY) to verify search-engine crawlers. */
+  clientIp?: string;
 }
 
 /**
@@ -116,7 +118,10 @@ export class Gatehouse {
         },
         apiKey: this.publishable(),
         accessToken: params.accessToken,
-        headers: params.userAgent ? { 'User-Agent': params.userAgent } : undefined,
+        headers: {
+          ...(params.userAgent ? { 'User-Agent': params.userAgent } : {}),
+          ...(params.clientIp ? { 'X-Forwarded-For': params.clientIp } : {}),
+        },
       }),
   };
 

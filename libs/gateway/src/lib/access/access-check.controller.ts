@@ -46,6 +46,7 @@ export class AccessCheckController {
         utmMedium: query.utm_medium,
         utmCampaign: query.utm_campaign,
       },
+      client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
     });
   }
 

@@ -6,6 +6,7 @@ import { STATS_INTERVALS, type Funnel, type Significance, type Stats, type Stats
 class FunnelDto implements Funnel {
   @ApiProperty({ example: 1200 }) checksGranted: number;
   @ApiProperty({ example: 300 }) checksDenied: number;
+  @ApiProperty({ example: 12, description: 'Checks the crawler policy decided; not in checksGranted or checksDenied.' }) crawlerChecks: number;
   @ApiProperty({ example: 280, description: 'Paywall impressions.' }) shown: number;
   @ApiProperty({ example: 200 }) dismissed: number;
   @ApiProperty({ example: 14 }) converted: number;

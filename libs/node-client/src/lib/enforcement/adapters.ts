@@ -31,6 +31,7 @@ export function withPaywall<A extends unknown[]>(
 /** The parts of Express's request and response the middleware uses. */
 interface ExpressRequest {
   method: string;
+  ip?: string;
   protocol: string;
   originalUrl: string;
   headers: Record<string, string | string[] | undefined>;
@@ -52,7 +53,7 @@ export function gatehousePaywall(options: EnforcementOptions) {
     res.send = (body?: unknown) => {
       const html = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
       if (html === null || !isHtml(res.get('Content-Type') ?? 'text/html')) return send(body);
-      const page: PageRequest = { url: enforcer.pageUrl(`${req.protocol}://${req.get('host')}`, req.originalUrl), headers: flatten(req.headers) };
+      const page: PageRequest = { url: enforcer.pageUrl(`${req.protocol}://${req.get('host')}`, req.originalUrl), headers: flatten(req.headers), ip: req.ip };
       enforcer.enforce(page, html).then(
         (enforced) => {
           applyHeaders(res, enforced.headers);
@@ -76,6 +77,7 @@ interface FastifyLike {
 }
 interface FastifyRequestLike {
   method: string;
+  ip: string;
   protocol: string;
   host: string;
   url: string;
@@ -92,7 +94,8 @@ export function gatehouseFastify(app: FastifyLike, options: EnforcementOptions):
   const enforcer = new PaywallEnforcer(options);
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || typeof payload !== 'string' || !isHtml(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const enforced = await enforcer.enforce({ url: enforcer.pageUrl(`${request.protocol}://${request.host}`, request.url), headers: flatten(request.headers) }, payload);
+    const page = { url: enforcer.pageUrl(`${request.protocol}://${request.host}`, request.url), headers: flatten(request.headers), ip: request.ip };
+    const enforced = await enforcer.enforce(page, payload);
     for (const [name, value] of Object.entries(enforced.headers)) reply.header(name, value);
     reply.removeHeader('content-length');
     return enforced.html;

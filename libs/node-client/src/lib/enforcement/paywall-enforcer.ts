@@ -14,6 +14,8 @@ export interface PageRequest {
   url: string;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
+  /** The reader's address as this server sees it. */
+  ip?: string;
 }
 
 export interface EnforcementOptions {
@@ -99,6 +101,7 @@ export class PaywallEnforcer {
         accessToken: token,
         referrer: request.headers['referer'],
         userAgent: request.headers['user-agent'],
+        clientIp: request.ip,
       });
     try {
       return await ask(accessToken);
