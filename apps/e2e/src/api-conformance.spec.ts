@@ -1,6 +1,6 @@
 import { eventually } from '@gatehouse/testing';
 import { createHmac, randomUUID } from 'node:crypto';
-import { ApiConformance } from './support/api-conformance';
+import { ApiConformance, typeCheckGeneratedClient } from './support/api-conformance';
 import { SECRET_KEY, WEBHOOK_SECRET } from './support/billing';
 import { call, observeAnswers, type Answer } from './support/http';
 import { SITE, WholeSystem } from './support/system-all';
@@ -213,6 +213,10 @@ describe('the OpenAPI document against real answers', () => {
     const unseen = successes.filter((entry) => !conformance.seen.has(entry));
     // The health route answers 503 as well as 200 on a loaded machine; either is a documented answer.
     expect(unseen.filter((entry) => !entry.startsWith('GET /api/v1/health '))).toEqual([]);
+
+    // A client generated from /docs/json by a standard generator accepts every real answer.
+    expect(conformance.samples.size).toBeGreaterThan(60);
+    expect(await typeCheckGeneratedClient(conformance['document'], conformance.samples.values())).toBe('');
   }, 300_000);
 
   it('notices an answer that differs from the document', () => {
@@ -224,4 +228,9 @@ describe('the OpenAPI document against real answers', () => {
     judge.check('GET', '/api/v1/admin/products', { status: 404, headers: new Headers({ 'content-type': 'application/problem+json' }), body: { type: 't', title: 't', status: 404, detail: 'd', code: 'email_taken' } });
     expect(judge.mismatches.map((m) => m.status)).toEqual([200, 200, 418, 404]);
   });
+
+  it("notices an answer the generated client's types refuse", async () => {
+    const wrong = { method: 'get', template: '/api/v1/admin/products', status: 200, body: { items: [{ id: 1, name: 'n' }], nextCursor: null } };
+    expect(await typeCheckGeneratedClient(conformance['document'], [wrong])).toMatch(/error TS2/);
+  }, 120_000);
 });

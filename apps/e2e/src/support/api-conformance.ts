@@ -1,5 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Answer } from './http';
 
 type Schema = Record<string, any>;
@@ -26,6 +31,8 @@ export class ApiConformance {
   readonly mismatches: Mismatch[] = [];
   /** `GET /api/v1/x 200`, for each answer checked. */
   readonly seen = new Set<string>();
+  /** The first JSON body of each operation's success, for the generated client's type check. */
+  readonly samples = new Map<string, { method: string; template: string; status: number; body: unknown }>();
   private readonly ajv = new Ajv({ strict: false, allErrors: true });
   private readonly operations: Operation[] = [];
   private readonly validators = new Map<string, ValidateFunction>();
@@ -62,6 +69,9 @@ export class ApiConformance {
       if (answer.body !== undefined && answer.body !== '') this.mismatches.push({ operation: name, status: answer.status, problem: `documented without a body, got ${JSON.stringify(answer.body)}` });
       return;
     }
+    if (answer.status < 300 && mediaType === 'application/json' && !this.samples.has(`${name} ${status}`)) {
+      this.samples.set(`${name} ${status}`, { method: method.toLowerCase(), template: operation.template, status: answer.status, body: answer.body });
+    }
     const documented = response.content[mediaType];
     if (!documented) return void this.mismatches.push({ operation: name, status: answer.status, problem: `media type ${mediaType}, documented ${Object.keys(response.content)}` });
     const key = `${name} ${status} ${mediaType}`;
@@ -73,6 +83,37 @@ export class ApiConformance {
     if (!validate(answer.body)) {
       this.mismatches.push({ operation: name, status: answer.status, problem: `${this.ajv.errorsText(validate.errors)}; body ${JSON.stringify(answer.body).slice(0, 500)}` });
     }
+  }
+}
+
+/**
+ * Generates TypeScript types from the document with a standard generator (openapi-typescript) and
+ * type-checks every recorded body against the type generated for its operation and status, as a
+ * client generated from /docs/json would receive it. Returns the compiler's complaints ('' when none).
+ */
+export async function typeCheckGeneratedClient(document: Schema, samples: Iterable<{ method: string; template: string; status: number; body: unknown }>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-client-'));
+  const run = promisify(execFile);
+  try {
+    // The generator's own Node process: its ES-module dependencies load there, not in Jest's module system.
+    await writeFile(join(dir, 'openapi.json'), JSON.stringify(document));
+    const generator = `const { default: generate, astToString } = require('openapi-typescript');
+      const [input, output] = process.argv.slice(1);
+      generate(JSON.parse(require('fs').readFileSync(input, 'utf8'))).then((ast) => require('fs').writeFileSync(output, astToString(ast)));`;
+    await run(process.execPath, ['-e', generator, join(dir, 'openapi.json'), join(dir, 'api.ts')], { cwd: join(__dirname, '../../../..') });
+    const checks = [...samples].map(
+      ({ method, template, status, body }, i) =>
+        `export const answer${i}: paths[${JSON.stringify(template)}][${JSON.stringify(method)}]['responses'][${status}]['content']['application/json'] = ${JSON.stringify(body)};`,
+    );
+    await writeFile(join(dir, 'answers.ts'), `import type { paths } from './api';\n${checks.join('\n')}\n`);
+    const tsc = join(__dirname, '../../../../node_modules/typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'commonjs', join(dir, 'answers.ts')];
+    return await run(process.execPath, [tsc, ...args], { cwd: dir, maxBuffer: 10 * 1024 * 1024 }).then(
+      () => '',
+      (failure: { stdout: string }) => failure.stdout,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
