@@ -1,12 +1,13 @@
 import type {
   AccessCheckResult,
+  CheckoutRequest,
   CheckoutSessionView,
   CustomerAuthResult,
   CustomerProfile,
   CustomerRecord,
   Page,
   SubscriptionView,
-  VisitorDevice,
+  VisitorAttributes,
 } from '@gatehouse/contracts';
 import { Transport, type TransportOptions } from './http';
 
@@ -17,29 +18,17 @@ export interface GatehouseOptions extends TransportOptions {
   publishableKey?: string;
 }
 
-export interface CheckoutParams {
-  customerId: string;
-  priceId: string;
-  successUrl: string;
-  cancelUrl: string;
-  experimentId?: string;
-  variantId?: string;
-  paywallId?: string;
-}
+/** Decisions F6: the customer, the price, where the processor sends them back, and the experiment that led there. */
+export type CheckoutParams = Omit<CheckoutRequest, 'publicationId'>;
 
-export interface AccessCheckParams {
+/** The page, the visitor, and what segment conditions may look at (decisions E1, E2). */
+export interface AccessCheckParams extends VisitorAttributes {
   /** The page's absolute URL, on a domain of the publication. */
   url: string;
   /** The site's own visitor id (the SDK's first-party id). */
   userId?: string;
   /** A reader's customer access token; it takes the place of `userId`. */
   accessToken?: string;
-  referrer?: string;
-  device?: VisitorDevice;
-  country?: string;
-  utmSource?: string;
-  utmMedium?: string;
-  utmCampaign?: string;
   /** The reader's User-Agent: the device is derived from it, and crawlers are known by it. */
   userAgent?: string;
   /** The reader's address, sent as `X-Forwarded-For`: the gateway uses it (with TRUST_PROXY) to verify search-engine crawlers. */
