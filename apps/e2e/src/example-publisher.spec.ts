@@ -1,5 +1,6 @@
-import { createExamplePublisher } from '@gatehouse/example-publisher';
-import { Gatehouse, gatehouseFastify, withPaywall } from '@gatehouse/node';
+import { createExamplePublisher, type ExamplePublisherOptions } from '@gatehouse/example-publisher';
+import { Gatehouse, gatehouseFastify, withPaywall, type WebhookEvent } from '@gatehouse/node';
+import { eventually } from '@gatehouse/testing';
 import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -16,6 +17,8 @@ describe('example publisher with server-side enforcement', () => {
   let subscriber: Reader;
   let reader: Reader;
   let priceId: string;
+  let options: ExamplePublisherOptions;
+  const events: WebhookEvent[] = [];
 
   beforeAll(async () => {
     system = await WholeSystem.start({ everyService: true });
@@ -25,12 +28,8 @@ describe('example publisher with server-side enforcement', () => {
     priceId = price.id;
     [subscriber, reader] = await Promise.all([system.reader(), system.reader()]);
     await system.grant(subscriber, price.id);
-    const app = createExamplePublisher({
-      gatehouseUrl: system.url,
-      publishableKey: system.publishableKey,
-      secretKey: system.secretKey,
-      publicOrigin: SITE,
-    });
+    options = { gatehouseUrl: system.url, publishableKey: system.publishableKey, secretKey: system.secretKey, publicOrigin: SITE, onEvent: (event) => events.push(event) };
+    const app = createExamplePublisher(options);
     server = await new Promise<Server>((resolve) => {
       const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
@@ -101,6 +100,23 @@ describe('example publisher with server-side enforcement', () => {
     const portal = await fetch(`${site}/account/billing?customerId=${reader.id}`, { redirect: 'manual' });
     expect(portal.status).toBe(303);
     expect(portal.headers.get('location')).toMatch(/^http/);
+  });
+
+  it('takes verified webhook deliveries at its endpoint and refuses forged ones', async () => {
+    const registered = await system.admin('/admin/webhooks', { body: { url: `${site}/webhooks/gatehouse`, events: ['customer.created'] } });
+    expect(registered.status).toBe(201);
+    options.webhookSecret = registered.body.secret;
+    const email = `hooked-${randomUUID()}@example.com`;
+    await system.api('/customers', { key: system.secretKey, body: { email, name: 'Hooked' } });
+    const event = await eventually(async () => events.find((e) => (e.data as { email?: string }).email === email));
+    expect(event).toMatchObject({ event: 'customer.created', deliveryId: expect.any(String) });
+    const forged = await fetch(`${site}/webhooks/gatehouse`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Service-Signature': 'sha256=00', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,AA==' },
+      body: JSON.stringify({ event: 'customer.created', data: {}, timestamp: new Date().toISOString() }),
+    });
+    expect(forged.status).toBe(400);
+    expect(events.filter((e) => e.deliveryId === 'x')).toEqual([]);
   });
 
   describe('the same enforcement in Fastify and in a fetch-API handler', () => {
