@@ -37,7 +37,7 @@ export class ApiConformance {
   private readonly operations: Operation[] = [];
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: Schema) {
+  constructor(readonly document: Schema) {
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: 'openapi', components: { schemas: strictSchemas(document['components'].schemas) } });
     for (const [template, item] of Object.entries<Record<string, any>>(document['paths'])) {

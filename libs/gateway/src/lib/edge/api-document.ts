@@ -37,6 +37,12 @@ function codesOf(status: number, description: string): ErrorCode[] {
   return named.length > 0 ? named : ERROR_CODES.filter((code) => statusOf(code) === status);
 }
 
+function exampleProblem(code: ErrorCode) {
+  return code === 'validation_failed'
+    ? problem(code, 'The request is invalid.', [{ field: 'email', message: 'must be an email address' }])
+    : problem(code);
+}
+
 /**
  * Completes what the decorators declare: every error answer is problem details with the codes it
  * may carry, every answer documents the common headers, and routes without credentials say so.
@@ -62,8 +68,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
         response.content = {
           [PROBLEM_JSON]: {
             schema: { allOf: [{ $ref: getSchemaPath(ProblemDetailsDto) }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
-            example: problem(codes[0], code === 400 && codes[0] === 'validation_failed' ? 'The request is invalid.' : undefined,
-              codes[0] === 'validation_failed' ? [{ field: 'email', message: 'must be an email address' }] : undefined),
+            example: exampleProblem(codes[0]),
           },
         };
       }
