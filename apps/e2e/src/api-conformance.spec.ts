@@ -2,6 +2,7 @@ import { eventually } from '@gatehouse/testing';
 import { createHmac, randomUUID } from 'node:crypto';
 import { ApiConformance, typeCheckGeneratedClient } from './support/api-conformance';
 import { SECRET_KEY, WEBHOOK_SECRET } from './support/billing';
+import { codeIn, linkIn } from './support/mail';
 import { call, observeAnswers, type Answer } from './support/http';
 import { SITE, WholeSystem } from './support/system-all';
 import { WebhookReceiver } from './support/webhooks';
@@ -206,6 +207,41 @@ describe('the OpenAPI document against real answers', () => {
     // Stats.
     await ok(200, admin('/admin/stats?interval=hour'));
     await ok(400, admin('/admin/stats?from=2026-01-02&to=2026-01-01'));
+
+    // Account email: without SMTP_URL the local mailbox keeps each message, so its link or code can be read back.
+    const mail = async (to: string, kind: string): Promise<string> => {
+      const listed = await eventually(async () =>
+        (await admin('/admin/mailbox?limit=100')).body.items.find((m: { to: string; kind: string; status: string }) => m.to === to && m.kind === kind && m.status === 'sent'),
+      );
+      return (await ok(200, admin(`/admin/mailbox/${listed.id}`))).body.text;
+    };
+    const mailed = async (label: string) => {
+      const address = `${label}-${randomUUID()}@example.com`;
+      const answer = await ok(201, api('/auth/customers/register', { key: pk, body: { email: address, password: 'reader-password', name: 'Mail' } }));
+      return { address, accessToken: answer.body.accessToken as string };
+    };
+    const verifying = await mailed('verify');
+    await ok(200, api('/auth/customers/verify-email', { key: pk, body: { token: linkIn(await mail(verifying.address, 'email_verification'), 'email_verification').token } }));
+    await ok(202, api('/auth/customers/verify-email/send', { key: pk, token: verifying.accessToken, body: {} }));
+    await ok(401, api('/auth/customers/verify-email', { key: pk, body: { token: 'not-a-token' } }));
+    const resetting = await mailed('reset');
+    await ok(202, api('/auth/customers/password-reset', { key: pk, body: { email: resetting.address } }));
+    const resetToken = linkIn(await mail(resetting.address, 'password_reset'), 'password_reset').token;
+    await ok(200, api('/auth/customers/password-reset/confirm', { key: pk, body: { token: resetToken, password: 'another-password' } }));
+    await ok(401, api('/auth/customers/password-reset/confirm', { key: pk, body: { token: resetToken, password: 'another-password' } }));
+    const coded = await mailed('code');
+    await ok(202, api('/auth/customers/login-code', { key: pk, body: { email: coded.address } }));
+    const codeMail = await mail(coded.address, 'login_code');
+    await ok(401, api('/auth/customers/login-code/verify', { key: pk, body: { email: `x${coded.address}`, code: '000000' } }));
+    await ok(200, api('/auth/customers/login-code/verify', { key: pk, body: { email: coded.address, code: codeIn(codeMail) } }));
+    const linked = await mailed('link');
+    await ok(202, api('/auth/customers/login-code', { key: pk, body: { email: linked.address } }));
+    await ok(200, api('/auth/customers/login-code/link', { key: pk, body: { token: linkIn(await mail(linked.address, 'login_code'), 'login_code').token } }));
+    await ok(200, admin('/admin/email-templates'));
+    await ok(200, admin('/admin/email-templates/password_reset/de', { method: 'PUT', body: { subject: 'Neues Passwort', body: 'Hier entlang.', action: 'Los' } }));
+    await ok(400, admin('/admin/email-templates/password_reset/xx', { method: 'PUT', body: { subject: 'S', body: 'B', action: 'A' } }));
+    await ok(204, admin('/admin/email-templates/password_reset/de', { method: 'DELETE' }));
+    await ok(404, admin(`/admin/mailbox/${randomUUID()}`));
 
     expect(conformance.mismatches).toEqual([]);
     expect(conformance.seen.size).toBeGreaterThan(100);

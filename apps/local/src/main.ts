@@ -55,6 +55,9 @@ runMain(async () => {
     (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),
     (err: unknown) => console.warn(`Example publisher not available: ${err instanceof Error ? err.message : String(err)}`),
   );
+  if (!process.env['SMTP_URL']) {
+    console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
+  }
   if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
     console.log(
       `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +

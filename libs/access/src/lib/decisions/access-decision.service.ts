@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule } from '@gatehouse/contracts';
+import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
@@ -48,7 +48,11 @@ export class AccessDecisionService {
     // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
     const crawler = paywall ? await this.crawlers.decide(request.publicationId, request.client) : null;
     let decision: Decision = { granted: true, reason: 'no_rule' };
-    if (paywall) decision = crawler ? { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) } : await this.apply(paywall, reader, page, now);
+    if (paywall) {
+      decision = crawler
+        ? { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) }
+        : await this.apply(paywall, reader, page, now, request.customerEmailVerified === true);
+    }
     await this.rollups.add(this.dataSource.manager, request.publicationId, [
       {
         at: now,
@@ -61,7 +65,7 @@ export class AccessDecisionService {
     return { granted, reason, paywallRule, customerId: request.customerId, meter, experiment };
   }
 
-  private async apply(paywall: CandidatePaywall, reader: Reader, page: PageAddress, now: Date): Promise<Decision> {
+  private async apply(paywall: CandidatePaywall, reader: Reader, page: PageAddress, now: Date, emailVerified: boolean): Promise<Decision> {
     const { rule, experiment } = this.withVariant(paywall, reader);
     if (reader.customerId && (await this.subscribers.isSubscriberFor(reader.publicationId, reader.customerId, rule.paywallId))) {
       return { granted: true, reason: 'subscriber', experiment };
@@ -72,8 +76,10 @@ export class AccessDecisionService {
         return { granted: true, reason: 'soft', paywallRule: rule, experiment };
       case 'hard':
         return blocked;
-      case 'registration':
-        return reader.customerId ? { granted: true, reason: 'registered', experiment } : blocked;
+      case 'registration': {
+        const verifiedEnough = emailVerified || !(rule.config as RegistrationWallConfig).requireVerifiedEmail;
+        return reader.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
+      }
       case 'newsletter':
         return (await this.passes.hasPassed(reader, 'newsletter')) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
       case 'data':
