@@ -1,4 +1,4 @@
-import { Gatehouse, gatehousePaywall, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@gatehouse/node';
+import { Gatehouse, gatehousePaywall, verifyWebhook, VISITOR_COOKIE, WebhookVerificationError, type WebhookEvent } from '@gatehouse/node';
 import express, { type Express } from 'express';
 import { ARTICLES, type Article } from './articles';
 
@@ -20,6 +20,12 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 function page(title: string, body: string, options: ExamplePublisherOptions): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<script>
+  // The browser SDK and the server's middleware see one visitor: the SDK identifies it by the middleware's cookie.
+  window.gatehouse = window.gatehouse || [];
+  var visitor = document.cookie.match(/(?:^|; )${VISITOR_COOKIE}=([^;]+)/);
+  if (visitor) gatehouse.push(['identify', decodeURIComponent(visitor[1])]);
+</script>
 <script src="${options.gatehouseUrl}/sdk/v1/gatehouse.js" data-publishable-key="${escape(options.publishableKey)}" async></script>
 <script src="${options.gatehouseUrl}/sdk/v1/elements.js" type="module"></script>
 </head><body><header><a href="/">The Example Courier</a></header><main>${body}</main></body></html>`;
