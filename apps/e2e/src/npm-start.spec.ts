@@ -31,7 +31,7 @@ describe('npm start (embedded, one process)', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EXAMPLE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     delete env['DATABASE_URL'];
     delete env['NATS_URL'];
     delete env['PUBLIC_BASE_URL'];
@@ -85,6 +85,16 @@ describe('npm start (embedded, one process)', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toContain('javascript');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("starts the example publisher's server beside it, cutting the paid text for a visitor", async () => {
+    const site = await eventually(async () => /Example publisher \(server-side paywall\): (http:\/\/localhost:\d+)\//.exec(output)?.[1]);
+    const page = await fetch(`${site}/articles/premium/harbour-rebuild`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('The council voted on Tuesday night');
+    expect(html).not.toContain('The plan, costed at 40 million');
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('serves the Swagger UI and its OpenAPI document', async () => {

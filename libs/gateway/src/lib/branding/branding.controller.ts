@@ -22,7 +22,7 @@ export class BrandingController {
       'Cacheable for 60 s (`Cache-Control: public, max-age=60`, `Vary: X-API-Key`) with a strong `ETag`; a request whose `If-None-Match` names the current tag answers 304 without a body.',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds.' })
-  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body' } } })
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body', schema: { type: 'string', example: '"9c1f0e2a"' } } } })
   @ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current' })
   async get(
     @Caller() caller: Principal,
