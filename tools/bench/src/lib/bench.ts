@@ -3,6 +3,7 @@ import { connect } from 'nats';
 import { createBenchDatabase } from './database';
 import { prepare } from './fixtures';
 import { load, type Measured } from './load';
+import { summariseProfiles } from './profile';
 import { startBareFastify, startSystem, type Started } from './processes';
 import { scenarios, type Scenario } from './scenarios';
 
@@ -17,6 +18,8 @@ export interface BenchOptions {
   natsUrl: string;
   /** Only the scenarios whose name contains this. */
   only?: string;
+  /** Profile `npm start` (node --cpu-prof) into this directory and summarise where the time went. */
+  profileDir?: string;
 }
 
 export function parseBenchArgs(args: string[]): BenchOptions {
@@ -37,6 +40,7 @@ export function parseBenchArgs(args: string[]): BenchOptions {
     databaseUrl: value('database-url') ?? (args.includes('--services') ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
     natsUrl: value('nats-url') ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
     only: value('only'),
+    profileDir: value('profile'),
   };
 }
 
@@ -51,10 +55,11 @@ export async function runBench(options: BenchOptions): Promise<string> {
   const namespace = `bench_${randomBytes(4).toString('hex')}`;
   const database = options.databaseUrl ? await createBenchDatabase(options.databaseUrl) : undefined;
   const stops: Array<() => Promise<void>> = [];
+  let result = '';
   try {
     const bare = await startBareFastify();
     stops.push(bare.stop);
-    const system = await startSystem({ services: options.services, databaseUrl: database?.url, natsUrl: options.natsUrl, namespace });
+    const system = await startSystem({ services: options.services, databaseUrl: database?.url, natsUrl: options.natsUrl, namespace, profileDir: options.profileDir });
     stops.push(system.stop);
     const fixtures = await prepare(system.url);
     const rssBefore = system.rssMiB();
@@ -64,12 +69,13 @@ export async function runBench(options: BenchOptions): Promise<string> {
       rows.push(await measure(scenario.baseline ? bare : system, scenario, options));
     }
     const rssAfter = system.rssMiB();
-    return table(rows, options, { coldStartMs: system.coldStartMs, rssBefore, rssAfter });
+    result = table(rows, options, { coldStartMs: system.coldStartMs, rssBefore, rssAfter });
   } finally {
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`stopping: ${String(err)}`));
     await database?.drop().catch((err: unknown) => console.error(`dropping the bench database: ${String(err)}`));
     if (options.services) await deleteStream(options.natsUrl, namespace);
   }
+  return options.profileDir ? `${result}\n\n${summariseProfiles(options.profileDir)}` : result;
 }
 
 async function measure(target: Started, scenario: Scenario, options: BenchOptions): Promise<Row> {

@@ -37,6 +37,8 @@ export interface SystemOptions {
   databaseUrl?: string;
   natsUrl: string;
   namespace: string;
+  /** Where `npm start`'s process writes its CPU profile (node --cpu-prof) when it stops. */
+  profileDir?: string;
 }
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
@@ -62,7 +64,8 @@ export async function startSystem(options: SystemOptions): Promise<Started> {
     env['NATS_URL'] = options.natsUrl;
     env['DATABASE_URL'] ??= 'postgres://postgres@127.0.0.1:5432/gatehouse_bench';
   }
-  const args = options.services ? ['tools/start-services.mjs'] : ['-r', '@swc-node/register', 'apps/local/src/main.ts'];
+  const profile = options.profileDir && !options.services ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const args = options.services ? ['tools/start-services.mjs'] : [...profile, '-r', '@swc-node/register', 'apps/local/src/main.ts'];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
