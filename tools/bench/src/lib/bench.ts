@@ -61,15 +61,18 @@ export async function runBench(options: BenchOptions): Promise<string> {
     stops.push(bare.stop);
     const system = await startSystem({ services: options.services, databaseUrl: database?.url, natsUrl: options.natsUrl, namespace, profileDir: options.profileDir });
     stops.push(system.stop);
+    await everyServiceUp(system.url);
     const fixtures = await prepare(system.url);
     const rssBefore = system.rssMiB();
+    const nodeBefore = system.nodeMiB();
     const rows: Row[] = [];
     for (const scenario of scenarios(fixtures)) {
       if (options.only && !scenario.baseline && !scenario.name.includes(options.only)) continue;
       rows.push(await measure(scenario.baseline ? bare : system, scenario, options));
     }
     const rssAfter = system.rssMiB();
-    result = table(rows, options, { coldStartMs: system.coldStartMs, rssBefore, rssAfter });
+    const nodeAfter = system.nodeMiB();
+    result = table(rows, options, { coldStartMs: system.coldStartMs, rssBefore, rssAfter, nodeBefore, nodeAfter });
   } finally {
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`stopping: ${String(err)}`));
     await database?.drop().catch((err: unknown) => console.error(`dropping the bench database: ${String(err)}`));
@@ -88,7 +91,7 @@ async function measure(target: Started, scenario: Scenario, options: BenchOption
   return { scenario, measured, fixedRate };
 }
 
-function table(rows: Row[], options: BenchOptions, system: { coldStartMs: number; rssBefore: number; rssAfter: number }): string {
+function table(rows: Row[], options: BenchOptions, system: { coldStartMs: number; rssBefore: number; rssAfter: number; nodeBefore: number; nodeAfter: number }): string {
   const baseline = rows.find((row) => row.scenario.baseline)?.measured.rps ?? Number.NaN;
   const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lines = [
@@ -102,9 +105,18 @@ function table(rows: Row[], options: BenchOptions, system: { coldStartMs: number
     }),
     '',
     `cold start to /docs 200: ${fmt(system.coldStartMs / 1000, 1)} s${options.databaseUrl ? ' (external PostgreSQL)' : ' (fresh data directory, embedded PostgreSQL)'}`,
-    `system memory, PSS${options.databaseUrl ? ' (PostgreSQL not included: external)' : ' (embedded PostgreSQL included)'}: ${fmt(system.rssBefore)} MiB before the runs, ${fmt(system.rssAfter)} MiB after`,
+    `system memory, PSS${options.databaseUrl ? ' (PostgreSQL not included: external)' : ' (embedded PostgreSQL included)'}: ${fmt(system.rssBefore)} MiB before the runs, ${fmt(system.rssAfter)} MiB after (Node.js processes: ${fmt(system.nodeBefore)} and ${fmt(system.nodeAfter)} MiB)`,
   ];
   return lines.join('\n');
+}
+
+/** Separate processes come up one by one: the gateway may answer /docs before the others answer the bus. */
+async function everyServiceUp(url: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await fetch(`${url}/api/v1/health`).then((res) => res.ok, () => false))) {
+    if (Date.now() > deadline) throw new Error(`${url}/api/v1/health did not answer 200 within 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function deleteStream(natsUrl: string, namespace: string): Promise<void> {

@@ -10,6 +10,8 @@ export interface Started {
   coldStartMs: number;
   /** Proportional set size (shared pages split between their sharers) of the process and every descendant, an embedded PostgreSQL included, in MiB. */
   rssMiB(): number;
+  /** The same, of the Node.js processes only. */
+  nodeMiB(): number;
   stop(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ async function started(child: ChildProcess, url: string, readyPath: string, stde
     url,
     coldStartMs,
     rssMiB: () => treeOf(child.pid as number).reduce((sum, pid) => sum + pssKiB(pid), 0) / 1024,
+    nodeMiB: () => treeOf(child.pid as number).filter(isNode).reduce((sum, pid) => sum + pssKiB(pid), 0) / 1024,
     stop: () => stopTree(child),
   };
 }
@@ -133,6 +136,14 @@ function treeOf(root: number): number[] {
   const tree = [root];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
+}
+
+function isNode(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
+  } catch {
+    return false;
+  }
 }
 
 /** PostgreSQL's backends share its buffers: their RSS added up would count them many times over. */
