@@ -1,9 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { FlushSchedule } from '../shared/flush-schedule';
 import type { Reader } from './reader';
 
-/** Counts reach the database at most this long after the check. */
-export const FLUSH_INTERVAL_MS = 1_000;
 /** How long a replica trusts its copy of a reader's count before reading again (other replicas count too). */
 const FRESH_MS = 60_000;
 const MAX_READERS = 200_000;
@@ -26,20 +25,20 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
   private readonly known = new Map<string, Known>();
   private unflushed = new Map<string, { publicationId: string; readerKey: string; count: number; lastVisitAt: Date }>();
   private wanted = new Map<string, Array<() => void>>();
-  private turn: Promise<unknown> = Promise.resolve();
   private readsQueued = false;
-  private timer?: NodeJS.Timeout;
+  private readonly schedule = new FlushSchedule(
+    () => this.write(),
+    (err) => this.logger.warn(`Visit counts not written yet: ${String(err)}`),
+  );
 
   constructor(private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /** Counts a visit of the reader (this check). */
@@ -64,13 +63,6 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
     return ids.reduce((sum, id) => sum + (this.known.get(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
   }
 
-  /** Writes every visit counted so far. */
-  flush(): Promise<void> {
-    const flushed = this.turn.then(() => this.write());
-    this.turn = flushed.catch((err: unknown) => this.logger.warn(`Visit counts not written yet: ${String(err)}`));
-    return flushed;
-  }
-
   private isFresh(id: string): boolean {
     const known = this.known.get(id);
     return known !== undefined && Date.now() - known.readAt < FRESH_MS;
@@ -82,7 +74,7 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
       this.wanted.set(id, [...(this.wanted.get(id) ?? []), resolve]);
       if (this.readsQueued) return;
       this.readsQueued = true;
-      this.turn = this.turn.then(() => this.readWanted());
+      void this.schedule.inTurn(() => this.readWanted());
     });
   }
 

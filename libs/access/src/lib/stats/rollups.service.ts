@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ExperimentAssignment } from '@gatehouse/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FLUSH_INTERVAL_MS } from '../readers/visit-counter';
+import { FlushSchedule } from '../shared/flush-schedule';
 
 export const COUNTERS = ['checks_granted', 'checks_denied', 'shown', 'dismissed', 'converted'] as const;
 export type Counter = (typeof COUNTERS)[number];
@@ -36,19 +36,19 @@ const HOUR_MS = 3600 * 1000;
 export class RollupsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RollupsService.name);
   private buffered = new Map<string, RollupRow>();
-  private turn: Promise<unknown> = Promise.resolve();
-  private timer?: NodeJS.Timeout;
+  private readonly schedule = new FlushSchedule(
+    () => this.writeBuffered(),
+    (err) => this.logger.warn(`Rollups not written yet: ${String(err)}`),
+  );
 
   constructor(private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /** Durably, in the caller's transaction. */
@@ -65,9 +65,7 @@ export class RollupsService implements OnModuleInit, OnApplicationShutdown {
 
   /** Writes what was counted in memory so far; one flush at a time. */
   flush(): Promise<void> {
-    const flushed = this.turn.then(() => this.writeBuffered());
-    this.turn = flushed.catch((err: unknown) => this.logger.warn(`Rollups not written yet: ${String(err)}`));
-    return flushed;
+    return this.schedule.flush();
   }
 
   private async writeBuffered(): Promise<void> {
