@@ -1,1 +1,2 @@
 export * from './lib/access.service';
+export { PaywallCatalog } from './lib/decisions/paywall-catalog';

@@ -114,4 +114,6 @@ export const InternalEvents = {
   EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
   /** Broadcast to every gateway replica; each refuses the customer's still-unexpired access tokens. */
   CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
+  /** Broadcast to every access replica: a paywall, segment or experiment of the envelope's publication changed. */
+  AccessRulesChanged: eventType<Record<string, never>>('internal.access.rules.changed'),
 } as const;

@@ -23,6 +23,7 @@ export const PROCESSOR_BODY_LIMIT = 1024 * 1024;
 export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
+const PAGE_VIEW_PATHS = new Set(['/api/v1/access/check', '/api/v1/events']);
 
 /**
  * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
@@ -76,8 +77,11 @@ export async function createGateway(
     if (request.is404) await limits.count('default', `ip:${request.ip}`, reply);
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    if (QUIET_PATHS.has(request.url.split('?')[0])) return;
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    const path = request.url.split('?')[0];
+    if (QUIET_PATHS.has(path)) return;
+    // The per-page-view routes answered well are logged at debug: at their rate a line each costs more than the answer.
+    const level = reply.statusCode < 400 && PAGE_VIEW_PATHS.has(path) ? 'debug' : 'info';
+    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   app.setGlobalPrefix('api/v1', {

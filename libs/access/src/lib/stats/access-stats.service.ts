@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AccessCounts, AccessStats, AccessStatsRequest, FieldError } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { rejectInvalid } from '../shared/invalid';
+import { RollupsService } from './rollups.service';
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -20,11 +21,16 @@ type CountRow = Record<keyof AccessCounts, string | number>;
 /** Reads the hourly rollups for the stats view (decisions H5): totals, a series, and per-paywall and per-variant counts. */
 @Injectable()
 export class AccessStatsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rollups: RollupsService,
+  ) {}
 
   async stats(request: AccessStatsRequest): Promise<AccessStats> {
     const { interval, publicationId } = request;
     const { from, to } = checkedRange(request);
+    // What this replica counted in memory is in the answer; other replicas' last second may not be.
+    await this.rollups.flush();
     const range = [publicationId, from, to];
     const inRange = `publication_id = $1 AND hour >= $2 AND hour < $3`;
     const [totals] = await this.dataSource.query(`SELECT ${SUMS} FROM hourly_stats WHERE ${inRange} AND variant_id IS NULL`, range);

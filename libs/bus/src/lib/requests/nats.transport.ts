@@ -1,4 +1,4 @@
-import { ClientNats, ServerNats, type CustomTransportStrategy, type MsPattern } from '@nestjs/microservices';
+import { ClientNats, ServerNats, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
 
 /**
  * NestJS's NATS transport with every subject prefixed by the bus namespace, so several
@@ -20,6 +20,11 @@ export class NamespacedNatsServer extends ServerNats implements CustomTransportS
       this.messageHandlers.set(`${this.namespace}.${pattern}`, handler);
     }
     return super.listen(callback);
+  }
+
+  /** Subjects are plain strings: Nest's own lookup tries JSON.parse on each first, and the exception costs more than the lookup. */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    return this.messageHandlers.get(pattern) ?? null;
   }
 }
 
