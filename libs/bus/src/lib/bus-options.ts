@@ -20,6 +20,8 @@ export interface BusOptions {
   transport: BusTransport;
   /** How long a request waits for its reply before failing with 503 service_unavailable. */
   requestTimeoutMs?: number;
+  /** How long closing waits for the requests in hand to be answered (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
 }
 
 export const BUS_OPTIONS = Symbol('BUS_OPTIONS');

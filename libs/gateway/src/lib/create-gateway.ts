@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
+import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
+import { GatewayReadiness } from './health/health.controller';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -103,6 +104,19 @@ export async function createGateway(
 }
 
 export { GatewayConfig };
+
+/**
+ * The gateway's shutdown on SIGTERM: readiness fails at once, the delay lets the load balancer
+ * notice, then the server stops accepting and closes once in-flight requests are answered; all of
+ * it within SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS.
+ */
+export function closeGatewayOnSignals(app: NestFastifyApplication, config: GatewayConfig): void {
+  closeOnSignals(async () => {
+    app.get(GatewayReadiness).draining = true;
+    await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+    await app.close();
+  }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
+}
 
 const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id';

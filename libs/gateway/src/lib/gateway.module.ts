@@ -21,7 +21,7 @@ import { EdgeGuard } from './edge/edge.guard';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayConfig } from './gateway.config';
-import { HealthController, ProbeController } from './health/health.controller';
+import { GatewayReadiness, HealthController, ProbeController } from './health/health.controller';
 
 /** Closes what the gateway opened itself: its event connection and its counters' store. */
 @Injectable()
@@ -77,6 +77,7 @@ export class GatewayModule {
         RateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
+        GatewayReadiness,
       ],
     };
   }

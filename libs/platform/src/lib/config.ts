@@ -27,6 +27,8 @@ function describe(error: ValidationError): string {
   return `Invalid configuration: ${error.property} ${message.replace(new RegExp(`^${error.property}\\s*`), '')}`;
 }
 
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+
 /** What every process reads: how to reach the bus, and how to log. */
 export class BusConfig {
   /** NATS server(s), comma separated. Unset: the in-process bus (all services in one process). */
@@ -40,6 +42,12 @@ export class BusConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /** On SIGTERM, how long the process may take to finish what it holds before it exits anyway; keep it below the pod's grace period. */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS: number = DEFAULT_SHUTDOWN_GRACE_MS;
 }
 
 /** What every backend service reads: the bus, and its database. */

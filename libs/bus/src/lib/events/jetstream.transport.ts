@@ -16,6 +16,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { EventEnvelope } from '@gatehouse/contracts';
+import { NATS_CONNECTION_OPTIONS } from '../requests/nats.transport';
 import { describeError } from './describe-error';
 import { EVENT_RETENTION_MS } from './event-retention';
 import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
@@ -41,6 +42,7 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly codec = JSONCodec<EventEnvelope>();
   private readonly js: JetStreamClient;
   private readonly stream: string;
+  private connected = true;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -49,10 +51,22 @@ export class JetStreamEventTransport implements EventTransport {
   ) {
     this.js = nc.jetstream();
     this.stream = streamName(namespace);
+    void this.watchConnection();
+  }
+
+  isConnected(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') this.connected = true;
+    }
   }
 
   static async connect(servers: string[], namespace: string): Promise<JetStreamEventTransport> {
-    const nc = await connect({ servers, name: `${namespace}-events`, maxReconnectAttempts: -1 });
+    const nc = await connect({ servers, name: `${namespace}-events`, ...NATS_CONNECTION_OPTIONS });
     try {
       const jsm = await nc.jetstreamManager();
       await ensureStream(jsm, namespace);

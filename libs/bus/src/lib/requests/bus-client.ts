@@ -8,7 +8,10 @@ import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 
 /** The part of a NestJS client proxy (NATS or in-process) the bus uses. */
-export type RequestClient = Pick<ClientProxy, 'send' | 'close'>;
+export type RequestClient = Pick<ClientProxy, 'send' | 'close' | 'connect'> & {
+  /** True while a connection that was up is lost (NATS reconnecting). */
+  readonly disconnected?: boolean;
+};
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
 /**
@@ -27,6 +30,9 @@ export class BusClient implements OnApplicationShutdown {
 
   async request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>, timeoutMs?: number): Promise<Res> {
     const limit = timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    if (this.client.disconnected) {
+      throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
+    }
     try {
       return await firstValueFrom(this.client.send<Res, Req>(pattern.pattern, payload).pipe(timeout(limit)));
     } catch (err) {
@@ -37,6 +43,15 @@ export class BusClient implements OnApplicationShutdown {
       this.logger.warn(`${pattern.pattern} failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       throw new AppError('service_unavailable', `The service answering ${pattern.pattern} could not be reached.`);
     }
+  }
+
+  /** Whether requests can be sent now; connects first when none was sent yet. */
+  async connected(): Promise<boolean> {
+    if (this.client.disconnected) return false;
+    return this.client.connect().then(
+      () => !this.client.disconnected,
+      () => false,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
