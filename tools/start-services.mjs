@@ -7,7 +7,14 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
-const SERVICES = ['identity', 'admin', 'access', 'billing', 'webhooks-out', 'branding', 'gateway'];
+const ALL = ['identity', 'admin', 'access', 'billing', 'webhooks-out', 'branding', 'gateway'];
+// `npm run start:services -- identity gateway` starts only those.
+const SERVICES = process.argv.length > 2 ? process.argv.slice(2) : ALL;
+const unknown = SERVICES.filter((service) => !ALL.includes(service));
+if (unknown.length) {
+  console.error(`Unknown service: ${unknown.join(', ')} (one of ${ALL.join(', ')})`);
+  process.exit(1);
+}
 const env = {
   ...process.env,
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -37,6 +44,7 @@ function run(service, delay = RESTART_MIN_MS) {
   const startedAt = Date.now();
   const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${service}/src/main.ts`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.set(service, child);
+  console.log(`${prefix}started, pid ${child.pid}`);
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix)));
   }
