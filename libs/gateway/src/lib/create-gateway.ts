@@ -118,8 +118,8 @@ export function closeGatewayOnSignals(app: NestFastifyApplication, config: Gatew
   }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
 }
 
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
-const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id';
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed';
+const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key';
 
 /**
  * CORS: the browser SDK calls the API from publishers' own sites, so any origin may call it with

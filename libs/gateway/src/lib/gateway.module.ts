@@ -18,6 +18,7 @@ import { JwksController } from './auth/jwks.controller';
 import { ApiKeyCache } from './edge/api-key.cache';
 import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
 import { EdgeGuard } from './edge/edge.guard';
+import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayConfig } from './gateway.config';
@@ -48,6 +49,7 @@ export class GatewayModule {
         ConfigModule.forValue(GatewayConfig, config),
         BusModule.forRoot(bus),
         PassportModule,
+        IdempotencyModule.forRoot(config.REDIS_URL),
         AccessRoutesModule,
         BillingRoutesModule,
         WebhooksOutRoutesModule,

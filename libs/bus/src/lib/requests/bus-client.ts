@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import type { ClientProxy } from '@nestjs/microservices';
 import type { RequestPattern } from '@gatehouse/contracts';
 import { AppError, isProblem } from '@gatehouse/platform';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 
@@ -13,6 +14,17 @@ export type RequestClient = Pick<ClientProxy, 'send' | 'close' | 'connect'> & {
   readonly disconnected?: boolean;
 };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+
+const patience = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` with its bus requests waiting up to `timeoutMs` for their replies instead of the
+ * usual limit: for idempotent writes, whose caller may be answered 503 earlier while the outcome
+ * is still awaited and kept for the caller's retry.
+ */
+export function withRequestPatience<T>(timeoutMs: number, work: () => T): T {
+  return patience.run(timeoutMs, work);
+}
 
 /**
  * Sends typed requests to other services. A reply that does not come within the timeout, or a
@@ -28,8 +40,13 @@ export class BusClient implements OnApplicationShutdown {
     @Inject(REQUEST_CLIENT) private readonly client: RequestClient,
   ) {}
 
+  /** How long a request waits for its reply unless told otherwise. */
+  get timeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
   async request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>, timeoutMs?: number): Promise<Res> {
-    const limit = timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const limit = timeoutMs ?? patience.getStore() ?? this.timeoutMs;
     if (this.client.disconnected) {
       throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
     }
