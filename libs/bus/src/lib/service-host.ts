@@ -67,6 +67,7 @@ export async function startService<C extends ServiceConfig>(
     service: definition.name,
     namespace: runtime.config.BUS_NAMESPACE,
     transport: runtime.transport,
+    stream: { replicas: runtime.config.EVENT_STREAM_REPLICAS, maxBytes: runtime.config.EVENT_STREAM_MAX_BYTES },
     // What is left of the grace period after draining is for the shutdown hooks (flushes, closing connections).
     shutdownGraceMs: Math.max(runtime.config.SHUTDOWN_GRACE_MS - 3_000, runtime.config.SHUTDOWN_GRACE_MS / 2),
   };

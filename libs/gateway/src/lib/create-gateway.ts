@@ -45,7 +45,12 @@ export async function createGateway(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  const gateway = GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport });
+  const gateway = GatewayModule.forRoot(config, {
+    service: 'gateway',
+    namespace: config.BUS_NAMESPACE,
+    transport,
+    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
