@@ -132,7 +132,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = sha256Hex(`${caller}\n${request.method} ${request.routeOptions.url}\n${given}`);
     const fingerprint = sha256Hex(JSON.stringify([request.params, request.query, request.body ?? null]));
 
-    const claimed = await this.store.claim(key, fingerprint);
+    const claimed = await this.store.claim(key, fingerprint).catch(() => {
+      throw new AppError('service_unavailable', 'Idempotency-Key answers cannot be stored right now: retry.');
+    });
     if (claimed !== true) return this.replay(await this.waitForAnswer(key, claimed), fingerprint, reply);
 
     const outcome = withRequestPatience(LATE_ANSWER_WAIT_MS, () => lastValueFrom(next.handle(), { defaultValue: undefined })).then(
