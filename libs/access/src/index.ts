@@ -1,1 +1,2 @@
 export * from './lib/access.service';
+export { AccessRetention } from './lib/retention/access-retention';

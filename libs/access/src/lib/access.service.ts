@@ -6,6 +6,7 @@ import { Experiment } from './experiments/experiment.entity';
 import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
 import { Paywall } from './paywalls/paywall.entity';
+import { AccessRetention } from './retention/access-retention';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { Segment } from './segments/segment.entity';
 import { SegmentsModule } from './segments/segments.module';
@@ -14,7 +15,7 @@ import { TrackingModule } from './tracking/tracking.module';
 
 export { AccessConfig };
 
-@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule] })
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule], providers: [AccessRetention] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */
