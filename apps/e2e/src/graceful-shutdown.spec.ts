@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
-import { BusClient, createRequestClient, type BusOptions } from '@gatehouse/bus';
+import { BusClient, createRequestClient, type BusOptions, type RunningService } from '@gatehouse/bus';
+import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { call } from './support/http';
+import { startServiceOverNats } from './support/system';
 import { exited, freePort, ROOT } from './support/processes';
 
 const GRACE_MS = 15_000;
@@ -87,5 +89,79 @@ describe('a service receiving SIGTERM', () => {
     } finally {
       await pg.end();
     }
+  });
+});
+
+/** SIGTERM to the gateway: readiness fails at once, it keeps serving through the delay, answers what it holds, exits. */
+describe('the gateway receiving SIGTERM', () => {
+  const namespace = uniqueNamespace('drain-gw');
+  let db: TestDatabase;
+  let identity: RunningService;
+  let gateway: ChildProcess;
+  let output = '';
+  let base: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    identity = await startServiceOverNats(identityService, db.url, namespace);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    gateway = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NATS_URL: testNatsUrl(),
+        BUS_NAMESPACE: namespace,
+        PORT: String(port),
+        SHUTDOWN_DELAY_MS: '1500',
+        SHUTDOWN_GRACE_MS: String(GRACE_MS),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    gateway.stdout!.on('data', (chunk) => (output += chunk));
+    gateway.stderr!.on('data', (chunk) => (output += chunk));
+    await eventually(async () => ((await call(base, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
+      throw new Error(`the gateway did not become ready: ${err}\n${output}`);
+    });
+  });
+
+  afterAll(async () => {
+    if (gateway && gateway.exitCode === null) gateway.kill('SIGKILL');
+    await identity?.close();
+    await db?.drop();
+  });
+
+  it('fails readiness during the delay, still serves, answers the requests in flight, and exits within delay and grace', async () => {
+    const expected = await call(base, '/api/v1/auth/.well-known/jwks.json');
+    expect(expected.status).toBe(200);
+    // A stalled database holds the key-set requests in flight past the delay.
+    const lock = new Client({ connectionString: db.url });
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE identity.signing_keys IN ACCESS EXCLUSIVE MODE');
+    const inFlight = Array.from({ length: 5 }, () => call(base, '/api/v1/auth/.well-known/jwks.json'));
+    await new Promise((r) => setTimeout(r, 300));
+    const signalled = Date.now();
+    gateway.kill('SIGTERM');
+
+    const ready = await eventually(async () => {
+      const res = await call(base, '/readyz');
+      return res.status === 503 ? res : undefined;
+    }, 1_000);
+    expect(ready.body).toMatchObject({ status: 'down', checks: { shutdown: 'down' } });
+    // Still serving while the load balancer catches up.
+    expect((await call(base, '/healthz')).status).toBe(200);
+
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(gateway.exitCode).toBeNull();
+    await lock.query('COMMIT');
+    await lock.end();
+    for (const answer of await Promise.all(inFlight)) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(expected.body);
+    }
+    expect(await exited(gateway)).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(1_500 + GRACE_MS);
   });
 });

@@ -5,7 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
 import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
 import { RateLimiter } from './edge/rate-limiter';
@@ -119,7 +119,10 @@ export function closeGatewayOnSignals(app: NestFastifyApplication, config: Gatew
   closeOnSignals(async () => {
     app.get(GatewayReadiness).draining = true;
     await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
-    await app.close();
+    // Closing waits for every connection: keep-alive ones are closed as soon as their request is answered.
+    const server = app.getHttpServer() as HttpServer;
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    await app.close().finally(() => clearInterval(sweep));
   }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
 }
 
