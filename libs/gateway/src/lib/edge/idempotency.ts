@@ -139,14 +139,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const outcome = withRequestPatience(LATE_ANSWER_WAIT_MS, () => lastValueFrom(next.handle(), { defaultValue: undefined })).then(
       async (body) => {
-        await this.store.finish(key, { fingerprint, answer: { status: successStatus(context), body } });
+        // The write happened: its caller gets the answer even if it cannot be kept for replays.
+        await this.store.finish(key, { fingerprint, answer: { status: successStatus(context), body } }).catch(() => undefined);
         return body;
       },
       async (err: unknown) => {
         const problem = err instanceof AppError ? err.problem : isProblem(err) ? err : undefined;
         // Unreachable services did nothing: the retry runs afresh. Any other answer is final.
-        if (!problem || problem.code === 'service_unavailable') await this.store.release(key);
-        else await this.store.finish(key, { fingerprint, answer: { status: problem.status, problem } });
+        const settled = !problem || problem.code === 'service_unavailable' ? this.store.release(key) : this.store.finish(key, { fingerprint, answer: { status: problem.status, problem } });
+        await settled.catch(() => undefined);
         throw err;
       },
     );
@@ -172,7 +173,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     let current: Entry | undefined = entry;
     while (current && !current.answer && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      current = await this.store.get(key);
+      current = await this.store.get(key).catch(() => current);
     }
     if (!current) throw new AppError('service_unavailable', 'The first attempt with this Idempotency-Key did not complete: retry.');
     return current;
