@@ -29,6 +29,8 @@ const ANSWER_TTL_MS = 24 * 60 * 60_000;
 /** How long the outcome of a write whose caller was already answered 503 is still awaited. */
 const LATE_ANSWER_WAIT_MS = 60_000;
 const POLL_MS = 100;
+/** A claim whose gateway died before storing an answer frees the key after this long. */
+const PENDING_TTL_MS = LATE_ANSWER_WAIT_MS + 10_000;
 
 /** A finished first answer: what its caller got, or would have got had it waited. */
 export interface StoredAnswer {
@@ -56,7 +58,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   async claim(key: string, fingerprint: string): Promise<true | Entry> {
     const existing = await this.get(key);
     if (existing) return existing;
-    this.entries.set(key, { fingerprint, expires: Date.now() + ANSWER_TTL_MS });
+    this.entries.set(key, { fingerprint, expires: Date.now() + PENDING_TTL_MS });
     return true;
   }
 
@@ -79,7 +81,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   constructor(private readonly redis: Redis) {}
 
   async claim(key: string, fingerprint: string): Promise<true | Entry> {
-    const claimed = await this.redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', ANSWER_TTL_MS, 'NX');
+    const claimed = await this.redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', PENDING_TTL_MS, 'NX');
     return claimed === 'OK' ? true : ((await this.get(key)) ?? this.claim(key, fingerprint));
   }
 
