@@ -2,22 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { eventually } from '@gatehouse/testing';
 import { call, sessionFrom } from './support/http';
+import { freePort, ROOT } from './support/processes';
 
-const ROOT = resolve(__dirname, '../../..');
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
 
 /**
  * `npm start` on a bare machine: no DATABASE_URL, no NATS_URL, a fresh DATA_DIR. Every service

@@ -7,6 +7,7 @@ import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
 import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-policy';
 import { Paywall } from './paywalls/paywall.entity';
+import { AccessRetention } from './retention/access-retention';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { Segment } from './segments/segment.entity';
 import { SegmentsModule } from './segments/segments.module';
@@ -15,7 +16,7 @@ import { TrackingModule } from './tracking/tracking.module';
 
 export { AccessConfig };
 
-@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule] })
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule], providers: [AccessRetention] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */

@@ -3,15 +3,16 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
+import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { GatewayReadiness } from './health/health.controller';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -47,7 +48,12 @@ export async function createGateway(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  const gateway = GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport });
+  const gateway = GatewayModule.forRoot(config, {
+    service: 'gateway',
+    namespace: config.BUS_NAMESPACE,
+    transport,
+    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
@@ -101,8 +107,24 @@ export async function createGateway(
 
 export { GatewayConfig };
 
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
-const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id';
+/**
+ * The gateway's shutdown on SIGTERM: readiness fails at once, the delay lets the load balancer
+ * notice, then the server stops accepting and closes once in-flight requests are answered; all of
+ * it within SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS.
+ */
+export function closeGatewayOnSignals(app: NestFastifyApplication, config: GatewayConfig): void {
+  closeOnSignals(async () => {
+    app.get(GatewayReadiness).draining = true;
+    await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+    // Closing waits for every connection: keep-alive ones are closed as soon as their request is answered.
+    const server = app.getHttpServer() as HttpServer;
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    await app.close().finally(() => clearInterval(sweep));
+  }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
+}
+
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed';
+const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key';
 
 /**
  * CORS: the browser SDK calls the API from publishers' own sites, so any origin may call it with

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags }
 import { BillingRequests, type Page, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { AtPeriodEndDto, GrantSubscriptionDto, SubscriptionListQueryDto } from './dtos/billing.dto';
@@ -34,6 +35,7 @@ export class AdminSubscriptionsController {
 
   @Post()
   @Auth('session')
+  @Idempotent()
   @ApiOperation({ summary: 'Grant a subscription by hand (`source: "manual"`), active now and until `currentPeriodEnd` when given. Emits `subscription.created`.' })
   @ApiCreatedResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: e.g. `currentPeriodEnd` not in the future' })
@@ -45,6 +47,7 @@ export class AdminSubscriptionsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @Auth('session')
+  @Idempotent()
   @ApiOperation({ summary: 'Cancel a subscription, at the period end (the default) or now, as `POST /api/v1/subscriptions/cancel` does.' })
   @ApiOkResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })

@@ -4,6 +4,7 @@ import { BillingRequests, type CheckoutSessionView, type SubscriptionView } from
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
 import { CancelSubscriptionDto, CheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
@@ -45,6 +46,7 @@ export class SubscriptionsController {
 
   @Post('checkout')
   @Auth('secret-or-customer')
+  @Idempotent()
   @ApiOperation({
     summary: `Start a checkout at the payment processor for one price; redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. ${CUSTOMER_RULE}`,
   })
@@ -81,6 +83,7 @@ export class SubscriptionsController {
   @Post('cancel')
   @HttpCode(200)
   @Auth('secret')
+  @Idempotent()
   @ApiOperation({
     summary:
       'Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing.',
