@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { ApiConformance, typeCheckGeneratedClient } from './support/api-conformance';
 import { SECRET_KEY, WEBHOOK_SECRET } from './support/billing';
 import { codeIn, linkIn } from './support/mail';
-import { call, observeAnswers, type Answer } from './support/http';
+import { call, observeAnswers, sessionFrom, type Answer } from './support/http';
 import { SITE, WholeSystem } from './support/system-all';
 import { WebhookReceiver } from './support/webhooks';
 
@@ -70,6 +70,30 @@ describe('the OpenAPI document against real answers', () => {
     await ok(204, api('/admin/session', { method: 'DELETE', session: other.session }));
     await ok(403, api('/admin/paywalls', { session: system.session, origin: 'https://evil.example', body: { name: 'x' } }));
 
+    // The team: an invitation's round trip, role changes and removal, and the owner rules.
+    const { staff: owner } = (await admin('/admin/session')).body as { staff: { id: string; email: string } };
+    const colleague = `team-${randomUUID()}@example.com`;
+    const invited = await ok(201, admin('/admin/team/invitations', { body: { email: colleague, role: 'viewer' } }));
+    await ok(409, admin('/admin/team/invitations', { body: { email: owner.email, role: 'viewer' } }));
+    await ok(403, api('/admin/team/invitations', { session: await system.staffSession('viewer'), body: { email: colleague, role: 'admin' } }));
+    await ok(200, api('/admin/invitations/preview', { body: { token: invited.body.token } }));
+    await ok(404, api('/admin/invitations/preview', { body: { token: 'not-a-token' } }));
+    const joined = await ok(200, api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'Colleague', password: 'colleague-password' } }));
+    await ok(404, api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'Colleague', password: 'colleague-password' } }));
+    const team = await ok(200, admin('/admin/team'));
+    const member = team.body.members.find((m: { email: string }) => m.email === colleague).id as string;
+    await ok(200, admin(`/admin/team/members/${member}`, { method: 'PATCH', body: { role: 'editor' } }));
+    await ok(403, api('/admin/team/invitations', { session: sessionFrom(joined), body: { email: `x${colleague}`, role: 'viewer' } }));
+    await ok(409, admin(`/admin/team/members/${owner.id}`, { method: 'PATCH', body: { role: 'viewer' } }));
+    await ok(404, admin(`/admin/team/members/${randomUUID()}`, { method: 'PATCH', body: { role: 'viewer' } }));
+    await ok(409, admin(`/admin/team/members/${owner.id}`, { method: 'DELETE' }));
+    await ok(204, admin(`/admin/team/members/${member}`, { method: 'DELETE' }));
+    await ok(404, admin(`/admin/team/members/${member}`, { method: 'DELETE' }));
+    const again = await ok(201, admin('/admin/team/invitations', { body: { email: colleague, role: 'viewer' } }));
+    await ok(401, api('/admin/invitations/accept', { body: { token: again.body.token, name: 'Colleague', password: 'not-their-password' } }));
+    await ok(204, admin(`/admin/team/invitations/${again.body.id}`, { method: 'DELETE' }));
+    await ok(404, admin(`/admin/team/invitations/${again.body.id}`, { method: 'DELETE' }));
+
     // API keys.
     const keys = await ok(200, admin('/admin/api-keys'));
     expect(keys.body.length).toBeGreaterThan(0);
@@ -117,6 +141,9 @@ describe('the OpenAPI document against real answers', () => {
     await ok(403, check('/premium/story', { key: sk }));
     await ok(403, api(`/access/check?url=${encodeURIComponent('https://elsewhere.example/x')}`, { key: pk }));
     await ok(400, api('/access/check?url=nope', { key: pk }));
+    await ok(200, admin(`/admin/access/try?url=${encodeURIComponent(`${SITE}/premium/story`)}&device=mobile`));
+    await ok(403, admin(`/admin/access/try?url=${encodeURIComponent('https://elsewhere.example/x')}`));
+    await ok(400, admin('/admin/access/try?url=nope'));
     await ok(202, api('/events', { key: pk, body: { type: 'page_view', url: `${SITE}/free` } }));
     await ok(202, api('/events', { key: pk, body: { events: [{ type: 'paywall_shown', url: `${SITE}/premium/story`, paywallId: hard.body.id }] } }));
     await ok(400, api('/events', { key: pk, body: { type: 'nonsense', url: `${SITE}/free` } }));
@@ -187,8 +214,9 @@ describe('the OpenAPI document against real answers', () => {
     const branding = await ok(200, api('/branding', { key: pk }));
     await ok(304, api('/branding', { key: pk, headers: { 'If-None-Match': branding.headers.get('etag')! } }));
     await ok(403, api('/branding', { key: sk }));
-    await ok(200, admin('/branding/admin'));
-    await ok(200, admin('/branding/admin', { method: 'PUT', body: { brandingMode: 'themed', brandColor: '#123456' } }));
+    const staffCopy = await ok(200, admin('/branding/admin'));
+    await ok(200, admin('/branding/admin', { method: 'PUT', body: { brandingMode: 'themed', brandColor: '#123456' }, headers: { 'If-Match': staffCopy.headers.get('etag')! } }));
+    await ok(412, admin('/branding/admin', { method: 'PUT', body: { brandColor: '#654321' }, headers: { 'If-Match': staffCopy.headers.get('etag')! } }));
     await ok(400, admin('/branding/admin', { method: 'PUT', body: { brandColor: 'red' } }));
 
     // Customer records, with the secret key and the session.
