@@ -36,7 +36,7 @@ export default [
   },
   {
     // Browser code: nothing of the server may reach the bundle.
-    files: ['libs/sdk/src/**/*.ts'],
+    files: ['libs/sdk/src/**/*.ts', 'libs/elements/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

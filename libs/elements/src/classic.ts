@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { defineElements } from './lib/define';
 
 /*
@@ -8,7 +7,8 @@ import { defineElements } from './lib/define';
  */
 const self = document.currentScript as HTMLScriptElement | null;
 defineElements();
-const hasSdk = window.gatehouse !== undefined && !Array.isArray(window.gatehouse);
+const queue = (window as { gatehouse?: unknown }).gatehouse;
+const hasSdk = queue !== undefined && !Array.isArray(queue);
 const sdkTag = document.querySelector('script[src*="/gatehouse.js"], script[src^="gatehouse.js"]');
 if (!hasSdk && !sdkTag && self?.src && self.dataset['publishableKey']) {
   const script = document.createElement('script');

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { css, html, type PropertyDeclarations, type PropertyValues, type CSSResultGroup } from 'lit';
 import { GatehouseElement, deepActiveElement, sharedStyles, trapFocus, type AuthMode } from './base';
 import { recheckAccess } from './sdk';

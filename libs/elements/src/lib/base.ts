@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import type { BrandingConfiguration, FieldError } from '@gatehouse/contracts';
 import { LitElement, css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { textColorOn } from './contrast';
@@ -301,7 +300,7 @@ export abstract class GatehouseElement extends LitElement {
       }
       const formError =
         loose.map((e) => e.message).join(' ') ||
-        (Object.keys(fieldErrors).length ? '' : problem.status === undefined || problem.status >= 500 ? this.messages.unreachable : (problem.detail ?? this.messages.failed));
+        (Object.keys(fieldErrors).length ? '' : !problem.status || problem.status >= 500 ? this.messages.unreachable : (problem.detail ?? this.messages.failed));
       this.form = { fieldErrors, formError, busy: false };
       await this.updateComplete;
       (this.renderRoot.querySelector('[aria-invalid="true"]') as HTMLElement | null)?.focus();

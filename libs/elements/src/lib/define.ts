@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { AuthModal, LoginForm, RegisterForm } from './auth';
 import { ContentLock, InlinePaywall, PaywallModal, StickyBar } from './paywalls';
 

@@ -1,9 +1,8 @@
-/// <reference lib="dom" />
-import type { AccessCheckResult, DataWallField, PaywallPresentation, PaywallRule, PriceView } from '@gatehouse/contracts';
+import type { DataWallField, PaywallPresentation, PaywallRule, PriceView } from '@gatehouse/contracts';
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
-import { onAccess, recheckAccess, whenSdk } from './sdk';
+import { onAccess, recheckAccess, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it (the `prices` attribute: a JSON array of these). */
 export type OfferedPrice = Pick<PriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { name?: string };
@@ -96,7 +95,7 @@ export abstract class PaywallElement extends GatehouseElement {
   declare cancelUrl: string | null;
   declare preview: string | null;
   declare rule: PaywallRule | null;
-  declare access: AccessCheckResult | null;
+  declare access: AccessResult | null;
   private unsubscribe?: () => void;
   private shownFor: string | null = null;
   private dismissed = false;
@@ -127,7 +126,7 @@ export abstract class PaywallElement extends GatehouseElement {
     return this.preview !== null ? previewRule(this.preview) : this.dismissed ? null : this.rule;
   }
 
-  protected receive(result: AccessCheckResult | null): void {
+  protected receive(result: AccessResult | null): void {
     this.access = result;
     const rule = result?.paywallRule ?? null;
     const mine = rule && (this.paywallId ? rule.paywallId === this.paywallId : this.handles(rule));
@@ -231,9 +230,14 @@ export abstract class PaywallElement extends GatehouseElement {
     const values = this.formValues(event.target as HTMLFormElement);
     const type = rule.type === 'newsletter' ? 'newsletter_subscribe' : 'data_submit';
     await this.submitting(async (sdk) => {
-      await sdk.trackEvent(type, { paywallId: rule.paywallId, data: values });
-      await sdk.flush?.();
-      await recheckAccess();
+      sdk.trackEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
+      await sdk.flush();
+      // The event is counted asynchronously: the wall opens on one of the next checks.
+      for (let attempt = 0; attempt < 10; attempt++) {
+        if ((await recheckAccess()).granted) return;
+        await new Promise((done) => setTimeout(done, 500));
+      }
+      throw { detail: this.messages.failed, status: 400 };
     });
   }
 
@@ -269,8 +273,9 @@ export abstract class PaywallElement extends GatehouseElement {
     const experiment = this.access?.experiment;
     await this.submitting(async (sdk) => {
       this.track('paywall_converted');
-      await sdk.flush?.();
-      await sdk.checkout({ priceId, successUrl: this.successUrl || location.href, cancelUrl: this.cancelUrl || location.href, ...(experiment ?? {}) });
+      await sdk.flush();
+      const paywallId = this.rule && this.preview === null ? this.rule.paywallId : undefined;
+      await sdk.checkout({ priceId, successUrl: this.successUrl || location.href, cancelUrl: this.cancelUrl || location.href, paywallId, ...(experiment ?? {}) });
     });
   }
 }

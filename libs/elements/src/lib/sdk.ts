@@ -19,37 +19,38 @@ export interface CheckoutOptions {
   cancelUrl: string;
   experimentId?: string;
   variantId?: string;
+  paywallId?: string;
 }
+
+/** The access result, or the fail mode's answer (reason `service_unavailable`). */
+export type AccessResult = Omit<AccessCheckResult, 'reason'> & { reason: AccessCheckResult['reason'] | 'service_unavailable' };
 
 export interface Sdk {
   getBranding(): Promise<BrandingConfiguration>;
-  checkAccess(url?: string): Promise<AccessCheckResult>;
+  checkAccess(url?: string): Promise<AccessResult>;
   register(input: { email: string; password: string; name: string }): Promise<unknown>;
   login(input: { email: string; password: string }): Promise<unknown>;
-  getSession(): unknown;
-  trackEvent(type: TrackEventType, fields?: Record<string, unknown>): unknown;
-  flush?(): Promise<unknown>;
-  checkout(options: CheckoutOptions): Promise<unknown>;
-  on(event: 'access', listener: (result: AccessCheckResult) => void): unknown;
-  /** The page's last access result, when the SDK already checked before the elements listened. */
-  lastAccess?: AccessCheckResult | null;
+  getSession(): Promise<unknown>;
+  trackEvent(type: TrackEventType, fields?: Record<string, unknown>): void;
+  flush(): Promise<void>;
+  checkout(options: CheckoutOptions): Promise<void>;
+  on(event: 'access', listener: (result: AccessResult) => void): () => void;
+  /** The page's last access result, when the SDK checked before the elements listened. */
+  lastAccess: AccessResult | null;
 }
 
-declare global {
-  interface Window {
-    gatehouse?: Sdk | unknown[];
-  }
-}
-
-const isSdk = (value: unknown): value is Sdk => typeof (value as Sdk | undefined)?.getBranding === 'function';
+type Command = [string, ...unknown[]] | ((sdk: Sdk) => unknown);
 
 let ready: Promise<Sdk> | undefined;
 
-/** The SDK once its script has run (it may load after the elements, or be loaded by them). */
+/**
+ * The SDK once it is initialised: a function pushed on `window.gatehouse` (the queue before the
+ * SDK's script runs, the client after) is called with the client after its `init`.
+ */
 export function whenSdk(): Promise<Sdk> {
   ready ??= new Promise((resolve) => {
-    const poll = () => (isSdk(window.gatehouse) ? resolve(window.gatehouse) : setTimeout(poll, 25));
-    poll();
+    const queue = ((window as unknown as { gatehouse?: { push(command: Command): void } }).gatehouse ??= [] as Command[]);
+    queue.push((sdk: Sdk) => resolve(sdk));
   });
   return ready;
 }
@@ -64,31 +65,31 @@ export function fetchedBranding(): Promise<BrandingConfiguration | null> {
   return branding;
 }
 
-let lastAccess: AccessCheckResult | null = null;
-const accessListeners = new Set<(result: AccessCheckResult | null) => void>();
+let lastAccess: AccessResult | null = null;
+const accessListeners = new Set<(result: AccessResult | null) => void>();
 let listening = false;
 
 /** Calls `listener` with the page's access result now (when known) and on every later check. */
-export function onAccess(listener: (result: AccessCheckResult | null) => void): () => void {
+export function onAccess(listener: (result: AccessResult | null) => void): () => void {
   accessListeners.add(listener);
   if (lastAccess) listener(lastAccess);
   if (!listening) {
     listening = true;
     void whenSdk().then((sdk) => {
       sdk.on('access', publishAccess);
-      if (!lastAccess && sdk.lastAccess) publishAccess(sdk.lastAccess);
+      if (sdk.lastAccess && lastAccess !== sdk.lastAccess) publishAccess(sdk.lastAccess);
     });
   }
   return () => accessListeners.delete(listener);
 }
 
-function publishAccess(result: AccessCheckResult): void {
+function publishAccess(result: AccessResult): void {
   lastAccess = result;
   for (const listener of accessListeners) listener(result);
 }
 
 /** Checks the page again (after a login, a newsletter sign-up or a data form): the listeners hear the result. */
-export async function recheckAccess(): Promise<AccessCheckResult> {
+export async function recheckAccess(): Promise<AccessResult> {
   const sdk = await whenSdk();
   const result = await sdk.checkAccess();
   if (lastAccess !== result) publishAccess(result);

@@ -98,6 +98,8 @@ export class Gatehouse {
   private branding?: Promise<BrandingConfiguration>;
   private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
   private readonly pending: Command[] = [];
+  /** The page's last access result, for UI that starts listening after the check (the web components). */
+  lastAccess: AccessResult | null = null;
 
   constructor(private readonly env: Environment) {}
 
@@ -191,6 +193,7 @@ export class Gatehouse {
       this.fail(error);
       result = { granted: this.failMode === 'open', reason: 'service_unavailable', customerId: this.sessions?.current()?.customer.id ?? null };
     }
+    this.lastAccess = result;
     this.emit('access', result);
     return result;
   }
@@ -206,6 +209,11 @@ export class Gatehouse {
     this.ready();
     const { url, ...rest } = fields;
     (this.events as EventQueue).push({ ...rest, type, url: url ?? this.env.location.href, userId: this.visitorId(), occurredAt: new Date(this.env.now()).toISOString() });
+  }
+
+  /** Sends the queued events now (the web components do before re-checking a newsletter or data wall). */
+  flush(): Promise<void> {
+    return this.events ? this.events.flush() : Promise.resolve();
   }
 
   trackPageview(): void {

@@ -1,4 +1,6 @@
-import { BRANDING_DEFAULTS, type BrandingConfiguration } from '@gatehouse/contracts';
+import type { BrandingConfiguration } from '@gatehouse/contracts';
+import { BRANDING_DEFAULTS } from './branding-defaults';
+
 import { COPY_FIELDS, ELEMENT_NAMES, attributeOf, resolveCopy, type CopyField } from '../copy';
 import { MESSAGES, messagesFor } from '../messages';
 

@@ -1,4 +1,6 @@
-import { BRANDING_DEFAULTS, type BrandingConfiguration } from '@gatehouse/contracts';
+import type { BrandingConfiguration } from '@gatehouse/contracts';
+import { BRANDING_DEFAULTS } from './branding-defaults';
+
 import { darken, resolveTheme, themeDeclarations } from '../theme';
 
 const themed = (changes: Partial<BrandingConfiguration>): BrandingConfiguration => ({ ...BRANDING_DEFAULTS, brandingMode: 'themed', ...changes });
