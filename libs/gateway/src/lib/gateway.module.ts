@@ -10,6 +10,7 @@ import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.modu
 import { BrandingRoutesModule } from './branding/branding-routes.module';
 import { CustomersRoutesModule } from './customers/customers-routes.module';
 import { StatsRoutesModule } from './stats/stats-routes.module';
+import { WebAssetsModule } from './web-assets/web-assets.module';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
@@ -54,6 +55,7 @@ export class GatewayModule {
         BrandingRoutesModule,
         CustomersRoutesModule,
         StatsRoutesModule,
+        WebAssetsModule,
       ],
       controllers: [
         HealthController,

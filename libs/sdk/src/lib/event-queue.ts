@@ -55,10 +55,7 @@ export class EventQueue {
 
   push(event: TrackEvent): void {
     this.queue.push(event);
-    if (this.queue.length > this.maxQueued) {
-      this.queue.splice(0, this.queue.length - this.maxQueued);
-      this.options.warn(`Gatehouse: more than ${this.maxQueued} events waiting; the oldest were dropped.`);
-    }
+    this.trim();
     if (this.queue.length >= this.maxBatch && this.failures === 0) void this.flush();
     else this.schedule(this.flushIntervalMs);
   }
@@ -78,6 +75,7 @@ export class EventQueue {
         } catch (error) {
           if (isUnavailable(error) || (error instanceof GatehouseError && error.code === 'rate_limited')) {
             this.queue.unshift(...batch);
+            this.trim();
             this.failures += 1;
             const retryAfter = error instanceof GatehouseError ? error.retryAfterMs ?? 0 : 0;
             this.schedule(Math.max(retryAfter, backoffDelay(this.failures, this.backoff)));
@@ -102,6 +100,12 @@ export class EventQueue {
       const batch = pending.slice(i, i + this.maxBatch);
       this.options.send(batch, true, true).catch((error) => this.options.warn(`Gatehouse: ${batch.length} event(s) lost as the page closed.`, error));
     }
+  }
+
+  private trim(): void {
+    if (this.queue.length <= this.maxQueued) return;
+    this.queue.splice(0, this.queue.length - this.maxQueued);
+    this.options.warn(`Gatehouse: more than ${this.maxQueued} events waiting; the oldest were dropped.`);
   }
 
   private schedule(ms: number): void {
