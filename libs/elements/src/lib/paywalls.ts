@@ -129,12 +129,12 @@ export abstract class PaywallElement extends GatehouseElement {
   protected receive(result: AccessResult | null): void {
     this.access = result;
     const rule = result?.paywallRule ?? null;
-    const mine = rule && (this.paywallId ? rule.paywallId === this.paywallId : this.handles(rule));
-    const showing = mine && (!result!.granted || (result!.reason === 'soft' && this.offersSoft));
+    const mine = rule !== null && (this.paywallId ? rule.paywallId === this.paywallId : this.handles(rule));
+    const showing = mine && result !== null && (!result.granted || (result.reason === 'soft' && this.offersSoft));
     this.rule = showing ? rule : null;
     // One element per rule counts as showing it: the one of its presentation, or the one naming it.
     if (!showing || !(this.paywallId || rule.presentation === (this.constructor as typeof PaywallElement).presentation)) return;
-    const key = `${rule.paywallId}:${result!.experiment?.variantId ?? ''}`;
+    const key = `${rule.paywallId}:${result.experiment?.variantId ?? ''}`;
     if (this.shownFor !== key) {
       this.shownFor = key;
       this.dismissed = false;
