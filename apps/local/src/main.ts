@@ -32,6 +32,8 @@ runMain(async () => {
   // No processor configured: the local fake stands in, so the demo's checkout completes (docs/elements.md).
   const localProcessor = !process.env['PROCESSOR_API_URL'] && process.env['LOCAL_FAKE_PROCESSOR'] !== 'false' ? await startLocalProcessor() : undefined;
   if (localProcessor) process.env['PROCESSOR_API_URL'] = localProcessor.url;
+  // Billing names this address to the processor for its webhooks: the port this process listens on.
+  process.env['PUBLIC_BASE_URL'] ??= `http://localhost:${process.env['PORT'] ?? 3000}`;
   const base = loadConfig(ServiceConfig);
   const gatewayConfig = loadConfig(GatewayConfig);
   const configs = SERVICES.map((definition) => loadConfig(definition.config));
