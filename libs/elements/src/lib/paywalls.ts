@@ -354,6 +354,10 @@ const barStyles = css`
     align-items: center;
     gap: 8px 16px;
   }
+  .inner .logo {
+    margin: 0;
+    max-height: 28px;
+  }
   .inner > .text {
     flex: 1 1 220px;
   }
@@ -403,6 +407,7 @@ export class StickyBar extends PaywallElement {
     if (!rule) return nothing;
     return this.frame(
       html`<section class="inner" aria-labelledby="heading">
+          ${this.logo()}
           <div class="text">
             <h2 part="heading" id="heading">${this.heading(rule)}</h2>
             <p class="muted" part="description">${this.description(rule)}</p>
