@@ -1,6 +1,6 @@
-import { eventually, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import { eventually, launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { LocalStart } from '../support/local-start';
 
 const LONG = 120_000;
@@ -13,16 +13,35 @@ const LONG = 120_000;
 describe('the demo publisher site', () => {
   let local: LocalStart;
   let browser: TestBrowser;
+  /** For other readers, each in a context of their own. */
+  let others: Browser;
 
   beforeAll(async () => {
     local = await LocalStart.start({ database: 'test', env: { BCRYPT_COST: '4' } });
-    browser = await launchBrowser();
+    [browser, others] = await Promise.all([launchBrowser(), launchBareBrowser()]);
+    await browser.context.addInitScript(recordEvents);
   }, LONG);
 
   afterAll(async () => {
     await browser?.close();
+    await others?.close();
     await local?.close();
   }, LONG);
+
+  /** Records the elements' DOM events in the tab's sessionStorage, which outlives the checkout's round trip. */
+  function recordEvents(): void {
+    for (const type of ['login', 'register', 'close', 'checkout']) {
+      document.addEventListener(type, () => sessionStorage.setItem('seen', JSON.stringify([...JSON.parse(sessionStorage.getItem('seen') ?? '[]'), type])), true);
+    }
+  }
+  const seenEvents = (page: Page): Promise<string[]> => page.evaluate(() => JSON.parse(sessionStorage.getItem('seen') ?? '[]'));
+
+  /** A new reader's page, in a browser context of its own. */
+  async function newReader(): Promise<Page> {
+    const page = await (await others.newContext()).newPage();
+    await page.addInitScript(recordEvents);
+    return page;
+  }
 
   const url = (path: string) => `${local.base}${path}`;
   const paywallDialog = (page: Page) => page.locator('gatehouse-paywall-modal dialog');
@@ -73,6 +92,7 @@ describe('the demo publisher site', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Fake checkout');
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(url('/demo/metered/market-square'), { timeout: 30_000 });
+    expect(await seenEvents(page)).toEqual(['checkout', 'register', 'close']);
 
     // The processor's events reach billing asynchronously: the premium article opens once they did.
     await eventually(async () => {
@@ -119,6 +139,14 @@ describe('the demo publisher site', () => {
     }
     expect(seen.every((f) => f.endsWith(':in-dialog'))).toBe(true);
     expect(seen).toContain('input[name=password]:in-dialog');
+    // The focused control carries a visible focus ring.
+    const ring = await page.evaluate(() => {
+      let active: Element | null = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      const style = getComputedStyle(active as Element);
+      return { outline: style.outlineStyle, shadow: style.boxShadow };
+    });
+    expect(ring.outline !== 'none' || ring.shadow !== 'none').toBe(true);
     expect(seen.filter((f) => f === 'input[name=email]:in-dialog').length).toBeGreaterThanOrEqual(1);
     await page.keyboard.press('Shift+Tab');
     expect(await focused()).toMatch(/:in-dialog$/);
@@ -127,10 +155,13 @@ describe('the demo publisher site', () => {
     await authDialog(page).waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).className)).toBe('signin');
 
-    // And a wrong password answers in the form, by keyboard too.
+    // A wrong password answers in the form, and the right one signs in: by keyboard too.
+    const key = /data-publishable-key="(pk_[^"]+)"/.exec(await (await fetch(url('/demo/'))).text())![1];
+    const email = `keyboard-${randomUUID()}@example.com`;
+    expect((await local.api('/auth/customers/register', { key, body: { email, password: 'reader-password-1', name: 'Keys' } })).status).toBe(201);
     await page.keyboard.press('Enter');
     await authDialog(page).waitFor({ state: 'visible' });
-    await page.keyboard.type('nobody@example.com');
+    await page.keyboard.type(email);
     await page.keyboard.press('Tab');
     await page.keyboard.type('wrong-password-1');
     await page.keyboard.press('Enter');
@@ -138,6 +169,68 @@ describe('the demo publisher site', () => {
     expect(error).not.toBe('Something went wrong. Please try again.');
     await expect(authDialog(page).isVisible()).resolves.toBe(true);
     await browser.screenshot(page, 'demo-auth-modal-error');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('reader-password-1');
+    await page.keyboard.press('Enter');
+    await authDialog(page).waitFor({ state: 'hidden', timeout: 30_000 });
+    expect(await seenEvents(page)).toEqual(['close', 'login', 'close']);
     await page.close();
   }, 2 * LONG);
+
+  it('shows field errors from the problem details beside their fields, then registers and fires `register`', async () => {
+    const page = await newReader();
+    await opened(page, '/demo/free/harbour-festival');
+    const form = page.locator('gatehouse-register-form');
+    await form.getByLabel('Name').fill('Field Errors');
+    await form.getByLabel('Email').fill('not-an-email');
+    await form.getByLabel('Password').fill('x');
+    await form.getByRole('button', { name: 'Create account', exact: true }).click();
+    const emailError = form.locator('#email-error');
+    await eventually(async () => ((await emailError.textContent())?.trim() ? true : undefined), 30_000);
+    await expect(form.getByLabel('Email').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(form.getByLabel('Email').getAttribute('aria-describedby')).resolves.toBe('email-error');
+    await browser.screenshot(page, 'demo-register-field-errors');
+    await form.getByLabel('Email').fill(`field-errors-${randomUUID()}@example.com`);
+    await form.getByLabel('Password').fill('reader-password-1');
+    await form.getByRole('button', { name: 'Create account', exact: true }).click();
+    await eventually(async () => ((await seenEvents(page)).includes('register') ? true : undefined), 30_000);
+    await expect(form.getByLabel('Email').getAttribute('aria-invalid')).resolves.toBe('false');
+    await page.context().close();
+  }, LONG);
+
+  it('opens the newsletter wall once the reader signs up: the event is sent and access checked again', async () => {
+    const page = await newReader();
+    await opened(page, '/demo/newsletter/weekend-guide');
+    const wall = page.locator('gatehouse-inline-paywall');
+    await expect(page.locator('#rest').isVisible()).resolves.toBe(false);
+    await wall.getByLabel('Email').fill(`newsletter-${randomUUID()}@example.com`);
+    await wall.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await page.locator('#rest').waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(wall.locator('[part~="card"]').count()).resolves.toBe(0);
+    expect(await page.evaluate(() => (globalThis as any).gatehouse.lastAccess.reason)).toBe('newsletter_passed');
+    await page.context().close();
+  }, LONG);
+
+  it('lets a reader close the paywall modal with Escape: `close` fires and the paywall counts as dismissed', async () => {
+    const session = await local.adminSession();
+    const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ id: string; name: string }>;
+    const meteredId = paywalls.find((p) => p.name === 'Demo: metered news')!.id;
+    const dismissed = async () => {
+      const from = new Date(Date.now() - 3600_000).toISOString();
+      const to = new Date(Date.now() + 3600_000).toISOString();
+      const stats = (await local.api(`/admin/stats?from=${from}&to=${to}&interval=hour`, { session })).body;
+      return ((stats.paywalls ?? []).find((p: { paywallId: string }) => p.paywallId === meteredId)?.dismissed ?? 0) as number;
+    };
+    const before = await dismissed();
+    const page = await newReader();
+    for (const slug of ['council-budget', 'new-tram-line', 'river-clean-up', 'school-results']) await opened(page, `/demo/metered/${slug}`);
+    await paywallDialog(page).waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await paywallDialog(page).waitFor({ state: 'hidden' });
+    expect(await seenEvents(page)).toContain('close');
+    // Events leave in batches, and at the latest as the page goes.
+    await page.goto(url('/demo/'));
+    await eventually(async () => ((await dismissed()) > before ? true : undefined), 30_000);
+    await page.context().close();
+  }, LONG);
 });
