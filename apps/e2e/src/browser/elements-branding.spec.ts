@@ -1,3 +1,5 @@
+// Browser code runs inside page.evaluate: the DOM types are needed here.
+/// <reference lib="dom" />
 import type { BrandingChanges } from '@gatehouse/contracts';
 import { launchBareBrowser, SCREENSHOT_DIR } from '@gatehouse/testing';
 import { mkdirSync, readFileSync } from 'node:fs';

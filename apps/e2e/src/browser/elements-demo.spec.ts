@@ -1,3 +1,5 @@
+// Browser code runs inside page.evaluate: the DOM types are needed here.
+/// <reference lib="dom" />
 import { eventually, launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
