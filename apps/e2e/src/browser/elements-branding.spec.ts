@@ -1,6 +1,6 @@
 // Browser code runs inside page.evaluate: the DOM types are needed here.
 /// <reference lib="dom" />
-import type { BrandingChanges } from '@gatehouse/contracts';
+import { BRANDING_DEFAULTS, type BrandingChanges } from '@gatehouse/contracts';
 import { launchBareBrowser, SCREENSHOT_DIR } from '@gatehouse/testing';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,16 +16,8 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><r
 const TAGS = ['login-form', 'register-form', 'auth-modal', 'paywall-modal', 'inline-paywall', 'sticky-bar', 'content-lock'] as const;
 type Tag = (typeof TAGS)[number];
 const COPY = ['authHeading', 'authDescription', 'authRegisterHeading', 'authRegisterDescription', 'paywallHeading', 'paywallDescription', 'paywallCtaText'] as const;
-const BLANK: BrandingChanges = {
-  brandingMode: 'generic',
-  brandColor: null,
-  brandColorHover: null,
-  logoUrl: null,
-  borderRadius: null,
-  fontFamily: null,
-  customCss: null,
-  ...Object.fromEntries(COPY.map((field) => [field, null])),
-};
+/** Every field unset, generic mode. */
+const BLANK: BrandingChanges = BRANDING_DEFAULTS;
 
 /** An element as a page would carry it: the paywalls in preview (a hard paywall's offer with one price), the modals open. */
 function markup(tag: Tag, attributes = ''): string {

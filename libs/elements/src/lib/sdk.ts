@@ -1,43 +1,14 @@
-import type { AccessCheckResult, BrandingConfiguration, FieldError, TrackEventType } from '@gatehouse/contracts';
+import type { BrandingConfiguration } from '@gatehouse/contracts';
+import type { AccessResult, Gatehouse, GatehouseError } from '@gatehouse/sdk';
 
 /*
  * The elements talk to the browser SDK (@gatehouse/sdk) through its global `window.gatehouse`,
- * the object the SDK's script installs: they never reach the API on their own. This is the part
- * of its surface they use.
+ * the object the SDK's script installs: they never reach the API on their own.
  */
 
-export interface SdkError {
-  code?: string;
-  status?: number;
-  detail?: string;
-  errors?: FieldError[];
-}
-
-export interface CheckoutOptions {
-  priceId: string;
-  successUrl: string;
-  cancelUrl: string;
-  experimentId?: string;
-  variantId?: string;
-  paywallId?: string;
-}
-
-/** The access result, or the fail mode's answer (reason `service_unavailable`). */
-export type AccessResult = Omit<AccessCheckResult, 'reason'> & { reason: AccessCheckResult['reason'] | 'service_unavailable' };
-
-export interface Sdk {
-  getBranding(): Promise<BrandingConfiguration>;
-  checkAccess(url?: string): Promise<AccessResult>;
-  register(input: { email: string; password: string; name: string }): Promise<unknown>;
-  login(input: { email: string; password: string }): Promise<unknown>;
-  getSession(): Promise<unknown>;
-  trackEvent(type: TrackEventType, fields?: Record<string, unknown>): void;
-  flush(): Promise<void>;
-  checkout(options: CheckoutOptions): Promise<void>;
-  on(event: 'access', listener: (result: AccessResult) => void): () => void;
-  /** The page's last access result, when the SDK checked before the elements listened. */
-  lastAccess: AccessResult | null;
-}
+/** The browser SDK's client, as `window.gatehouse` holds it once its script ran. */
+export type Sdk = Gatehouse;
+export type { AccessResult };
 
 type Command = [string, ...unknown[]] | ((sdk: Sdk) => unknown);
 
@@ -96,6 +67,7 @@ export async function recheckAccess(): Promise<AccessResult> {
   return result;
 }
 
-export function errorOf(err: unknown): SdkError {
-  return typeof err === 'object' && err !== null ? (err as SdkError) : {};
+/** What a failure says: a GatehouseError's problem details, or nothing usable. */
+export function errorOf(err: unknown): Partial<Pick<GatehouseError, 'code' | 'status' | 'detail' | 'errors'>> {
+  return typeof err === 'object' && err !== null ? (err as GatehouseError) : {};
 }

@@ -1,6 +1,4 @@
-import type { BrandingConfiguration } from '@gatehouse/contracts';
-import { BRANDING_DEFAULTS } from './branding-defaults';
-
+import { BRANDING_DEFAULTS, type BrandingConfiguration } from '@gatehouse/contracts';
 import { COPY_FIELDS, ELEMENT_NAMES, attributeOf, resolveCopy, type CopyField } from '../copy';
 import { MESSAGES, messagesFor } from '../messages';
 

@@ -1,6 +1,4 @@
-import type { BrandingConfiguration } from '@gatehouse/contracts';
-import { BRANDING_DEFAULTS } from './branding-defaults';
-
+import { BRANDING_DEFAULTS, type BrandingConfiguration } from '@gatehouse/contracts';
 import { darken, resolveTheme, themeDeclarations } from '../theme';
 
 const themed = (changes: Partial<BrandingConfiguration>): BrandingConfiguration => ({ ...BRANDING_DEFAULTS, brandingMode: 'themed', ...changes });
