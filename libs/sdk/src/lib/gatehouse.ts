@@ -1,6 +1,7 @@
 import type {
   AccessCheckResult,
   BrandingConfiguration,
+  OfferedPriceView,
   CheckoutSessionView,
   CustomerAuthResult,
   TrackEvent,
@@ -81,6 +82,7 @@ const COMMANDS = new Set([
   'checkout',
   'openPortal',
   'getBranding',
+  'getPrices',
   'on',
 ]);
 
@@ -96,6 +98,7 @@ export class Gatehouse {
   private events?: EventQueue;
   private failMode: FailMode = 'open';
   private branding?: Promise<BrandingConfiguration>;
+  private prices?: Promise<OfferedPriceView[]>;
   private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
   private readonly pending: Command[] = [];
   /** The page's last access result, for UI that starts listening after the check (the web components). */
@@ -274,6 +277,19 @@ export class Gatehouse {
       throw error;
     });
     return this.branding;
+  }
+
+  /** The prices on sale (active prices of active products, cheapest first), fetched once per page: what the paywalls offer. */
+  getPrices(): Promise<OfferedPriceView[]> {
+    const api = this.ready();
+    this.prices ??= api.request<{ prices: OfferedPriceView[] }>('/prices').then(
+      (answer) => answer.prices,
+      (error) => {
+        this.prices = undefined;
+        throw error;
+      },
+    );
+    return this.prices;
   }
 
   on<K extends keyof Events>(event: K, handler: (payload: Events[K]) => void): () => void {
