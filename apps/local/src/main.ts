@@ -50,6 +50,10 @@ runMain(async () => {
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  if (!process.env['SMTP_URL']) {
+    console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
+  }
+  // Printed after the lines above: the demo's line tells a waiting test that start-up has finished.
   const admin = { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' };
   await demoSite.seed(`http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`, admin, base.DATA_DIR, localProcessor !== undefined).then(
     () => console.log(`Demo publisher site: ${url}/demo/${localProcessor ? ` (payments go to the local fake processor at ${localProcessor.url}: no real money moves)` : ''}`),

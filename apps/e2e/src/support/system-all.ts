@@ -14,13 +14,13 @@ import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './
 
 export const SITE = 'https://all.example';
 const ADMIN = { email: 'all-admin@example.com', password: 'all-admin-password' };
-const STAFF_ENV = {
+const staffEnv = (domains: string[]) => ({
   BCRYPT_COST: '4',
   BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
   BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
   BOOTSTRAP_PUBLICATION_NAME: 'All Services Daily',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'all.example',
-};
+  BOOTSTRAP_PUBLICATION_DOMAINS: ['all.example', ...domains].join(','),
+});
 
 export interface Reader {
   id: string;
@@ -32,6 +32,10 @@ export interface SystemOptions {
   clock?: Clock;
   /** More configuration of the access service, e.g. PAST_DUE_GRACE_DAYS. */
   accessEnv?: Record<string, string>;
+  /** The time identity signs tokens with: set back, its access tokens expire sooner in real time. */
+  identityClock?: Clock;
+  /** Domains of the publication besides all.example (a browser test's page host). */
+  domains?: string[];
 }
 
 /**
@@ -49,17 +53,29 @@ export class WholeSystem {
   secretKey = '';
   private db!: TestDatabase;
   private gateway!: TestGateway;
+  private gatewayStopped = false;
   private readonly services: RunningService[] = [];
 
   private constructor(private readonly clock: Clock) {}
 
   static async start(options: SystemOptions = {}): Promise<WholeSystem> {
     const system = new WholeSystem(options.clock ?? new SystemClock());
-    await system.boot(options.accessEnv ?? {});
+    await system.boot(options);
     return system;
   }
 
-  private async boot(accessEnv: Record<string, string>): Promise<void> {
+  /** The gateway's base URL, e.g. http://127.0.0.1:41234. */
+  get url(): string {
+    return this.gateway.url;
+  }
+
+  /** Stops the public edge, as an outage would: the services behind it keep running. */
+  async stopGateway(): Promise<void> {
+    this.gatewayStopped = true;
+    await this.gateway.close();
+  }
+
+  private async boot({ accessEnv = {}, identityClock, domains = [] }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -71,10 +87,11 @@ export class WholeSystem {
       PUBLIC_BASE_URL,
       PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
     });
+    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains) });
     this.services.push(
       ...(await Promise.all([
-        startServiceOverNats(identityService, this.db.url, this.namespace, STAFF_ENV),
-        startServiceOverNats(adminService, this.db.url, this.namespace, STAFF_ENV),
+        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock }),
+        startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
         startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
       ])),
@@ -192,7 +209,7 @@ export class WholeSystem {
   }
 
   async close(): Promise<void> {
-    await this.gateway?.close();
+    if (!this.gatewayStopped) await this.gateway?.close();
     for (const service of this.services) await service.close();
     await this.fake?.close();
     await this.db?.drop();

@@ -14,7 +14,9 @@ import { WebAssetsModule } from './web-assets/web-assets.module';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
+import { AccountEmailController } from './auth/account-email.controller';
 import { CustomerAuthController } from './auth/customer-auth.controller';
+import { MailboxController } from './auth/mailbox.controller';
 import { JwksController } from './auth/jwks.controller';
 import { ApiKeyCache } from './edge/api-key.cache';
 import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
@@ -62,6 +64,8 @@ export class GatewayModule {
         ProbeController,
         JwksController,
         CustomerAuthController,
+        AccountEmailController,
+        MailboxController,
         SessionController,
         PublicationsController,
         ApiKeysController,

@@ -25,6 +25,8 @@ export const MAX_BATCH = 50;
 export const FLUSH_INTERVAL_MS = 3000;
 const MAX_QUEUED = 500;
 const KEEPALIVE_BODY_BYTES = 60_000;
+/** The API refuses JSON bodies over 100 KiB (decisions B2): a batch stays under it. */
+const BATCH_BODY_BYTES = 90_000;
 
 /**
  * Track events on their way to `POST /api/v1/events`: batched (at most 50, sent every few
@@ -68,7 +70,7 @@ export class EventQueue {
     try {
       while (this.queue.length > 0) {
         // Out of the queue while in flight, so that `flushOnExit` does not send it twice.
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = this.takeBatch();
         try {
           await this.options.send(batch, fitsKeepalive(batch), false);
           this.failures = 0;
@@ -95,11 +97,23 @@ export class EventQueue {
    */
   flushOnExit(): void {
     this.cancelTimer();
-    const pending = this.queue.splice(0);
-    for (let i = 0; i < pending.length; i += this.maxBatch) {
-      const batch = pending.slice(i, i + this.maxBatch);
+    while (this.queue.length > 0) {
+      const batch = this.takeBatch();
       this.options.send(batch, true, true).catch((error) => this.options.warn(`Gatehouse: ${batch.length} event(s) lost as the page closed.`, error));
     }
+  }
+
+  /** The next batch: at most `maxBatch` events and, but for a single event, under the API's body limit. */
+  private takeBatch(): TrackEvent[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < Math.min(this.maxBatch, this.queue.length)) {
+      const size = JSON.stringify(this.queue[count]).length + 1;
+      if (count > 0 && bytes + size > BATCH_BODY_BYTES) break;
+      bytes += size;
+      count += 1;
+    }
+    return this.queue.splice(0, count);
   }
 
   private trim(): void {

@@ -1,6 +1,7 @@
 import type {
   AccessCheckResult,
   BrandingConfiguration,
+  CheckoutRequest,
   OfferedPriceView,
   CheckoutSessionView,
   CustomerAuthResult,
@@ -34,14 +35,8 @@ export type AccessResult = AccessCheckResult | (Omit<AccessCheckResult, 'reason'
 
 export type TrackFields = Omit<TrackEvent, 'type' | 'url' | 'userId'> & { url?: string };
 
-export interface CheckoutOptions {
-  priceId: string;
-  successUrl: string;
-  cancelUrl: string;
-  experimentId?: string;
-  variantId?: string;
-  paywallId?: string;
-}
+/** The checkout request of the API; the customer is the logged-in reader. */
+export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerId'>;
 
 interface Events {
   access: AccessResult;
@@ -128,7 +123,7 @@ export class Gatehouse {
       // As the page closes there is no time to refresh: the events go with the token at hand.
       send: (events, keepalive, exiting) =>
         exiting
-          ? api.request('/events', { body: { events }, token: this.sessions?.current()?.accessToken, keepalive })
+          ? api.request('/events', { body: { events }, token: this.unexpiredToken(), keepalive })
           : this.withToken((token) => api.request('/events', { body: { events }, token, keepalive }), false),
       timers: env.timers,
       warn: env.warn,
@@ -178,15 +173,16 @@ export class Gatehouse {
     const api = this.ready();
     const page = new URLSearchParams(this.env.location.search);
     const given = { referrer: this.env.referrer, utmSource: page.get('utm_source'), utmMedium: page.get('utm_medium'), utmCampaign: page.get('utm_campaign'), ...attributes };
+    // Cut to what the API accepts, so that a long referrer or campaign name never fails the check.
     const query = {
       url,
       userId: this.visitorId(),
-      referrer: given.referrer || undefined,
+      referrer: given.referrer ? given.referrer.slice(0, 2048) : undefined,
       device: given.device,
       country: given.country,
-      utm_source: given.utmSource ?? undefined,
-      utm_medium: given.utmMedium ?? undefined,
-      utm_campaign: given.utmCampaign ?? undefined,
+      utm_source: given.utmSource?.slice(0, 200),
+      utm_medium: given.utmMedium?.slice(0, 200),
+      utm_campaign: given.utmCampaign?.slice(0, 200),
     };
     let result: AccessResult;
     try {
@@ -204,7 +200,9 @@ export class Gatehouse {
   /** The site's own id for this visitor, sent with access checks and events instead of the random one. */
   identify(userId: string): void {
     this.ready();
-    (this.storage as KeyedStorage).set('visitor', String(userId));
+    const id = String(userId);
+    if (id.length < 1 || id.length > 128) throw new GatehouseError('validation_failed', 0, 'identify takes an id of 1 to 128 characters.');
+    (this.storage as KeyedStorage).set('visitor', id);
   }
 
   /** Queues a track event (decisions E8); it is sent in a batch within a few seconds, or as the page closes. */
@@ -313,6 +311,12 @@ export class Gatehouse {
       storage.set('visitor', id);
     }
     return id;
+  }
+
+  /** The stored access token unless it has expired: the events then go with the visitor id alone. */
+  private unexpiredToken(): string | null {
+    const session = (this.sessions as Sessions).current();
+    return session && session.expiresAt > this.env.now() ? session.accessToken : null;
   }
 
   private call<T>(path: string, options: { body: unknown }): Promise<T> {

@@ -1,4 +1,6 @@
-import { AppError } from '@gatehouse/platform';
+import { AppError, hostInDomains } from '@gatehouse/platform';
+
+export { hostInDomains };
 
 /** A page of the publication's site, as access checks, meters and events see it. */
 export interface PageAddress {
@@ -28,15 +30,6 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
 /** `/a/b/` and `/a/b` are one page; `/` stays `/`. */
 export function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') || '/' : path;
-}
-
-/** Decisions A1: `example.com` is that host only, `*.example.com` any of its subdomains. */
-export function hostInDomains(hostname: string, domains: readonly string[]): boolean {
-  const host = hostname.toLowerCase();
-  return domains.some((domain) => {
-    const pattern = domain.trim().toLowerCase();
-    return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern;
-  });
 }
 
 /** 403 url_not_in_publication unless the page's host is one of the publication's domains. */

@@ -71,6 +71,26 @@ describe('EventQueue', () => {
     expect(sent.flatMap((s) => s.urls)).toEqual(Array.from({ length: 120 }, (_, n) => `https://news.example/${n}`));
   });
 
+  it('keeps each request under the API’s body limit: large events go in smaller batches', async () => {
+    const timers = new ManualTimers();
+    const bodies: number[] = [];
+    const counts: number[] = [];
+    const events = new EventQueue({
+      timers,
+      warn: () => undefined,
+      send: async (batch) => {
+        bodies.push(JSON.stringify({ events: batch }).length);
+        counts.push(batch.length);
+      },
+    });
+    for (let n = 0; n < 50; n++) events.push({ ...event(n), data: { note: 'x'.repeat(4000) } });
+    await settle();
+    await timers.advance(3000);
+    expect(counts.length).toBeGreaterThan(1);
+    expect(counts.reduce((a, b) => a + b)).toBe(50);
+    for (const bytes of bodies) expect(bytes).toBeLessThan(100 * 1024);
+  });
+
   it('retries with growing delays while the service is unreachable or failing, then delivers everything once', async () => {
     const failing = () => {
       throw down();

@@ -63,7 +63,7 @@ export class RefreshServer {
     this.serial += 1;
     const refreshToken = `refresh-${this.serial}`;
     this.live.add(refreshToken);
-    return { accessToken: `access-${this.serial}`, refreshToken, expiresAt: Date.now() + lifetimeMs, customer: { id: 'customer-1', email: 'r@example.com', name: 'Reader' } };
+    return { accessToken: `access-${this.serial}`, refreshToken, expiresAt: Date.now() + lifetimeMs, customer: { id: 'customer-1', email: 'r@example.com', name: 'Reader', emailVerified: false } };
   }
 
   /** The refresh as a fake fetch answers it: the next pair, or the refusal thrown. */

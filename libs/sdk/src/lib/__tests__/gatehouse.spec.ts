@@ -136,6 +136,26 @@ describe('Gatehouse client', () => {
     expect(assigned).toEqual(['https://processor.example/checkout/cs_1']);
   });
 
+  it('openPortal sends the logged-in reader to the billing portal', async () => {
+    const { gatehouse, requests, assigned, storage } = page(() => ({ status: 201, body: { url: 'https://processor.example/portal/ps_1' } }));
+    storage.setItem(`gatehouse:${KEY}:session`, JSON.stringify({ ...new RefreshServer().issue(), refreshAt: Date.now() + 600_000 }));
+    gatehouse.init({ publishableKey: KEY, autoPageview: false });
+    await gatehouse.openPortal({ returnUrl: 'https://news.example/account' });
+    expect(requests[0]).toMatchObject({ path: '/api/v1/subscriptions/portal', body: { returnUrl: 'https://news.example/account' }, headers: { Authorization: 'Bearer access-1' } });
+    expect(assigned).toEqual(['https://processor.example/portal/ps_1']);
+  });
+
+  it('keeps the last access result for UI that starts listening late, and sends queued events on demand', async () => {
+    const { gatehouse, requests } = page(({ url }) => (url.pathname.endsWith('/events') ? { status: 202, body: { accepted: 1 } } : granted));
+    gatehouse.init({ publishableKey: KEY, autoPageview: false });
+    expect(gatehouse.lastAccess).toBeNull();
+    await gatehouse.checkAccess();
+    expect(gatehouse.lastAccess).toEqual(granted.body);
+    gatehouse.trackEvent('newsletter_subscribe', { data: { email: 'r@example.com' } });
+    await gatehouse.flush();
+    expect(requests.at(-1)).toMatchObject({ path: '/api/v1/events', body: { events: [{ type: 'newsletter_subscribe', data: { email: 'r@example.com' }, userId: 'visitor-1' }] } });
+  });
+
   it('fetches the branding once per page', async () => {
     const { gatehouse, requests } = page(() => ({ status: 200, body: { brandingMode: 'generic' } }));
     gatehouse.init({ publishableKey: KEY, autoPageview: false });

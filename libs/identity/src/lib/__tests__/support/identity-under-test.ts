@@ -10,16 +10,18 @@ export interface IdentityUnderTest {
   bus: BusClient;
   /** The clock identity reads; it stands still until a test moves it. */
   clock: ManualClock;
+  /** Identity's database, for looking at what the API does not show. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
 /** Identity as deployed: its own database and bus namespace on the machine's PostgreSQL and NATS. */
-export async function startIdentity(): Promise<IdentityUnderTest> {
+export async function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
   const db = await createTestDatabase();
   const namespace = uniqueNamespace();
   const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
   const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
-  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace });
+  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, ...env });
   const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock }).catch(async (err) => {
     await db.drop();
     throw err;
@@ -29,6 +31,7 @@ export async function startIdentity(): Promise<IdentityUnderTest> {
   return {
     bus,
     clock,
+    databaseUrl: db.url,
     close: async () => {
       await bus.onApplicationShutdown();
       await service.close();
