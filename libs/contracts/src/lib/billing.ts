@@ -24,7 +24,8 @@ export interface CustomerEntitlement {
  */
 export const NEVER_ENDS = '9999-12-31T23:59:59.999Z';
 
-export type PriceInterval = 'month' | 'year' | 'lifetime';
+export const PRICE_INTERVALS = ['month', 'year', 'lifetime'] as const;
+export type PriceInterval = (typeof PRICE_INTERVALS)[number];
 
 /** Decisions F1. */
 export interface ProductView {
