@@ -13,7 +13,8 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:example'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
-  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+  // The web components build on the SDK.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:web'] },
   // The publishable Node client (@gatehouse/node) bundles what it takes from contracts.
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:client'] },
@@ -39,7 +40,8 @@ export default [
   },
   {
     // Browser code: nothing of the server may reach the bundle.
-    files: ['libs/sdk/src/**/*.ts'],
+    files: ['libs/sdk/src/**/*.ts', 'libs/elements/src/**/*.ts'],
+    ignores: ['**/__tests__/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

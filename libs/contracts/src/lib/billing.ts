@@ -85,6 +85,17 @@ export interface SubscriptionView extends SubscriptionEventData {
   createdAt: string;
 }
 
+/** A price on sale (active, of an active product), as publishers' pages offer it: the paywalls' plans. */
+export interface OfferedPriceView {
+  id: string;
+  productId: string;
+  productName: string;
+  currency: string;
+  unitAmount: number;
+  interval: PriceInterval;
+  trialDays: number;
+}
+
 /** Decisions F6. */
 export interface CheckoutRequest {
   publicationId: string;
@@ -143,6 +154,8 @@ export const BillingRequests = {
   CreatePrice: requestPattern<{ publicationId: string; productId: string; price: NewPrice }, PriceView>('billing.prices.create'),
   UpdatePrice: requestPattern<{ publicationId: string; priceId: string; active: boolean }, PriceView>('billing.prices.update'),
   /** 409 conflict while a subscription uses it. */
+  /** The publication's prices on sale, cheapest first (the key's publication: publishers' pages read it). */
+  ListOffer: requestPattern<{ publicationId: string }, { prices: OfferedPriceView[] }>('billing.offer.list'),
   DeletePrice: requestPattern<{ publicationId: string; priceId: string }, { deleted: true }>('billing.prices.delete'),
 
   GetProcessorSettings: requestPattern<{ publicationId: string }, ProcessorSettingsView>('billing.processor-settings.get'),
