@@ -180,6 +180,9 @@ describe('the OpenAPI document against real answers', () => {
     const mine = await ok(200, api(`/subscriptions/me?customerId=${reader.id}`, { key: sk }));
     await ok(200, api('/subscriptions/me', { key: pk, token: reader.accessToken }));
     await ok(401, api('/subscriptions/me', { key: pk }));
+    await ok(200, api('/prices', { key: pk }));
+    await ok(200, api('/prices', { key: sk }));
+    await ok(401, api('/prices'));
     await ok(400, api('/subscriptions/me', { key: sk }));
     await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: price.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));

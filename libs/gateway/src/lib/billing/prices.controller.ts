@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type OfferedPriceView } from '@gatehouse/contracts';
+import { BillingRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
+import { PriceOfferDto } from './dtos/billing-views.dto';
 
 @ApiTags('subscriptions')
 @Controller('prices')
@@ -15,8 +16,8 @@ export class PricesController {
   @ApiOperation({
     summary: "The key's publication's prices on sale: the active prices of its active products, cheapest first. What the paywall components offer.",
   })
-  @ApiOkResponse({ description: '`{prices: [{id, productId, productName, currency, unitAmount, interval, trialDays}]}`' })
-  list(@Caller() caller: Principal): Promise<{ prices: OfferedPriceView[] }> {
+  @ApiOkResponse({ type: PriceOfferDto })
+  list(@Caller() caller: Principal): Promise<PriceOfferDto> {
     return this.bus.request(BillingRequests.ListOffer, { publicationId: keyPublicationOf(caller) });
   }
 }

@@ -4,6 +4,7 @@ import {
   PRICE_INTERVALS,
   SUBSCRIPTION_STATUSES,
   type CheckoutSessionView,
+  type OfferedPriceView,
   type PriceInterval,
   type PriceView,
   type ProcessorSettingsView,
@@ -73,6 +74,20 @@ export class PriceViewDto implements PriceView {
 }
 
 export const PricePageDto = PageOf(PriceViewDto, 'PricePageDto');
+
+export class OfferedPriceViewDto implements OfferedPriceView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) productId: string;
+  @ApiProperty({ example: 'Digital subscription' }) productName: string;
+  @ApiProperty({ example: 'eur', description: 'ISO 4217, lower case.' }) currency: string;
+  @ApiProperty({ example: 900, description: 'Minor units (cents).' }) unitAmount: number;
+  @ApiProperty({ enum: PRICE_INTERVALS }) interval: PriceInterval;
+  @ApiProperty({ example: 0 }) trialDays: number;
+}
+
+export class PriceOfferDto {
+  @ApiProperty({ type: [OfferedPriceViewDto], description: 'Cheapest first.' }) prices: OfferedPriceViewDto[];
+}
 
 export class ProcessorSettingsViewDto implements ProcessorSettingsView {
   @ApiProperty() configured: boolean;
