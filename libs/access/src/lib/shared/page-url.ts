@@ -27,8 +27,12 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
 
 /** `/a/b/` and `/a/b` are one page; `/` stays `/`. */
 export function withoutTrailingSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') || '/' : path;
+  // A loop, not /\/+$/: that regular expression is quadratic on a long run of inner slashes.
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === SLASH) end--;
+  return end === path.length ? path : path.slice(0, end) || '/';
 }
+const SLASH = '/'.charCodeAt(0);
 
 /** Decisions A1: `example.com` is that host only, `*.example.com` any of its subdomains. */
 export function hostInDomains(hostname: string, domains: readonly string[]): boolean {
