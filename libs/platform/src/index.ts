@@ -7,3 +7,4 @@ export * from './lib/main';
 export * from './lib/clock';
 export * from './lib/secrets';
 export * from './lib/ids';
+export * from './lib/timestamps';

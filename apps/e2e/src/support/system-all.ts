@@ -3,8 +3,10 @@ import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
+import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
@@ -32,6 +34,10 @@ export interface SystemOptions {
   clock?: Clock;
   /** More configuration of the access service, e.g. PAST_DUE_GRACE_DAYS. */
   accessEnv?: Record<string, string>;
+  /** Also start webhooks-out and branding, so every route of the API has its service. */
+  everyService?: boolean;
+  /** More configuration of the gateway, e.g. TRUST_PROXY. */
+  gatewayEnv?: Record<string, string>;
 }
 
 /**
@@ -55,11 +61,21 @@ export class WholeSystem {
 
   static async start(options: SystemOptions = {}): Promise<WholeSystem> {
     const system = new WholeSystem(options.clock ?? new SystemClock());
-    await system.boot(options.accessEnv ?? {});
+    await system.boot(options);
     return system;
   }
 
-  private async boot(accessEnv: Record<string, string>): Promise<void> {
+  /** The gateway's base URL, e.g. http://127.0.0.1:41234. */
+  get url(): string {
+    return this.gateway.url;
+  }
+
+  /** The database every service of this system uses. */
+  get databaseUrl(): string {
+    return this.db.url;
+  }
+
+  private async boot({ accessEnv = {}, everyService = false, gatewayEnv = {} }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -77,9 +93,12 @@ export class WholeSystem {
         startServiceOverNats(adminService, this.db.url, this.namespace, STAFF_ENV),
         startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        ...(everyService
+          ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, { WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64') }), startServiceOverNats(brandingService, this.db.url, this.namespace)]
+          : []),
       ])),
     );
-    this.gateway = await startGatewayOverNats(this.namespace);
+    this.gateway = await startGatewayOverNats(this.namespace, gatewayEnv);
 
     const login = await this.api('/admin/session', { body: ADMIN });
     this.session = sessionFrom(login);
