@@ -69,4 +69,6 @@ export const IdentityRequests = {
   Logout: requestPattern<{ publicationId: string; refreshToken: string }, { loggedOut: true }>('identity.customers.logout'),
   /** 404 when the customer is not in the publication. */
   GetCustomer: requestPattern<{ publicationId: string; customerId: string }, CustomerProfile>('identity.customers.get'),
+  /** The publication a customer id belongs to (deleted customers included); null for an id never issued. For billing's placement of events (F6). */
+  PublicationOfCustomer: requestPattern<{ customerId: string }, { publicationId: string | null }>('identity.customers.publication'),
 } as const;

@@ -11,4 +11,9 @@ export class CustomersHandler {
   get(request: RequestOf<typeof IdentityRequests.GetCustomer>): Promise<CustomerProfile> {
     return this.customers.profile(request.publicationId, request.customerId);
   }
+
+  @Handles(IdentityRequests.PublicationOfCustomer)
+  async publicationOf(request: RequestOf<typeof IdentityRequests.PublicationOfCustomer>): Promise<{ publicationId: string | null }> {
+    return { publicationId: await this.customers.publicationOf(request.customerId) };
+  }
 }

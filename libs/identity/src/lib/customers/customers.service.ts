@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityRequests, type CustomerProfile, type RequestOf } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { normaliseEmail } from './customer-email';
@@ -68,6 +68,12 @@ export class CustomersService {
 
   findById(publicationId: string, customerId: string): Promise<Customer | null> {
     return this.customers.findOneBy({ publicationId, id: customerId });
+  }
+
+  async publicationOf(customerId: string): Promise<string | null> {
+    if (!isUuid(customerId)) return null;
+    const customer = await this.customers.findOne({ where: { id: customerId }, withDeleted: true, select: { id: true, publicationId: true } });
+    return customer?.publicationId ?? null;
   }
 
   async profile(publicationId: string, customerId: string): Promise<CustomerProfile> {
