@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually } from '@gatehouse/testing';
 import { call, sessionFrom } from './support/http';
@@ -70,8 +70,21 @@ describe('npm start (embedded, one process)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
+  /** The admin password `npm start` generated and printed. */
+  const demoPassword = () => /Demo dashboard login, generated for this start .*: admin@example\.com \/ (\S+) via/.exec(output)?.[1] ?? 'not printed';
+
   it('prints where the API docs are', () => {
     expect(output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);
+  });
+
+  it('listens on 127.0.0.1 only, with a generated demo password', async () => {
+    expect(output).toMatch(/running on 127\.0\.0\.1:\d+/);
+    expect(demoPassword()).toMatch(/^[\w-]{16}$/);
+    expect(demoPassword()).not.toBe('gatehouse-demo');
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    if (outside) await expect(fetch(`http://${outside.address}:${new URL(base).port}/api/v1/health`)).rejects.toThrow();
   });
 
   it('serves the Swagger UI and its OpenAPI document', async () => {
@@ -106,7 +119,7 @@ describe('npm start (embedded, one process)', () => {
     });
     await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
     try {
-      const login = await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } });
+      const login = await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: demoPassword() } });
       expect(login.status).toBe(200);
       const session = sessionFrom(login);
       const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'first-site' } });

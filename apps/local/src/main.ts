@@ -6,18 +6,26 @@ import { brandingService } from '@gatehouse/branding';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import { createGateway, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
-import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
+import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 
 const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
 
-/** Demo values for a first look on a bare machine (decisions A3); real deployments set their own. */
+/** Where `npm start` listens: this machine only, unless HOST says otherwise. */
+const HOST = process.env['HOST'] || '127.0.0.1';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Demo values for a first look on a bare machine (decisions A3); real deployments set their own.
+ * The admin password is generated, never a fixed one anybody could try, and webhooks may reach
+ * local http:// receivers only while nothing but this machine can reach the API.
+ */
 const DEMO_DEFAULTS: Record<string, string> = {
   BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
-  BOOTSTRAP_ADMIN_PASSWORD: 'gatehouse-demo',
+  BOOTSTRAP_ADMIN_PASSWORD: randomToken(12),
   BOOTSTRAP_PUBLICATION_NAME: 'Demo Gazette',
   BOOTSTRAP_PUBLICATION_DOMAINS: 'localhost,127.0.0.1',
-  ALLOW_INSECURE_WEBHOOK_URLS: 'true',
+  ...(LOOPBACK.has(HOST) ? { ALLOW_INSECURE_WEBHOOK_URLS: 'true' } : {}),
 };
 
 /**
@@ -38,13 +46,13 @@ runMain(async () => {
     SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
   );
   const gateway = await createGateway(gatewayConfig, transport);
-  await gateway.listen({ port: gatewayConfig.PORT, host: '0.0.0.0' });
+  await gateway.listen({ port: gatewayConfig.PORT, host: HOST });
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
-  console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  console.log(`Gatehouse is running on ${HOST}:${gatewayConfig.PORT} (set HOST to listen elsewhere). API docs: ${url}/docs`);
   if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
     console.log(
-      `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
+      `Demo dashboard login, generated for this start (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
         ` via POST ${url}/api/v1/admin/session. Set the BOOTSTRAP_* variables to choose your own.`,
     );
   }
