@@ -204,7 +204,7 @@ export class WholeSystem {
 
   /** A session of the same admin on a new publication of theirs, leaving the main session where it is. */
   async otherPublicationSession(): Promise<{ session: string; publicationId: string }> {
-    const created = await this.answered(201, '/admin/publications', { session: this.session, body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: ['other.example'] } });
+    const created = await this.answered(201, '/admin/publications', { session: this.session, body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
     const session = sessionFrom(await this.answered(200, '/admin/session', { body: ADMIN }));
     await this.answered(200, '/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
     return { session, publicationId: created.body.id };

@@ -112,4 +112,6 @@ export const InternalEvents = {
   EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
   /** Broadcast to every gateway replica; each refuses the customer's still-unexpired access tokens. */
   CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
+  /** Broadcast to every gateway replica; each forgets the publication's keys, whose lookups carry its domains. */
+  PublicationDomainsChanged: eventType<{ publicationId: string }>('internal.publication.domains_changed'),
 } as const;

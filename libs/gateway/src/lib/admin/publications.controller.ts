@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type MembershipView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { ApiKeyCache } from '../edge/api-key.cache';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -10,7 +11,10 @@ import { CreatePublicationDto, UpdatePublicationDto } from './dtos/admin.dto';
 @ApiTags('admin publications')
 @Controller('admin/publications')
 export class PublicationsController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly keys: ApiKeyCache,
+  ) {}
 
   @Get()
   @Auth('session')
@@ -25,6 +29,7 @@ export class PublicationsController {
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
   @ApiCreatedResponse({ description: '`{id, name, domains, role: "admin"}`' })
+  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
   create(@Caller() caller: Principal, @Body() body: CreatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.CreatePublication, { staffId: sessionOf(caller).staffId, ...body });
   }
@@ -34,7 +39,11 @@ export class PublicationsController {
   @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
   @ApiOkResponse({ description: '`{id, name, domains, role}`' })
   @ApiResponse({ status: 404, description: '`not_found`' })
-  update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
-    return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
+  async update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
+    const updated = await this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+    // Other replicas hear of it from admin's broadcast; this one answers the next check right already.
+    this.keys.dropPublication(id);
+    return updated;
   }
 }
