@@ -16,4 +16,9 @@ export class CustomersHandler {
   async publicationOf(request: RequestOf<typeof IdentityRequests.PublicationOfCustomer>): Promise<{ publicationId: string | null }> {
     return { publicationId: await this.customers.publicationOf(request.customerId) };
   }
+
+  @Handles(IdentityRequests.RecentlyDeleted)
+  async recentlyDeleted(request: RequestOf<typeof IdentityRequests.RecentlyDeleted>): Promise<{ customers: Array<{ customerId: string; deletedAt: string }> }> {
+    return { customers: await this.customers.deletedSince(request.since) };
+  }
 }
