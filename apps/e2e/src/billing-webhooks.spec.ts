@@ -58,6 +58,21 @@ describe('billing: inbound processor events', () => {
     });
   });
 
+  describe('size', () => {
+    it('takes an event just under 1 MiB, which as base64 would not fit in one NATS message', async () => {
+      const customer = await system.customer();
+      const { event } = await processorSubscription(customer);
+      // The processor sends events pretty-printed, as Stripe does.
+      const sent = (body: object) => Buffer.byteLength(JSON.stringify(body, null, 2));
+      const padded = { ...event, padding: 'x'.repeat(1024 * 1024 - sent(event) - 64) };
+      expect(sent(padded)).toBeGreaterThan(1024 * 1024 - 100);
+      expect(sent(padded)).toBeLessThanOrEqual(1024 * 1024);
+      expect(await system.deliver(padded)).toMatchObject({ status: 200, body: { received: true } });
+      await system.eventuallySubscription(customer.id, { status: 'active' });
+      expect((await system.deliver({ ...event, padding: 'x'.repeat(1024 * 1024) })).body).toMatchObject({ status: 413, code: 'payload_too_large' });
+    });
+  });
+
   describe('placement (decisions F6)', () => {
     it('places an event verified with PROCESSOR_WEBHOOK_SECRET in the publication of the customer its metadata names', async () => {
       const customer = await system.customer();
