@@ -4,7 +4,8 @@ import type { RunningService } from '@gatehouse/bus';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { SecretBox } from '@gatehouse/platform';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
 import { addStaff } from './support/staff';
@@ -63,7 +64,10 @@ class ProbeController {
 class ProbeModule {}
 
 const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+/** Identity's key sealing its signing keys, so a test can sign a token of its own with one. */
+const SIGNING_KEYS_KEY = randomBytes(32).toString('base64');
 const ENV = {
+  SIGNING_KEYS_KEY,
   BCRYPT_COST: '4',
   BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
   BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
@@ -128,7 +132,7 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     try {
       const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString());
       const { rows } = await sql.query('SELECT private_key_pem FROM identity.signing_keys WHERE kid = $1', [kid]);
-      const signature = sign('sha256', Buffer.from(input), { key: createPrivateKey(rows[0].private_key_pem), dsaEncoding: 'ieee-p1363' });
+      const signature = sign('sha256', Buffer.from(input), { key: createPrivateKey(SecretBox.fromBase64(SIGNING_KEYS_KEY).decrypt(rows[0].private_key_pem)), dsaEncoding: 'ieee-p1363' });
       const token = `${input}.${signature.toString('base64url')}`;
       expect((await api('/auth/customers/me', { key: alpha.publishableKey, token })).body).toMatchObject({ code: 'token_expired' });
       return token;

@@ -1,5 +1,5 @@
 import { ServiceConfig } from '@gatehouse/platform';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export class IdentityConfig extends ServiceConfig {
   /** bcrypt work factor of customer passwords (decisions D6): 12 in production, tests lower it. */
@@ -16,4 +16,12 @@ export class IdentityConfig extends ServiceConfig {
   @Min(0)
   @Max(60)
   REFRESH_REUSE_GRACE_SECONDS: number = 10;
+
+  /**
+   * Seals the private halves of the access-token signing keys at rest (AES-256-GCM): 32 bytes,
+   * base64. Required in production; elsewhere generated on first start and kept under DATA_DIR.
+   */
+  @IsOptional()
+  @IsString()
+  SIGNING_KEYS_KEY?: string;
 }

@@ -1,8 +1,8 @@
-import { BusClient, createRequestClient, startService, type BusOptions } from '@gatehouse/bus';
+import { BusClient, createRequestClient, startService, type BusOptions, type RunningService } from '@gatehouse/bus';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
 import { ManualClock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { IdentityConfig, identityService } from '../../identity.service';
 
 export interface IdentityUnderTest {
@@ -10,6 +10,10 @@ export interface IdentityUnderTest {
   bus: BusClient;
   /** The clock identity reads; it stands still until a test moves it. */
   clock: ManualClock;
+  /** The running service, its database, and the key sealing its signing keys. */
+  service: RunningService;
+  databaseUrl: string;
+  signingKeysKey: string;
   close(): Promise<void>;
 }
 
@@ -19,7 +23,8 @@ export async function startIdentity(): Promise<IdentityUnderTest> {
   const namespace = uniqueNamespace();
   const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
   const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
-  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace });
+  const signingKeysKey = randomBytes(32).toString('base64');
+  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, SIGNING_KEYS_KEY: signingKeysKey });
   const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock }).catch(async (err) => {
     await db.drop();
     throw err;
@@ -29,6 +34,9 @@ export async function startIdentity(): Promise<IdentityUnderTest> {
   return {
     bus,
     clock,
+    service,
+    databaseUrl: db.url,
+    signingKeysKey,
     close: async () => {
       await bus.onApplicationShutdown();
       await service.close();
