@@ -35,6 +35,16 @@ export default [
     },
   },
   {
+    // Browser code: nothing of the server may reach the bundle.
+    files: ['libs/sdk/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@gatehouse/contracts', allowTypeImports: true, message: 'Browser packages import only types from contracts.' }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/__tests__/**/*.ts', 'apps/e2e/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -69,6 +69,7 @@ describe('customer records (spec 4.7, decisions H3)', () => {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         email: email.toLowerCase(),
         name: 'Ann Reader',
+        emailVerified: false,
         hasPassword: false,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
@@ -182,7 +183,7 @@ describe('customer records (spec 4.7, decisions H3)', () => {
       const mine = events.received.filter((event) => (event.data as { customerId: string }).customerId === created.id);
       return mine.length === 3 ? mine : undefined;
     });
-    const data = { customerId: created.id, name: 'Eve', createdAt: created.createdAt };
+    const data = { customerId: created.id, name: 'Eve', emailVerified: false, createdAt: created.createdAt };
     expect(ofCustomer.map(({ name, publicationId, data }) => ({ name, publicationId, data }))).toEqual([
       { name: 'customer.created', publicationId: alpha.publicationId, data: { ...data, email: created.email } },
       { name: 'customer.updated', publicationId: alpha.publicationId, data: { ...data, email: `renamed-${created.email}` } },
@@ -196,7 +197,7 @@ describe('customer records (spec 4.7, decisions H3)', () => {
     expect(withPassword.hasPassword).toBe(true);
     const login = await api('/auth/customers/login', { key: alpha.keys.publishableKey, body: { email: withPassword.email, password: 'reader-password' } });
     expect(login.status).toBe(200);
-    expect(login.body.customer).toEqual({ id: withPassword.id, email: withPassword.email, name: 'Pam' });
+    expect(login.body.customer).toEqual({ id: withPassword.id, email: withPassword.email, name: 'Pam', emailVerified: false });
 
     const withoutPassword = await createCustomer({ session: alpha.session }, { email: newEmail('nopw'), name: 'Noah' });
     const refused = await api('/auth/customers/login', { key: alpha.keys.publishableKey, body: { email: withoutPassword.email, password: 'any-password' } });

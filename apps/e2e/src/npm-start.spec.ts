@@ -153,6 +153,33 @@ describe('npm start (embedded, one process)', () => {
     }
   });
 
+  it('keeps account email in the local mailbox without SMTP_URL, and a password reset completes from it', async () => {
+    expect(output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
+    const session = sessionFrom(await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } }));
+    const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'mailbox-site' } });
+    const key = keys.body.publishableKey as string;
+    const email = 'forgetful@example.com';
+    expect((await call(base, '/api/v1/auth/customers/register', { key, body: { email, password: 'first password', name: 'Forgetful' } })).status).toBe(201);
+    expect((await call(base, '/api/v1/auth/customers/password-reset', { key, body: { email } })).status).toBe(202);
+
+    const listed = await eventually(async () => {
+      const mailbox = await call(base, '/api/v1/admin/mailbox', { session });
+      const items = mailbox.body.items as Array<{ id: string; to: string; kind: string; status: string; delivery: string }>;
+      return items.find((m) => m.to === email && m.kind === 'password_reset' && m.status === 'sent');
+    }, 15_000);
+    expect(listed.delivery).toBe('mailbox');
+    const message = await call(base, `/api/v1/admin/mailbox/${listed.id}`, { session });
+    expect(message.body.subject).toBe('Reset your Demo Gazette password');
+    expect(message.body.html).toContain('Choose a new password');
+    const token = /#gatehouse-reset-password=([\w-]+)/.exec(message.body.text as string)?.[1];
+    expect(token).toBeDefined();
+
+    const reset = await call(base, '/api/v1/auth/customers/password-reset/confirm', { key, body: { token, password: 'second password' } });
+    expect(reset.status).toBe(200);
+    expect(reset.body.customer).toMatchObject({ email, emailVerified: true });
+    expect((await call(base, '/api/v1/auth/customers/login', { key, body: { email, password: 'second password' } })).status).toBe(200);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
     process.kill(child.pid!, 'SIGTERM');

@@ -6,3 +6,4 @@ export * from './lib/requests/in-process.transport';
 export * from './lib/health.controller';
 export * from './lib/service-host';
 export * from './lib/events';
+export * from './lib/scheduling/due-work-scheduler';

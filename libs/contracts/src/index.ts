@@ -11,3 +11,4 @@ export * from './lib/webhooks-out';
 export * from './lib/branding';
 export * from './lib/customers';
 export * from './lib/stats';
+export * from './lib/account-email';

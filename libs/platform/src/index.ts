@@ -8,3 +8,4 @@ export * from './lib/clock';
 export * from './lib/secrets';
 export * from './lib/ids';
 export * from './lib/timestamps';
+export * from './lib/domains';

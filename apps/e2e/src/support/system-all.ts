@@ -16,13 +16,13 @@ import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './
 
 export const SITE = 'https://all.example';
 const ADMIN = { email: 'all-admin@example.com', password: 'all-admin-password' };
-const STAFF_ENV = {
+const staffEnv = (domains: string[]) => ({
   BCRYPT_COST: '4',
   BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
   BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
   BOOTSTRAP_PUBLICATION_NAME: 'All Services Daily',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'all.example',
-};
+  BOOTSTRAP_PUBLICATION_DOMAINS: ['all.example', ...domains].join(','),
+});
 
 export interface Reader {
   id: string;
@@ -38,6 +38,10 @@ export interface SystemOptions {
   everyService?: boolean;
   /** More configuration of the gateway, e.g. TRUST_PROXY. */
   gatewayEnv?: Record<string, string>;
+  /** The time identity signs tokens with: set back, its access tokens expire sooner in real time. */
+  identityClock?: Clock;
+  /** Domains of the publication besides all.example (a browser test's page host). */
+  domains?: string[];
 }
 
 /**
@@ -55,6 +59,7 @@ export class WholeSystem {
   secretKey = '';
   private db!: TestDatabase;
   private gateway!: TestGateway;
+  private gatewayStopped = false;
   private readonly services: RunningService[] = [];
 
   private constructor(private readonly clock: Clock) {}
@@ -75,7 +80,13 @@ export class WholeSystem {
     return this.db.url;
   }
 
-  private async boot({ accessEnv = {}, everyService = false, gatewayEnv = {} }: SystemOptions): Promise<void> {
+  /** Stops the public edge, as an outage would: the services behind it keep running. */
+  async stopGateway(): Promise<void> {
+    this.gatewayStopped = true;
+    await this.gateway.close();
+  }
+
+  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {} }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -87,10 +98,11 @@ export class WholeSystem {
       PUBLIC_BASE_URL,
       PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
     });
+    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains) });
     this.services.push(
       ...(await Promise.all([
-        startServiceOverNats(identityService, this.db.url, this.namespace, STAFF_ENV),
-        startServiceOverNats(adminService, this.db.url, this.namespace, STAFF_ENV),
+        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock }),
+        startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
         startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         ...(everyService
@@ -211,7 +223,7 @@ export class WholeSystem {
   }
 
   async close(): Promise<void> {
-    await this.gateway?.close();
+    if (!this.gatewayStopped) await this.gateway?.close();
     for (const service of this.services) await service.close();
     await this.fake?.close();
     await this.db?.drop();

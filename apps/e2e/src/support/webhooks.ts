@@ -299,7 +299,7 @@ function exampleData(): Map<EventType<any>, unknown> {
     currency: 'eur',
   };
   const visitor = { visitorId: 'visitor-1', customerId: null, url: 'https://weekly.example/premium/1', paywallId: randomUUID(), occurredAt: '2031-01-01T00:00:00.000Z' };
-  const customer: CustomerEventData = { customerId: randomUUID(), email: 'reader@example.com', name: 'Reader', createdAt: '2031-01-01T00:00:00.000Z' };
+  const customer: CustomerEventData = { customerId: randomUUID(), email: 'reader@example.com', name: 'Reader', emailVerified: false, createdAt: '2031-01-01T00:00:00.000Z' };
   const experiment = { experimentId: randomUUID(), variantId: randomUUID(), paywallId: randomUUID(), visitorId: 'visitor-1', customerId: null };
   return new Map([
     example(Events.NewsletterSubscribe, { ...visitor, email: 'reader@example.com', data: {} }),

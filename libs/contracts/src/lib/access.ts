@@ -36,7 +36,12 @@ export interface DataWallConfig {
   fields: DataWallField[];
 }
 
-/** `{}` for hard, soft, registration and newsletter paywalls; MeteredConfig or DataWallConfig otherwise. */
+/** A registration wall that lets only readers with a verified email through (docs/email.md). */
+export interface RegistrationWallConfig {
+  requireVerifiedEmail?: boolean;
+}
+
+/** `{}` for hard, soft and newsletter paywalls; MeteredConfig, DataWallConfig or RegistrationWallConfig otherwise. */
 export type PaywallConfig = Record<string, unknown>;
 
 /** Text shown by the paywall's UI component; null or absent fields fall back to the branding copy. */
@@ -199,6 +204,8 @@ export interface AccessCheckRequest {
   url: string;
   /** The customer of a verified JWT; it takes the place of `userId` as the visitor. */
   customerId: string | null;
+  /** The JWT's `email_verified` claim: whether that customer's address was verified when the token was issued. */
+  customerEmailVerified?: boolean;
   /** The site's own visitor id (at most 128 characters). */
   userId: string | null;
   attributes: VisitorAttributes;

@@ -97,6 +97,8 @@ export const AdminRequests = {
   SwitchPublication: requestPattern<{ sessionId: string; publicationId: string }, SessionView>('admin.sessions.switch-publication'),
   DeleteSession: requestPattern<{ sessionId: string }, { deleted: true }>('admin.sessions.delete'),
 
+  /** For services that write on a publication's behalf (account email); 404 when unknown. */
+  GetPublication: requestPattern<{ publicationId: string }, PublicationView>('admin.publications.get'),
   ListPublications: requestPattern<{ staffId: string }, { publications: MembershipView[] }>('admin.publications.list'),
   /** The caller becomes the new publication's admin. */
   CreatePublication: requestPattern<{ staffId: string; name: string; domains: string[] }, MembershipView>('admin.publications.create'),

@@ -36,6 +36,7 @@ export interface CustomerEventData {
   customerId: string;
   email: string;
   name: string;
+  emailVerified: boolean;
   /** ISO 8601 UTC. */
   createdAt: string;
 }

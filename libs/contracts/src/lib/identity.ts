@@ -35,12 +35,16 @@ export interface CustomerTokenClaims {
   exp: number;
   iss: string;
   aud: string;
+  /** Whether the customer's address was verified when the token was issued (a registration wall may require it). */
+  email_verified?: boolean;
 }
 
 export interface CustomerView {
   id: string;
   email: string;
   name: string;
+  /** True once the customer proved the address theirs: a verification link, a reset or a sign-in code (docs/email.md). */
+  emailVerified: boolean;
 }
 
 /** Spec 2.2: returned by register, login and refresh. */
@@ -57,8 +61,11 @@ export interface CustomerProfile extends CustomerView {
 }
 
 export const IdentityRequests = {
-  /** 409 email_taken when the email is registered in the publication (decisions D1). */
-  Register: requestPattern<{ publicationId: string; email: string; password: string; name: string }, CustomerAuthResult>(
+  /**
+   * 409 email_taken when the email is registered in the publication (decisions D1). Sends the
+   * verification message, in the language of `locale`, its link leading to `returnUrl`.
+   */
+  Register: requestPattern<{ publicationId: string; email: string; password: string; name: string; locale?: string; returnUrl?: string }, CustomerAuthResult>(
     'identity.customers.register',
   ),
   /** 401 invalid_credentials for an unknown email or a wrong password, alike; 429 after 10 failures in 15 min (C4). */

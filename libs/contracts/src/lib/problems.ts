@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'api_key_invalid',
   'invalid_credentials',
   'refresh_token_invalid',
+  'email_token_invalid',
+  'code_invalid',
   'token_invalid',
   'token_expired',
   'customer_token_required',

@@ -113,6 +113,7 @@ export async function createGateway(
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
+      { path: 'sdk/v1/:file', method: RequestMethod.GET },
     ],
   });
   app.useGlobalFilters(new ProblemHttpFilter(logger));

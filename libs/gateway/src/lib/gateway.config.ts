@@ -38,6 +38,11 @@ export class GatewayConfig extends BusConfig {
   @IsOptional()
   @Matches(/^[A-Za-z0-9-]+$/, { message: 'must be a header name' })
   COUNTRY_HEADER?: string;
+
+  /** Where `npm run build:web` put the browser bundles served under /sdk/v1; `dist/` of the repository when unset. */
+  @IsOptional()
+  @IsString()
+  WEB_ASSETS_DIR?: string;
 }
 
 /** TRUST_PROXY as Fastify takes it: false, a hop count, or the trusted addresses and ranges. */

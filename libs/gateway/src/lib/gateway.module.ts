@@ -10,10 +10,13 @@ import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.modu
 import { BrandingRoutesModule } from './branding/branding-routes.module';
 import { CustomersRoutesModule } from './customers/customers-routes.module';
 import { StatsRoutesModule } from './stats/stats-routes.module';
+import { WebAssetsModule } from './web-assets/web-assets.module';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
+import { AccountEmailController } from './auth/account-email.controller';
 import { CustomerAuthController } from './auth/customer-auth.controller';
+import { MailboxController } from './auth/mailbox.controller';
 import { JwksController } from './auth/jwks.controller';
 import { ApiKeyCache } from './edge/api-key.cache';
 import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
@@ -54,12 +57,15 @@ export class GatewayModule {
         BrandingRoutesModule,
         CustomersRoutesModule,
         StatsRoutesModule,
+        WebAssetsModule,
       ],
       controllers: [
         HealthController,
         ProbeController,
         JwksController,
         CustomerAuthController,
+        AccountEmailController,
+        MailboxController,
         SessionController,
         PublicationsController,
         ApiKeysController,

@@ -1,5 +1,5 @@
-import { ServiceConfig } from '@gatehouse/platform';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IncreasingSecondsList, ServiceConfig } from '@gatehouse/platform';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 export class IdentityConfig extends ServiceConfig {
   /** bcrypt work factor of customer passwords (decisions D6): 12 in production, tests lower it. */
@@ -24,4 +24,21 @@ export class IdentityConfig extends ServiceConfig {
   @IsOptional()
   @IsString()
   SIGNING_KEYS_KEY?: string;
+
+  /**
+   * The SMTP server account email goes through, e.g. `smtps://user:password@smtp.example.com:465`.
+   * Unset: every message is kept in the local mailbox staff read through the admin API.
+   */
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  /** The From of account email; the publication's name is shown as its display name. */
+  @IsString()
+  @Matches(/^[^\s@<>]+@[^\s@<>]+$/, { message: 'must be an email address, e.g. no-reply@example.com' })
+  EMAIL_FROM: string = 'no-reply@gatehouse.localhost';
+
+  /** When a message that could not be sent is tried again, in seconds after the first attempt, increasing; then it is given up. */
+  @IncreasingSecondsList()
+  EMAIL_RETRY_DELAYS_SECONDS: string = '10,60,300,1800,7200';
 }

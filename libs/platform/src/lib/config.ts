@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { Transform, plainToInstance } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy, validateSync, type ValidationError } from 'class-validator';
 
 /** Thrown when the environment does not describe a runnable service; its message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -78,4 +78,23 @@ export function Flag(): PropertyDecorator {
     })(target, key);
     IsBoolean({ message: 'must be true or false' })(target, key);
   };
+}
+
+const SECONDS_LIST = /^\s*\d+(\.\d+)?\s*(,\s*\d+(\.\d+)?\s*)*$/;
+
+/** `"10,60"` → `[10, 60]`. */
+export function parseSecondsList(value: string): number[] {
+  return value.split(',').map(Number);
+}
+
+/** Seconds after the first attempt: each later than the one before, the first after 0. */
+export function IncreasingSecondsList(): PropertyDecorator {
+  return ValidateBy({
+    name: 'increasingSecondsList',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && SECONDS_LIST.test(value) && parseSecondsList(value).every((s, i, all) => s > (i === 0 ? 0 : all[i - 1])),
+      defaultMessage: () => 'must be increasing seconds separated by commas, e.g. 10,60',
+    },
+  });
 }

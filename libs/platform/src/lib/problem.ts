@@ -8,6 +8,8 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   api_key_invalid: { status: 401, title: 'API key invalid' },
   invalid_credentials: { status: 401, title: 'Invalid credentials' },
   refresh_token_invalid: { status: 401, title: 'Refresh token invalid' },
+  email_token_invalid: { status: 401, title: 'Email link invalid' },
+  code_invalid: { status: 401, title: 'Code invalid' },
   token_invalid: { status: 401, title: 'Token invalid' },
   token_expired: { status: 401, title: 'Token expired' },
   customer_token_required: { status: 401, title: 'Customer token required' },

@@ -1,24 +1,5 @@
-import { Flag, ServiceConfig } from '@gatehouse/platform';
-import { IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
-
-const SECONDS_LIST = /^\s*\d+(\.\d+)?\s*(,\s*\d+(\.\d+)?\s*)*$/;
-
-/** `"10,60"` → `[10, 60]`. */
-export function parseSecondsList(value: string): number[] {
-  return value.split(',').map(Number);
-}
-
-/** Seconds after the first attempt: each later than the one before, the first after 0. */
-function IncreasingSecondsList(): PropertyDecorator {
-  return ValidateBy({
-    name: 'increasingSecondsList',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' && SECONDS_LIST.test(value) && parseSecondsList(value).every((s, i, all) => s > (i === 0 ? 0 : all[i - 1])),
-      defaultMessage: () => 'must be increasing seconds separated by commas, e.g. 10,60',
-    },
-  });
-}
+import { Flag, IncreasingSecondsList, ServiceConfig } from '@gatehouse/platform';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export class WebhooksOutConfig extends ServiceConfig {
   /** Accept http:// and private-network webhook targets (local development and tests only). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule } from '@gatehouse/contracts';
+import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { applyVariant, assignVariant } from '../experiments/variant-assignment';
@@ -43,7 +43,7 @@ export class AccessDecisionService {
     const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.path));
     const facts = await this.factsOf(request, reader, page, visits, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
-    const decision: Decision = paywall ? await this.apply(paywall, reader, page, now) : { granted: true, reason: 'no_rule' };
+    const decision: Decision = paywall ? await this.apply(paywall, reader, page, now, request.customerEmailVerified === true) : { granted: true, reason: 'no_rule' };
     await this.rollups.add(this.dataSource.manager, request.publicationId, [
       {
         at: now,
@@ -56,7 +56,7 @@ export class AccessDecisionService {
     return { granted, reason, paywallRule, customerId: request.customerId, meter, experiment };
   }
 
-  private async apply(paywall: CandidatePaywall, reader: Reader, page: PageAddress, now: Date): Promise<Decision> {
+  private async apply(paywall: CandidatePaywall, reader: Reader, page: PageAddress, now: Date, emailVerified: boolean): Promise<Decision> {
     const { rule, experiment } = this.withVariant(paywall, reader);
     if (reader.customerId && (await this.subscribers.isSubscriberFor(reader.publicationId, reader.customerId, rule.paywallId))) {
       return { granted: true, reason: 'subscriber', experiment };
@@ -67,8 +67,10 @@ export class AccessDecisionService {
         return { granted: true, reason: 'soft', paywallRule: rule, experiment };
       case 'hard':
         return blocked;
-      case 'registration':
-        return reader.customerId ? { granted: true, reason: 'registered', experiment } : blocked;
+      case 'registration': {
+        const verifiedEnough = emailVerified || !(rule.config as RegistrationWallConfig).requireVerifiedEmail;
+        return reader.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
+      }
       case 'newsletter':
         return (await this.passes.hasPassed(reader, 'newsletter')) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
       case 'data':

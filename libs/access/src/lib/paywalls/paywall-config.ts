@@ -20,7 +20,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The settings a paywall type takes (decisions E5), checked and normalised: `metered` takes
- * `{limit, period}`, `data` takes `{fields}`, the other types take nothing. Errors name the field
+ * `{limit, period}`, `data` takes `{fields}`, `registration` may take `{requireVerifiedEmail}`,
+ * the other types take nothing. Errors name the field
  * under `field` (e.g. `config.limit`).
  */
 export function normalisePaywallConfig(type: PaywallType, raw: unknown, field = 'config'): NormalisedConfig {
@@ -30,6 +31,8 @@ export function normalisePaywallConfig(type: PaywallType, raw: unknown, field = 
       return meteredConfig(raw, field);
     case 'data':
       return dataConfig(raw, field);
+    case 'registration':
+      return registrationConfig(raw, field);
     default:
       return { config: {}, errors: unknownKeys(raw, [], field, `is not a setting of ${type} paywalls`) };
   }
@@ -43,6 +46,14 @@ function meteredConfig(raw: Record<string, unknown>, field: string): NormalisedC
   }
   if (!METER_PERIODS.includes(period as never)) errors.push({ field: `${field}.period`, message: `must be one of ${METER_PERIODS.join(', ')}` });
   return { config: { limit, period }, errors };
+}
+
+function registrationConfig(raw: Record<string, unknown>, field: string): NormalisedConfig {
+  const errors = unknownKeys(raw, ['requireVerifiedEmail'], field, 'is not a setting of registration paywalls');
+  const { requireVerifiedEmail } = raw;
+  if (requireVerifiedEmail === undefined) return { config: {}, errors };
+  if (typeof requireVerifiedEmail !== 'boolean') errors.push({ field: `${field}.requireVerifiedEmail`, message: 'must be true or false' });
+  return { config: { requireVerifiedEmail }, errors };
 }
 
 function dataConfig(raw: Record<string, unknown>, field: string): NormalisedConfig {

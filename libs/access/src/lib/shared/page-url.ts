@@ -1,4 +1,6 @@
-import { AppError } from '@gatehouse/platform';
+import { AppError, hostInDomains } from '@gatehouse/platform';
+
+export { hostInDomains };
 
 /** A page of the publication's site, as access checks, meters and events see it. */
 export interface PageAddress {
@@ -33,15 +35,6 @@ export function withoutTrailingSlash(path: string): string {
   return end === path.length ? path : path.slice(0, end) || '/';
 }
 const SLASH = '/'.charCodeAt(0);
-
-/** Decisions A1: `example.com` is that host only, `*.example.com` any of its subdomains. */
-export function hostInDomains(hostname: string, domains: readonly string[]): boolean {
-  const host = hostname.toLowerCase();
-  return domains.some((domain) => {
-    const pattern = domain.trim().toLowerCase();
-    return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern;
-  });
-}
 
 /** 403 url_not_in_publication unless the page's host is one of the publication's domains. */
 export function requirePublicationHost(page: PageAddress, domains: readonly string[]): void {

@@ -1,13 +1,18 @@
 import { Controller } from '@nestjs/common';
-import { AdminRequests, type MembershipView, type RequestOf } from '@gatehouse/contracts';
+import { AdminRequests, type MembershipView, type PublicationView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { PublicationsService } from './publications.service';
 
-const { ListPublications, CreatePublication, UpdatePublication } = AdminRequests;
+const { GetPublication, ListPublications, CreatePublication, UpdatePublication } = AdminRequests;
 
 @Controller()
 export class PublicationsHandler {
   constructor(private readonly publications: PublicationsService) {}
+
+  @Handles(GetPublication)
+  get({ publicationId }: RequestOf<typeof GetPublication>): Promise<PublicationView> {
+    return this.publications.get(publicationId);
+  }
 
   @Handles(ListPublications)
   async list({ staffId }: RequestOf<typeof ListPublications>): Promise<{ publications: MembershipView[] }> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InternalEvents, type MembershipView, type StaffRole } from '@gatehouse/contracts';
+import { InternalEvents, type MembershipView, type PublicationView, type StaffRole } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,12 @@ export class PublicationsService {
       order: { createdAt: 'ASC', publication: { name: 'ASC' } },
     });
     return memberships.map(membershipView);
+  }
+
+  async get(publicationId: string): Promise<PublicationView> {
+    const publication = isUuid(publicationId) ? await this.dataSource.getRepository(Publication).findOneBy({ id: publicationId }) : null;
+    if (!publication) throw new AppError('not_found', 'No such publication.');
+    return { id: publication.id, name: publication.name, domains: publication.domains };
   }
 
   async membership(staffId: string, publicationId: string): Promise<MembershipView | null> {

@@ -37,6 +37,7 @@ export class AccessCheckController {
       domains: caller.apiKey?.domains ?? [],
       url: query.url,
       customerId: caller.customer?.customerId ?? null,
+      customerEmailVerified: caller.customer?.emailVerified,
       userId: query.userId ?? null,
       attributes: {
         referrer: query.referrer,

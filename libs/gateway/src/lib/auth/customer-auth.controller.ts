@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
+import { checked } from './account-email.controller';
 import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, RefreshTokenDto, RegisterCustomerDto } from './dtos/customer-auth.dto';
 
 @ApiTags('customer auth')
@@ -13,12 +14,18 @@ export class CustomerAuthController {
 
   @Post('register')
   @Auth('any-key')
-  @ApiOperation({ summary: 'Register a customer with email and password.' })
+  @ApiOperation({ summary: 'Register a customer with email and password; a verification email goes to the address (docs/email.md).' })
   @ApiCreatedResponse({ type: CustomerAuthResultDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 403, description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains" })
   @ApiResponse({ status: 409, description: '`email_taken`: the email is registered in this publication' })
-  register(@Caller() caller: Principal, @Body() body: RegisterCustomerDto): Promise<CustomerAuthResult> {
-    return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...body });
+  register(
+    @Caller() caller: Principal,
+    @Body() body: RegisterCustomerDto,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+  ): Promise<CustomerAuthResult> {
+    const locale = body.locale ?? acceptLanguage?.slice(0, 200);
+    return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...checked(caller, body), locale });
   }
 
   @Post('login')

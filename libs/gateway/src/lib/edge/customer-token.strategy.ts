@@ -85,7 +85,7 @@ export class CustomerTokenStrategy extends PassportStrategy(Strategy, 'customer-
     if (typeof claims.sub !== 'string' || typeof claims.pub !== 'string') {
       throw new AppError('token_invalid', 'The access token lacks its subject or publication.');
     }
-    return { customerId: claims.sub, publicationId: claims.pub };
+    return { customerId: claims.sub, publicationId: claims.pub, emailVerified: claims.email_verified === true };
   }
 }
 

@@ -6,6 +6,8 @@ import type { FastifyRequest } from 'fastify';
 export interface VerifiedCustomer {
   customerId: string;
   publicationId: string;
+  /** The token's `email_verified` claim. */
+  emailVerified: boolean;
 }
 
 /** Who is calling, as established by the edge guard. */

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { IdentityRequests, type CustomerAuthResult, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
+import { EmailVerificationService } from '../account-email/email-verification.service';
 import { CustomersService } from '../customers/customers.service';
 import { LoginService } from '../login/login.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -12,11 +13,15 @@ export class CustomerAuthHandler {
     private readonly customers: CustomersService,
     private readonly login: LoginService,
     private readonly sessions: SessionsService,
+    private readonly verification: EmailVerificationService,
   ) {}
 
   @Handles(IdentityRequests.Register)
   async registerCustomer(request: RequestOf<typeof IdentityRequests.Register>): Promise<CustomerAuthResult> {
-    return this.sessions.start(await this.customers.register(request));
+    const customer = await this.customers.register(request, (manager, registered) =>
+      this.verification.send(manager, registered, request.returnUrl ?? null),
+    );
+    return this.sessions.start(customer);
   }
 
   @Handles(IdentityRequests.Login)

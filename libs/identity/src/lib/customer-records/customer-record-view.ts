@@ -8,5 +8,11 @@ export function toCustomerRecord(customer: Customer): CustomerRecord {
 
 /** The `data` of customer.created, customer.updated and customer.deleted. */
 export function toCustomerEventData(customer: Customer): CustomerEventData {
-  return { customerId: customer.id, email: customer.email, name: customer.name, createdAt: customer.createdAt.toISOString() };
+  return {
+    customerId: customer.id,
+    email: customer.email,
+    name: customer.name,
+    emailVerified: customer.emailVerifiedAt !== null,
+    createdAt: customer.createdAt.toISOString(),
+  };
 }

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { AccountEmailModule } from '../account-email/account-email.module';
 import { CustomersModule } from '../customers/customers.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { CustomerRecordsHandler } from './customer-records.handler';
 import { CustomerRecordsService } from './customer-records.service';
 
-@Module({ imports: [CustomersModule, SessionsModule], controllers: [CustomerRecordsHandler], providers: [CustomerRecordsService] })
+@Module({ imports: [CustomersModule, SessionsModule, AccountEmailModule], controllers: [CustomerRecordsHandler], providers: [CustomerRecordsService] })
 export class CustomerRecordsModule {}

@@ -12,6 +12,7 @@ import { AppError, Clock } from '@gatehouse/platform';
 import { isUUID } from 'class-validator';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { EmailTokens } from '../account-email/email-tokens.service';
 import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
@@ -32,6 +33,7 @@ export class CustomerRecordsService {
     private readonly customers: CustomersService,
     private readonly passwords: PasswordHasher,
     private readonly refreshTokens: RefreshTokens,
+    private readonly emailTokens: EmailTokens,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
@@ -67,6 +69,9 @@ export class CustomerRecordsService {
       if (email !== customer.email) {
         await this.changeEmail(manager, customer, email);
         customer.email = email;
+        customer.emailVerifiedAt = null;
+        // A reset or sign-in link sent to the old address must not open the account any more.
+        await this.emailTokens.revokeAllOf(manager, customer.id);
       }
       if (changes.name !== undefined) customer.name = changes.name;
       if (passwordHash !== undefined) customer.passwordHash = passwordHash;
@@ -113,7 +118,7 @@ export class CustomerRecordsService {
     const changed = await manager
       .createQueryBuilder()
       .update(Customer)
-      .set({ email })
+      .set({ email, emailVerifiedAt: null })
       .where('id = :id', { id: customer.id })
       .andWhere('NOT EXISTS (SELECT 1 FROM customers AS other WHERE other.publication_id = :publicationId AND other.email = :email AND other.deleted_at IS NULL)', {
         publicationId: customer.publicationId,

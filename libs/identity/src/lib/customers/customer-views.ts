@@ -2,7 +2,7 @@ import type { CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import type { Customer } from './customer.entity';
 
 export function toCustomerView(customer: Customer): CustomerView {
-  return { id: customer.id, email: customer.email, name: customer.name };
+  return { id: customer.id, email: customer.email, name: customer.name, emailVerified: customer.emailVerifiedAt !== null };
 }
 
 export function toCustomerProfile(customer: Customer): CustomerProfile {

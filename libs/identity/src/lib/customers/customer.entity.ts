@@ -1,3 +1,4 @@
+import type { EmailLanguage } from '@gatehouse/contracts';
 import { Column, DeleteDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /** A reader registered with one publication; the same email in another publication is another customer. */
@@ -19,6 +20,14 @@ export class Customer {
   /** Null for a customer created by staff without a password: it can be granted access but cannot log in. */
   @Column({ name: 'password_hash', type: 'text', nullable: true })
   passwordHash: string | null;
+
+  /** When the customer last proved the address theirs; cleared when the address changes. */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null;
+
+  /** The language account email is written in (EMAIL_LANGUAGES), from the locale given at registration. */
+  @Column({ type: 'text', default: 'en' })
+  language: EmailLanguage;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

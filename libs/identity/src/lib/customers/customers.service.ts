@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { IdentityRequests, type CustomerProfile, type RequestOf } from '@gatehouse/contracts';
+import { IdentityRequests, type CustomerProfile, type EmailLanguage, type RequestOf } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid, parseTimestamp } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { languageOf } from '../email/email-language';
 import { normaliseEmail } from './customer-email';
 import { toCustomerProfile } from './customer-views';
 import { Customer } from './customer.entity';
@@ -13,6 +14,8 @@ export interface NewCustomer {
   email: string;
   name: string;
   passwordHash: string | null;
+  /** English unless given. */
+  language?: EmailLanguage;
 }
 
 export function emailTaken(): AppError {
@@ -32,11 +35,21 @@ export class CustomersService {
     this.customers = dataSource.getRepository(Customer);
   }
 
-  /** 409 email_taken when the email is already registered in the publication, in any letter case. */
-  async register(request: RequestOf<typeof IdentityRequests.Register>): Promise<Customer> {
+  /**
+   * 409 email_taken when the email is already registered in the publication, in any letter case.
+   * `andThen` runs in the same transaction (the verification message is queued there).
+   */
+  async register(
+    request: RequestOf<typeof IdentityRequests.Register>,
+    andThen: (manager: EntityManager, customer: Customer) => Promise<void> = async () => undefined,
+  ): Promise<Customer> {
     const passwordHash = await this.passwords.hash(request.password);
     const { publicationId, email, name } = request;
-    return this.insert(this.customers.manager, { publicationId, email, name, passwordHash });
+    return this.customers.manager.transaction(async (manager) => {
+      const customer = await this.insert(manager, { publicationId, email, name, passwordHash, language: languageOf(request.locale) });
+      await andThen(manager, customer);
+      return customer;
+    });
   }
 
   /**
@@ -51,6 +64,8 @@ export class CustomersService {
       email: normaliseEmail(fields.email),
       name: fields.name,
       passwordHash: fields.passwordHash,
+      emailVerifiedAt: null,
+      language: fields.language ?? 'en',
       createdAt: now,
       updatedAt: now,
       deletedAt: null,

@@ -24,7 +24,7 @@ export class AccessTokenSigner {
     private readonly clock: Clock,
   ) {}
 
-  async sign(customer: { id: string; publicationId: string }): Promise<AccessToken> {
+  async sign(customer: { id: string; publicationId: string; emailVerifiedAt: Date | null }): Promise<AccessToken> {
     const { kid, privateKey } = await this.keys.activeKey();
     const iat = Math.floor(this.clock.now().getTime() / 1000);
     const claims: CustomerTokenClaims = {
@@ -34,6 +34,7 @@ export class AccessTokenSigner {
       exp: iat + ACCESS_TOKEN_TTL_SECONDS,
       iss: CUSTOMER_TOKEN_ISSUER,
       aud: CUSTOMER_TOKEN_AUDIENCE,
+      email_verified: customer.emailVerifiedAt !== null,
     };
     const signingInput = `${base64urlJson({ alg: CUSTOMER_TOKEN_ALGORITHM, typ: 'JWT', kid })}.${base64urlJson(claims)}`;
     // JWS wants the raw r||s pair (RFC 7518 3.4), not node's default DER encoding.

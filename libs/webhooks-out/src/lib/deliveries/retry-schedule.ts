@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { parseSecondsList, WebhooksOutConfig } from '../webhooks-out.config';
+import { parseSecondsList } from '@gatehouse/platform';
+import { WebhooksOutConfig } from '../webhooks-out.config';
 
 /**
  * When the attempts of a series are made (decisions G3): the first at once, the retries at the

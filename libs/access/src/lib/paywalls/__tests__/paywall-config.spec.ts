@@ -46,6 +46,16 @@ describe('paywall config by type', () => {
     expect(fieldsOf(normalisePaywallConfig('hard', [1]).errors)).toEqual(['config']);
   });
 
+  it('lets a registration wall require a verified email', () => {
+    expect(normalisePaywallConfig('registration', { requireVerifiedEmail: true })).toEqual({ config: { requireVerifiedEmail: true }, errors: [] });
+    expect(normalisePaywallConfig('registration', { requireVerifiedEmail: 'yes' }).errors).toEqual([
+      { field: 'config.requireVerifiedEmail', message: 'must be true or false' },
+    ]);
+    expect(normalisePaywallConfig('hard', { requireVerifiedEmail: true }).errors).toEqual([
+      { field: 'config.requireVerifiedEmail', message: 'is not a setting of hard paywalls' },
+    ]);
+  });
+
   it('names bad globs by their place, and starts a changed type from an empty config', () => {
     const draft = definitionOfDraft({ name: 'P', type: 'metered', config: { limit: 3, period: 'day' }, match: { include: ['/ok/**', 'bad'], exclude: ['/x**'] } });
     expect(fieldsOf(checkDefinition(draft).errors)).toEqual(['match.include[1]', 'match.exclude[0]']);

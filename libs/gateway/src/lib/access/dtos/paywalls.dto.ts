@@ -74,7 +74,7 @@ export class CreatePaywallDto {
   @ApiPropertyOptional({
     example: { limit: 3, period: 'month' },
     description:
-      'metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); other types: `{}`.',
+      'metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration: `{requireVerifiedEmail?: boolean}` (only readers whose token says their email is verified pass); other types: `{}`.',
   })
   @IsOptional()
   @IsObject({ message: 'must be an object' })

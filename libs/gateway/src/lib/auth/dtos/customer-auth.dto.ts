@@ -1,15 +1,31 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsByteLength, IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { IsByteLength, IsEmail, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
 
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
-export class CustomerCredentialsDto {
+/** An address to send account email to (docs/email.md). */
+export class CustomerEmailDto {
   @ApiProperty({ example: 'reader@example.com', maxLength: 254, description: 'Trimmed and lower-cased.' })
   @Transform(normaliseEmail)
   @IsEmail({}, { message: 'must be a valid email address' })
   @MaxLength(254)
   email: string;
+}
+
+/** Where the link of an account email leads. */
+export class ReturnUrlDto {
+  @ApiPropertyOptional({
+    example: 'https://news.example/account',
+    description: "The page of the publication's site the email's link opens, with the token in its fragment; the publication's first domain when absent. Its host must be one of the publication's domains (403 `url_not_in_publication`).",
+  })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
+  @MaxLength(2000)
+  returnUrl?: string;
+}
+
+export class CustomerCredentialsDto extends CustomerEmailDto {
 
   @ApiProperty({ example: 'correct horse battery', description: '8 to 72 bytes of UTF-8.' })
   @IsString()
@@ -22,6 +38,17 @@ export class RegisterCustomerDto extends CustomerCredentialsDto {
   @IsString()
   @Length(1, 100)
   name: string;
+
+  @ApiPropertyOptional({ example: 'de-DE', description: "The reader's locale, which picks the language of account email (English or German); `Accept-Language` when absent." })
+  @IsOptional()
+  @Matches(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, { message: 'must be a language tag such as de or en-GB' })
+  locale?: string;
+
+  @ApiPropertyOptional({ description: 'Where the link of the verification email leads (see ReturnUrl).' })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
+  @MaxLength(2000)
+  returnUrl?: string;
 }
 
 export class RefreshTokenDto {
@@ -35,6 +62,8 @@ class CustomerDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
+  @ApiProperty({ description: 'True once the reader proved the address theirs: a verification link, a password reset or a sign-in code.' })
+  emailVerified: boolean;
 }
 
 export class CustomerAuthResultDto {

@@ -28,6 +28,7 @@ export class CustomerRecordDto implements CustomerRecord {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
+  @ApiProperty({ description: 'True once the customer proved the address theirs (docs/email.md); false again after it changes.' }) emailVerified: boolean;
   @ApiProperty({ description: 'False when created without a password: such a customer cannot log in.' }) hasPassword: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

@@ -10,21 +10,22 @@ export interface IdentityUnderTest {
   bus: BusClient;
   /** The clock identity reads; it stands still until a test moves it. */
   clock: ManualClock;
-  /** The running service, its database, and the key sealing its signing keys. */
+  /** The running service, and the key sealing its signing keys. */
   service: RunningService;
-  databaseUrl: string;
   signingKeysKey: string;
+  /** Identity's database, for looking at what the API does not show. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
 /** Identity as deployed: its own database and bus namespace on the machine's PostgreSQL and NATS. */
-export async function startIdentity(): Promise<IdentityUnderTest> {
+export async function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
   const db = await createTestDatabase();
   const namespace = uniqueNamespace();
   const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
   const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
   const signingKeysKey = randomBytes(32).toString('base64');
-  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, SIGNING_KEYS_KEY: signingKeysKey });
+  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, SIGNING_KEYS_KEY: signingKeysKey, ...env });
   const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock }).catch(async (err) => {
     await db.drop();
     throw err;

@@ -17,7 +17,7 @@ describe('getting a customer (me)', () => {
     const { auth, email } = await registerCustomer(identity.bus, publicationId);
     identity.clock.advance(60_000);
     const profile = await identity.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId: auth.customer.id });
-    expect(profile).toEqual({ id: auth.customer.id, email, name: 'A Reader', createdAt: registeredAt.toISOString() });
+    expect(profile).toEqual({ id: auth.customer.id, email, name: 'A Reader', emailVerified: false, createdAt: registeredAt.toISOString() });
   });
 
   it('answers 404 for a customer of another publication', async () => {

@@ -19,7 +19,7 @@ describe('registering a customer', () => {
       accessToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       refreshToken: expect.stringMatching(/^[\w-]{43,}$/),
       expiresAt: expect.any(Number),
-      customer: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: 'ann@example.com', name: 'Ann Reader' },
+      customer: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: 'ann@example.com', name: 'Ann Reader', emailVerified: false },
     });
   });
 

@@ -31,6 +31,7 @@ describe('customer access tokens', () => {
       exp: issuedAt + 900,
       iss: 'gatehouse-identity',
       aud: 'gatehouse-api',
+      email_verified: false,
     });
     expect(auth.expiresAt).toBe(claims.exp * 1000);
   });

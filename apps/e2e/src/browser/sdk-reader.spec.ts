@@ -1,0 +1,305 @@
+import type { PaywallView, Stats } from '@gatehouse/contracts';
+import { eventually, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
+import type { Page, Request } from 'playwright-core';
+import { SteerableClock } from '../support/billing';
+import { PublisherSite, type PageRecord } from '../support/publisher-site';
+import { WholeSystem } from '../support/system-all';
+
+/** Identity signs with a clock set back, so its 15-minute access tokens expire this soon in real time. */
+const TOKEN_SECONDS = 20;
+const PASSWORD = 'reader-password-1';
+const LONG = 120_000;
+
+/* The SDK as a reader's browser runs it (spec 5.2, decisions J1): Debian's Chromium on a publisher's page of another origin. */
+describe('the browser SDK on a publisher page', () => {
+  let system: WholeSystem;
+  let site: PublisherSite;
+  let browser: TestBrowser;
+  let metered: PaywallView;
+  let members: PaywallView;
+  let priceId: string;
+  const reader = { email: `sdk-reader-${randomUUID()}@example.com`, password: PASSWORD, name: 'Sam Reader' };
+  let readerId: string;
+  /** Every API request the browser made, in order. */
+  const requests: Request[] = [];
+
+  beforeAll(async () => {
+    const identityClock = new SteerableClock();
+    identityClock.advance(-(900 - TOKEN_SECONDS) * 1000);
+    system = await WholeSystem.start({ identityClock, domains: ['127.0.0.1'] });
+    [metered, members] = await Promise.all([
+      system.paywall({ name: 'Two free articles', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: ['/metered/**'] } }),
+      system.paywall({ name: 'Members only', type: 'registration', match: { include: ['/members/**'] } }),
+    ]);
+    const product = await system.product('Digital');
+    priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
+    site = await PublisherSite.start(system.url, system.publishableKey);
+    browser = await launchBrowser();
+    browser.context.on('request', (request) => {
+      if (request.url().includes('/api/v1/')) requests.push(request);
+    });
+  }, LONG);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await system?.close();
+  }, LONG);
+
+  const sdk = <T>(page: Page, call: string, ...args: unknown[]): Promise<T> =>
+    page.evaluate(
+      ([name, values]) =>
+        (globalThis as any).gatehouse[name as string](...(values as unknown[])).then(
+          (value: unknown) => ({ value }),
+          (e: any) => ({ error: { name: e.name, code: e.code, status: e.status, detail: e.detail } }),
+        ),
+      [call, args] as const,
+    ).then((answer: any) => {
+      if (answer.error) throw Object.assign(new Error(`${call}: ${answer.error.code}`), answer.error);
+      return answer.value as T;
+    });
+  const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (globalThis as any).record);
+  const stored = (page: Page, name: string): Promise<string | null> =>
+    page.evaluate(([key, item]) => (globalThis as any).localStorage.getItem(`gatehouse:${key}:${item}`), [system.publishableKey, name] as const);
+  const storedSession = async (page: Page) => JSON.parse((await stored(page, 'session')) ?? 'null');
+  const writeSession = (page: Page, changes: Record<string, unknown>) =>
+    page.evaluate(
+      ([key, patch]) => {
+        const name = `gatehouse:${key}:session`;
+        const storage = (globalThis as any).localStorage;
+        storage.setItem(name, JSON.stringify({ ...JSON.parse(storage.getItem(name) as string), ...patch }));
+      },
+      [system.publishableKey, changes] as const,
+    );
+
+  /** Opens a page of the site and waits for the access check its script tag makes on load. */
+  async function open(path: string, page?: Page): Promise<Page> {
+    const tab = page ?? (await browser.newPage());
+    await tab.goto(site.url(path));
+    await tab.waitForFunction(() => (globalThis as any).record.access.length > 0, undefined, { timeout: 30_000 });
+    return tab;
+  }
+  const apiCalls = (since: number) => requests.slice(since).map((r) => `${r.method()} ${new URL(r.url()).pathname}`);
+
+  it(
+    'the script tag alone, from another origin, checks access to the page on load and sends a page view',
+    async () => {
+      const page = await browser.newPage();
+      const pageView = page.waitForResponse((r) => r.url().endsWith('/api/v1/events') && r.request().method() === 'POST');
+      await open('/news/first-story?utm_source=newsletter', page);
+      const visitor = await stored(page, 'visitor');
+      expect(visitor).toEqual(expect.any(String));
+      // The listener was queued before the script loaded.
+      expect((await record(page)).access).toEqual([{ granted: true, reason: 'no_rule', customerId: null }]);
+      const check = requests.find((r) => r.url().includes('/api/v1/access/check'))!;
+      expect(new URL(check.url()).origin).toBe(system.url.replace('127.0.0.1', 'localhost'));
+      expect(Object.fromEntries(new URL(check.url()).searchParams)).toMatchObject({
+        url: site.url('/news/first-story?utm_source=newsletter'),
+        userId: visitor,
+        utm_source: 'newsletter',
+      });
+      expect(await check.headerValue('x-api-key')).toBe(system.publishableKey);
+      const answer = await pageView;
+      expect(answer.status()).toBe(202);
+      expect(answer.request().postDataJSON()).toEqual({
+        events: [{ type: 'page_view', url: site.url('/news/first-story?utm_source=newsletter'), userId: visitor, occurredAt: expect.any(String) }],
+      });
+      expect(await answer.json()).toEqual({ accepted: 1 });
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'a metered article is granted until the meter runs out, then denied with the paywall',
+    async () => {
+      const page = await browser.newPage();
+      const seen = [];
+      for (const path of ['/metered/one', '/metered/two', '/metered/three']) seen.push((await record(await open(path, page))).access[0]);
+      expect(seen.map((r) => [r.granted, r.reason, r.meter?.used, r.meter?.remaining])).toEqual([
+        [true, 'meter_allowance', 1, 1],
+        [true, 'meter_allowance', 2, 0],
+        [false, 'blocked', 2, 0],
+      ]);
+      expect(seen[2].paywallRule).toMatchObject({ paywallId: metered.id, type: 'metered', config: { limit: 2, period: 'month' } });
+      // The same article again does not count twice, the denial stands on the next.
+      expect(await sdk(page, 'checkAccess', site.url('/metered/one'))).toMatchObject({ granted: true, meter: { used: 2 } });
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'a reader registers, logs out and logs in again; a wrong password is a typed error',
+    async () => {
+      const page = await open('/members/story');
+      expect((await record(page)).access[0]).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { paywallId: members.id } });
+
+      const session = await sdk<any>(page, 'register', reader);
+      readerId = session.customer.id;
+      expect(session).toMatchObject({ customer: { email: reader.email, name: reader.name }, accessToken: expect.any(String), expiresAt: expect.any(Number) });
+      expect(await sdk(page, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+
+      const { refreshToken } = await storedSession(page);
+      await sdk(page, 'logout');
+      expect(await storedSession(page)).toBeNull();
+      expect(await sdk(page, 'getSession')).toBeNull();
+      expect(await sdk(page, 'checkAccess')).toMatchObject({ granted: false, reason: 'blocked', customerId: null });
+      // The service revoked the session too: its refresh token is dead.
+      expect((await system.api('/auth/customers/refresh', { key: system.publishableKey, body: { refreshToken } })).body).toMatchObject({ code: 'refresh_token_invalid' });
+
+      await expect(sdk(page, 'login', { email: reader.email, password: 'not-the-password' })).rejects.toMatchObject({
+        name: 'GatehouseError',
+        code: 'invalid_credentials',
+        status: 401,
+        detail: expect.any(String),
+      });
+      expect(await sdk(page, 'login', { email: reader.email, password: PASSWORD })).toMatchObject({ customer: { id: readerId } });
+      expect(await sdk(page, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      expect((await record(page)).auth).toEqual([reader.email, null, reader.email]);
+      expect((await record(page)).errors).toEqual([]);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'an access token that expires is refreshed without the page noticing: ahead of expiry, and on a 401',
+    async () => {
+      const page = await open('/members/story');
+      const first = await storedSession(page);
+      expect(first.customer.id).toBe(readerId);
+
+      // Ahead of expiry: the next call refreshes first.
+      await eventually(() => (Date.now() > first.expiresAt ? true : undefined), (TOKEN_SECONDS + 10) * 1000);
+      let since = requests.length;
+      expect(await sdk(page, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      expect(apiCalls(since)).toEqual(['POST /api/v1/auth/customers/refresh', 'GET /api/v1/access/check']);
+      const second = await storedSession(page);
+      expect(second.accessToken).not.toBe(first.accessToken);
+      expect(second.refreshToken).not.toBe(first.refreshToken);
+
+      // The page's clock was wrong about the expiry: the API answers 401, the SDK refreshes once and retries once.
+      await writeSession(page, { refreshAt: Date.now() + 3_600_000 });
+      await eventually(() => (Date.now() > second.expiresAt + 1000 ? true : undefined), (TOKEN_SECONDS + 10) * 1000);
+      since = requests.length;
+      expect(await sdk(page, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      expect(apiCalls(since)).toEqual(['GET /api/v1/access/check', 'POST /api/v1/auth/customers/refresh', 'GET /api/v1/access/check']);
+      expect((await storedSession(page)).accessToken).not.toBe(second.accessToken);
+
+      const { auth, errors } = await record(page);
+      expect(auth).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'two tabs refreshing at the same moment both stay logged in, and only one refresh token is ever presented',
+    async () => {
+      const [a, b] = await Promise.all([open('/members/a'), open('/members/b')]);
+      await writeSession(a, { refreshAt: Date.now() - 1 });
+      const since = requests.length;
+      const [fromA, fromB] = await Promise.all([sdk(a, 'checkAccess'), sdk(b, 'checkAccess')]);
+      expect(fromA).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      expect(fromB).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      const refreshes = requests.slice(since).filter((r) => r.url().endsWith('/auth/customers/refresh'));
+      expect(refreshes).toHaveLength(1);
+
+      // The family is intact: the tokens both tabs now hold keep refreshing.
+      const [sessionA, sessionB] = await Promise.all([sdk<any>(a, 'getSession'), sdk<any>(b, 'getSession')]);
+      expect(sessionA.accessToken).toBe(sessionB.accessToken);
+      await writeSession(b, { refreshAt: Date.now() - 1 });
+      expect(await sdk(b, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered' });
+      expect(await sdk(a, 'checkAccess')).toMatchObject({ granted: true, reason: 'registered' });
+      for (const tab of [a, b]) expect((await record(tab)).errors).toEqual([]);
+      await Promise.all([a.close(), b.close()]);
+    },
+    LONG,
+  );
+
+  it(
+    'logging out in one tab is seen by the other, and so is logging in',
+    async () => {
+      const [a, b] = await Promise.all([open('/members/a'), open('/members/b')]);
+      await sdk(a, 'logout');
+      await b.waitForFunction(() => (globalThis as any).record.auth.at(-1) === null, undefined, { timeout: 10_000 });
+      expect(await sdk(b, 'getSession')).toBeNull();
+      expect(await sdk(b, 'checkAccess')).toMatchObject({ granted: false, reason: 'blocked' });
+
+      await sdk(b, 'login', { email: reader.email, password: PASSWORD });
+      await a.waitForFunction((email) => (globalThis as any).record.auth.at(-1) === email, reader.email, { timeout: 10_000 });
+      expect(await sdk(a, 'checkAccess')).toMatchObject({ granted: true, customerId: readerId });
+      expect((await record(a)).auth).toEqual([null, reader.email]);
+      await Promise.all([a.close(), b.close()]);
+    },
+    LONG,
+  );
+
+  it(
+    'events sent right before navigating away arrive: the stats count them',
+    async () => {
+      const page = await open('/news/second-story');
+      await page.evaluate((paywallId) => {
+        const gatehouse = (globalThis as any).gatehouse;
+        gatehouse.trackEvent('paywall_shown', { paywallId });
+        gatehouse.trackEvent('paywall_shown', { paywallId });
+        gatehouse.trackEvent('paywall_dismissed', { paywallId });
+        (globalThis as any).location.href = '/news/third-story';
+      }, members.id);
+      await page.waitForURL(site.url('/news/third-story'));
+      const range = new URLSearchParams({ interval: 'hour', from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() });
+      const counted = await eventually(async () => {
+        const stats = (await system.admin<Stats>(`/admin/stats?${range}`)).body;
+        const row = stats.paywalls?.find((p) => p.paywallId === members.id);
+        return row && row.shown + row.dismissed >= 3 ? row : undefined;
+      }, 30_000);
+      expect(counted).toMatchObject({ shown: 2, dismissed: 1 });
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'checkout sends the logged-in reader to the processor’s page for their own checkout',
+    async () => {
+      const page = await open('/members/pricing');
+      const successUrl = site.url('/members/welcome');
+      await page.evaluate(
+        ([price, success, cancel]) => void (globalThis as any).gatehouse.checkout({ priceId: price, successUrl: success, cancelUrl: cancel }),
+        [priceId, successUrl, site.url('/members/pricing')] as const,
+      );
+      await page.waitForURL((url) => url.toString().startsWith(`${system.fake.url}/checkout/cs_`), { timeout: 30_000 });
+      const sessionId = new URL(page.url()).pathname.split('/').pop();
+      const sessions = await system.fake.requestsTo('POST', '/v1/checkout/sessions');
+      const made = sessions.at(-1)!;
+      expect(made.body).toMatchObject({ success_url: successUrl, metadata: { customerId: readerId, priceId } });
+      expect((await system.fake.object('checkout.session', sessionId!)).id).toBe(sessionId);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'with the service stopped, failMode decides: open grants, closed denies, and both report the error',
+    async () => {
+      const [open_, closed] = await Promise.all([open('/members/story?failMode=open'), open('/members/story?failMode=closed')]);
+      await system.stopGateway();
+      const granted = await sdk(open_, 'checkAccess');
+      const denied = await sdk(closed, 'checkAccess');
+      expect(granted).toEqual({ granted: true, reason: 'service_unavailable', customerId: readerId });
+      expect(denied).toEqual({ granted: false, reason: 'service_unavailable', customerId: readerId });
+      for (const page of [open_, closed]) {
+        expect((await record(page)).errors).toEqual([{ name: 'GatehouseError', code: 'service_unavailable', status: 0, detail: expect.any(String) }]);
+      }
+      // A page opened during the outage, its script from the browser's cache, decides on load.
+      const later = await open('/members/next?failMode=closed');
+      expect((await record(later)).access).toEqual([{ granted: false, reason: 'service_unavailable', customerId: readerId }]);
+      await Promise.all([open_.close(), closed.close(), later.close()]);
+    },
+    // Closing the gateway waits for the browser's open connections to end.
+    3 * 60_000,
+  );
+});

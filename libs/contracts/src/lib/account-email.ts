@@ -1,0 +1,128 @@
+import type { CustomerAuthResult, CustomerProfile } from './identity';
+import type { Page, PageRequest } from './pagination';
+import { requestPattern } from './patterns';
+
+/*
+ * Account email, owned by identity (docs/email.md): password reset, email verification, one-time
+ * sign-in codes, the messages they send and the local mailbox that keeps them when no SMTP
+ * server is configured.
+ */
+
+/** The languages account email is written in; a reader's locale picks one, English otherwise. */
+export const EMAIL_LANGUAGES = ['en', 'de'] as const;
+export type EmailLanguage = (typeof EMAIL_LANGUAGES)[number];
+
+/** Every message identity sends. */
+export const EMAIL_KINDS = ['password_reset', 'email_verification', 'login_code'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/** How long each one-time credential stays valid. */
+export const PASSWORD_RESET_TTL_MINUTES = 30;
+export const EMAIL_VERIFICATION_TTL_MINUTES = 7 * 24 * 60;
+export const LOGIN_CODE_TTL_MINUTES = 15;
+/** Wrong codes a login code takes before it, and its link, stop working. */
+export const LOGIN_CODE_MAX_ATTEMPTS = 5;
+
+/**
+ * The fragment parameter a link carries its token in, on a page of the publication's site: a
+ * fragment never reaches a server, and only an explicit POST by the page (after the reader's click)
+ * uses the token up, so mail filters that open links burn nothing.
+ */
+export const EMAIL_LINK_PARAMETERS: Record<EmailKind, string> = {
+  password_reset: 'gatehouse-reset-password',
+  email_verification: 'gatehouse-verify-email',
+  login_code: 'gatehouse-login',
+};
+
+/** Where a message's link leads: a page of the publication's site (the gateway checks its host). */
+export interface EmailLinkTarget {
+  /** Absolute http(s) URL on one of the publication's domains; the publication's first domain when absent. */
+  returnUrl?: string;
+}
+
+/** Answered, whether or not the email belongs to a customer, so that no one learns which do. */
+export interface EmailRequestAccepted {
+  accepted: true;
+}
+
+export const AccountEmailRequests = {
+  /** Sends a reset link if the email is a customer's; 429 after 5 requests for one email in 15 minutes. */
+  RequestPasswordReset: requestPattern<{ publicationId: string; email: string } & EmailLinkTarget, EmailRequestAccepted>(
+    'identity.password-reset.request',
+  ),
+  /** 401 email_token_invalid for an unknown, expired or used token. Revokes every refresh-token family. */
+  ConfirmPasswordReset: requestPattern<{ publicationId: string; token: string; password: string }, CustomerAuthResult>(
+    'identity.password-reset.confirm',
+  ),
+  /** Sends a new verification link to the customer of the access token. */
+  RequestEmailVerification: requestPattern<{ publicationId: string; customerId: string } & EmailLinkTarget, EmailRequestAccepted>(
+    'identity.email-verification.request',
+  ),
+  /** 401 email_token_invalid for an unknown, expired or used token. */
+  VerifyEmail: requestPattern<{ publicationId: string; token: string }, CustomerProfile>('identity.email-verification.verify'),
+  /** Sends a 6-digit code and a link if the email is a customer's who can sign in. */
+  RequestLoginCode: requestPattern<{ publicationId: string; email: string } & EmailLinkTarget, EmailRequestAccepted>(
+    'identity.login-code.request',
+  ),
+  /** 401 code_invalid for a wrong, expired or used-up code (LOGIN_CODE_MAX_ATTEMPTS wrong ones use it up). */
+  VerifyLoginCode: requestPattern<{ publicationId: string; email: string; code: string }, CustomerAuthResult>('identity.login-code.verify'),
+  /** The link of a login-code message: 401 email_token_invalid for an unknown, expired or used token. */
+  ConfirmLoginLink: requestPattern<{ publicationId: string; token: string }, CustomerAuthResult>('identity.login-code.confirm-link'),
+} as const;
+
+export type EmailMessageStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** One message as staff see it in the mailbox list. */
+export interface EmailMessageSummary {
+  id: string;
+  kind: EmailKind;
+  to: string;
+  language: EmailLanguage;
+  status: EmailMessageStatus;
+  /** `mailbox` when kept here (no SMTP_URL), `smtp` when handed to the SMTP server; null until sent. */
+  delivery: 'smtp' | 'mailbox' | null;
+  attempts: number;
+  /** Why the last attempt failed, when it did. */
+  lastError: string | null;
+  subject: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** A message with its content: kept only for messages of the local mailbox. */
+export interface EmailMessageView extends EmailMessageSummary {
+  text: string | null;
+  html: string | null;
+}
+
+/** The copy staff can edit, per kind and language; `{{name}}`, `{{publication}}`, `{{code}}` and `{{minutes}}` are filled in. */
+export interface EmailCopy {
+  subject: string;
+  /** Paragraphs separated by blank lines, above the button. */
+  body: string;
+  /** The button's label. */
+  action: string;
+}
+
+export interface EmailTemplateView extends EmailCopy {
+  kind: EmailKind;
+  language: EmailLanguage;
+  /** False while the built-in copy is used. */
+  customized: boolean;
+}
+
+export const MailboxRequests = {
+  /** The publication's messages, newest first. */
+  List: requestPattern<{ publicationId: string } & PageRequest, Page<EmailMessageSummary>>('identity.mailbox.list'),
+  /** 404 for a message of another publication. */
+  Get: requestPattern<{ publicationId: string; messageId: string }, EmailMessageView>('identity.mailbox.get'),
+} as const;
+
+export const EmailTemplateRequests = {
+  /** Every kind in every language, as it is sent now. */
+  List: requestPattern<{ publicationId: string }, EmailTemplateView[]>('identity.email-templates.list'),
+  /** `copy: null` goes back to the built-in copy. */
+  Put: requestPattern<{ publicationId: string; kind: EmailKind; language: EmailLanguage; copy: EmailCopy | null }, EmailTemplateView>(
+    'identity.email-templates.put',
+  ),
+} as const;

@@ -1,0 +1,51 @@
+import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { AppError } from '@gatehouse/platform';
+import type { FastifyReply } from 'fastify';
+import { ifNoneMatchHits } from '../branding/entity-tag';
+import { Auth } from '../edge/credentials';
+import { WebAssets } from './web-assets.service';
+import { WEB_BUNDLES } from './web-bundles';
+
+/** `gatehouse.js`, `gatehouse.<hash>.js`, and either's `.map`. */
+const FILE = /^([a-z][a-z0-9-]*)(?:\.([0-9a-f]{12}))?\.js(\.map)?$/;
+const ALIAS_MAX_AGE = 300;
+const IMMUTABLE_MAX_AGE = 365 * 24 * 3600;
+
+/**
+ * The browser bundles (decisions J1): `/sdk/v1/<name>.js` is a short-lived alias of the current
+ * build, which is also served for good under its content-hashed name `/sdk/v1/<name>.<hash>.js`
+ * (named by the alias's `Content-Location`). Any origin may load them. A bundle that is not built
+ * answers 503, an unknown or outdated name 404, both as problem details.
+ */
+@ApiExcludeController()
+@Controller('sdk/v1')
+export class WebAssetsController {
+  constructor(private readonly assets: WebAssets) {}
+
+  @Get(':file')
+  @Auth('none')
+  async serve(@Param('file') file: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const [, name, hash, isMap] = FILE.exec(file) ?? [];
+    const bundle = WEB_BUNDLES.find((b) => b.name === name);
+    if (!bundle) throw new AppError('not_found', `There is no ${file} here.`);
+    const loaded = await this.assets.load(bundle);
+    if (hash !== undefined && hash !== loaded.hash) throw new AppError('not_found', `${file} is not the current build of ${name}.js; load ${name}.${loaded.hash}.js or ${name}.js.`);
+    const body = isMap ? loaded.map : loaded.code;
+    if (!body) throw new AppError('not_found', `${file} has no source map on this server.`);
+    const entityTag = `"${loaded.hash}${isMap ? '-map' : ''}"`;
+    void reply
+      .header('Content-Type', isMap ? 'application/json; charset=utf-8' : 'application/javascript; charset=utf-8')
+      .header('Cache-Control', hash ? `public, max-age=${IMMUTABLE_MAX_AGE}, immutable` : `public, max-age=${ALIAS_MAX_AGE}`)
+      .header('ETag', entityTag)
+      .header('Access-Control-Allow-Origin', '*')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .header('X-Content-Type-Options', 'nosniff');
+    if (!hash && !isMap) void reply.header('Content-Location', `${name}.${loaded.hash}.js`);
+    if (ifNoneMatchHits(ifNoneMatch, entityTag)) {
+      await reply.status(304).send();
+      return;
+    }
+    await reply.status(200).send(body);
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '@gatehouse/platform';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { GatewayConfig } from '../gateway.config';
+
+/** `dist/` of the repository, where `npm run build:web` puts the bundles. */
+const DEFAULT_DIR = resolve(__dirname, '../../../../../dist');
+
+export interface LoadedBundle {
+  code: Buffer;
+  map: Buffer | null;
+  /** The first 12 hex digits of the code's SHA-256: the content-hashed name's middle part. */
+  hash: string;
+  mtimeMs: number;
+}
+
+/** Reads a built bundle once, and again when the file changes (a rebuild while the gateway runs). */
+@Injectable()
+export class WebAssets {
+  private readonly dir: string;
+  private readonly loaded = new Map<string, LoadedBundle>();
+
+  constructor(config: GatewayConfig) {
+    this.dir = config.WEB_ASSETS_DIR ? resolve(config.WEB_ASSETS_DIR) : DEFAULT_DIR;
+  }
+
+  async load(bundle: { name: string; file: string }): Promise<LoadedBundle> {
+    const path = join(this.dir, bundle.file);
+    const found = await stat(path).catch(() => null);
+    if (!found?.isFile()) throw new AppError('service_unavailable', `${bundle.name}.js is not built on this server: run \`npm run build:web\`.`);
+    const cached = this.loaded.get(bundle.name);
+    if (cached && cached.mtimeMs === found.mtimeMs) return cached;
+    const code = await readFile(path);
+    const map = await readFile(`${path}.map`).catch(() => null);
+    const loaded = { code, map, hash: createHash('sha256').update(code).digest('hex').slice(0, 12), mtimeMs: found.mtimeMs };
+    this.loaded.set(bundle.name, loaded);
+    return loaded;
+  }
+}

@@ -1,0 +1,68 @@
+import { BRANDING_DEFAULTS, type PublicationView } from '@gatehouse/contracts';
+import { DEFAULT_COPY } from '../default-copy';
+import { languageOf } from '../email-language';
+import { linkUrl, renderEmail, type EmailContext } from '../email-rendering';
+
+const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'] };
+
+function context(overrides: Partial<EmailContext> = {}): EmailContext {
+  return {
+    kind: 'login_code',
+    copy: DEFAULT_COPY.login_code.en,
+    publication,
+    branding: { ...BRANDING_DEFAULTS, brandColor: '#c2410c' },
+    values: { name: 'Ada "A" Reader', code: '042917', minutes: 15 },
+    link: { returnUrl: null, token: 'tok_123' },
+    ...overrides,
+  };
+}
+
+describe('account email rendering', () => {
+  it('fills the copy in text and HTML, escaping what readers and staff typed', () => {
+    const { subject, text, html } = renderEmail(context());
+    expect(subject).toBe('Your Alpha <Times> sign-in code: 042917');
+    expect(text).toContain('Hello Ada "A" Reader,');
+    expect(text).toContain('Sign me in: https://alpha.example/#gatehouse-login=tok_123');
+    expect(html).toContain('Hello Ada &quot;A&quot; Reader,');
+    expect(html).toContain('Alpha &lt;Times&gt;');
+    expect(html).not.toContain('<Times>');
+    expect(html).toContain('href="https://alpha.example/#gatehouse-login=tok_123"');
+    expect(html).toContain('background:#c2410c');
+  });
+
+  it("keeps a colour or a logo out of the HTML unless it is plainly one", () => {
+    const branding = { ...BRANDING_DEFAULTS, brandColor: 'red;background:url(https://evil.example/x)', logoUrl: 'javascript:alert(1)' };
+    const { html } = renderEmail(context({ branding }));
+    expect(html).not.toContain('evil.example');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('background:#1a56db');
+  });
+
+  it("leads links only to the publication's own pages", () => {
+    expect(linkUrl('password_reset', publication, 'https://www.alpha.example/account?x=1', 't')).toBe('https://www.alpha.example/account?x=1#gatehouse-reset-password=t');
+    expect(linkUrl('password_reset', publication, 'https://evil.example/', 't')).toBe('https://alpha.example/#gatehouse-reset-password=t');
+    expect(linkUrl('password_reset', { ...publication, domains: ['*.alpha.example'] }, null, 't')).toBeNull();
+  });
+
+  it('writes without a link when there is no page to lead to, and a subject on one line', () => {
+    const copy = { ...DEFAULT_COPY.password_reset.en, subject: 'Line one\nline two' };
+    const rendered = renderEmail(context({ kind: 'password_reset', copy, publication: { ...publication, domains: [] } }));
+    expect(rendered.subject).toBe('Line one line two');
+    expect(rendered.text).not.toContain('http');
+    expect(rendered.html).not.toContain('href=');
+  });
+});
+
+describe('the language of a locale', () => {
+  it.each([
+    [undefined, 'en'],
+    ['de', 'de'],
+    ['de-AT', 'de'],
+    ['fr-CH, de;q=0.8, en;q=0.9', 'en'],
+    ['fr-CH, de;q=0.9, en;q=0.8', 'de'],
+    ['en;q=0, de', 'de'],
+    ['xx', 'en'],
+  ])('%s → %s', (locale, language) => {
+    expect(languageOf(locale)).toBe(language);
+  });
+});

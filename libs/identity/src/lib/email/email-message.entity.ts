@@ -1,0 +1,78 @@
+import type { EmailKind, EmailLanguage, EmailMessageStatus } from '@gatehouse/contracts';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** What a message's link and code carry; kept only until an SMTP server accepted the message. */
+export interface EmailSecrets {
+  token?: string;
+  code?: string;
+}
+
+/**
+ * One account email, queued in the transaction that made its token, so it is sent if and only if
+ * that commits; the sender claims due rows, and a failed attempt is retried later (docs/email.md).
+ */
+@Entity({ name: 'email_messages' })
+export class EmailMessage {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'publication_id', type: 'uuid' })
+  publicationId: string;
+
+  @Column({ name: 'customer_id', type: 'uuid', nullable: true })
+  customerId: string | null;
+
+  @Column({ type: 'text' })
+  kind: EmailKind;
+
+  @Column({ name: 'to_address', type: 'text' })
+  toAddress: string;
+
+  @Column({ name: 'recipient_name', type: 'text' })
+  recipientName: string;
+
+  @Column({ type: 'text' })
+  language: EmailLanguage;
+
+  @Column({ type: 'jsonb', nullable: true })
+  secrets: EmailSecrets | null;
+
+  /** The page the link leads to; the publication's first domain when null. */
+  @Column({ name: 'return_url', type: 'text', nullable: true })
+  returnUrl: string | null;
+
+  @Column({ type: 'text' })
+  status: EmailMessageStatus;
+
+  @Column({ type: 'text', nullable: true })
+  delivery: 'smtp' | 'mailbox' | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'due_at', type: 'timestamptz' })
+  dueAt: Date;
+
+  /** While `sending`: until when the claiming process holds it; past that it is due again. */
+  @Column({ name: 'lease_until', type: 'timestamptz', nullable: true })
+  leaseUntil: Date | null;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  subject: string | null;
+
+  /** Kept only for the local mailbox: a message handed to an SMTP server keeps its subject alone. */
+  @Column({ name: 'text_body', type: 'text', nullable: true })
+  textBody: string | null;
+
+  @Column({ name: 'html_body', type: 'text', nullable: true })
+  htmlBody: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  sentAt: Date | null;
+}

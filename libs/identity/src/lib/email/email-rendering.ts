@@ -1,0 +1,97 @@
+import {
+  EMAIL_LINK_PARAMETERS,
+  type BrandingConfiguration,
+  type EmailCopy,
+  type EmailKind,
+  type PublicationView,
+} from '@gatehouse/contracts';
+import { hostInDomains } from '@gatehouse/platform';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface EmailContext {
+  kind: EmailKind;
+  copy: EmailCopy;
+  publication: PublicationView;
+  branding: BrandingConfiguration;
+  /** The values of the copy's placeholders. */
+  values: { name: string; code?: string; minutes: number };
+  /** The link's page and the token its fragment carries; no link without a token. */
+  link: { returnUrl: string | null; token: string } | null;
+}
+
+const DEFAULT_COLOUR = '#1a56db';
+/** A colour the HTML may put in a style attribute: hex, or rgb()/hsl() with plain numbers. */
+const SAFE_COLOUR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\))$/i;
+
+/** A message of one publication in its branding: plain text and HTML from the same copy. */
+export function renderEmail(context: EmailContext): RenderedEmail {
+  const fill = (template: string) =>
+    template.replace(/\{\{\s*(name|publication|code|minutes)\s*\}\}/g, (_, key: string) =>
+      key === 'publication' ? context.publication.name : String(context.values[key as 'name' | 'code' | 'minutes'] ?? ''),
+    );
+  const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
+  const paragraphs = fill(context.copy.body).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const action = fill(context.copy.action);
+  const url = context.link && linkUrl(context.kind, context.publication, context.link.returnUrl, context.link.token);
+
+  const text = [
+    context.publication.name,
+    '',
+    ...paragraphs.flatMap((p) => [p, '']),
+    ...(url ? [`${action}: ${url}`, ''] : []),
+    `— ${context.publication.name}`,
+  ].join('\n');
+
+  const colour = context.branding.brandColor && SAFE_COLOUR.test(context.branding.brandColor) ? context.branding.brandColor : DEFAULT_COLOUR;
+  const logo = context.branding.logoUrl && /^https?:\/\//.test(context.branding.logoUrl) ? context.branding.logoUrl : null;
+  const header = logo
+    ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(context.publication.name)}" style="max-height:48px;max-width:240px">`
+    : `<strong style="font-size:20px;color:${colour}">${escapeHtml(context.publication.name)}</strong>`;
+  const html = `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#18181b">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
+<tr><td style="padding:24px">${header}</td></tr>
+<tr><td style="padding:0 24px 8px;font-size:16px;line-height:1.5">${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')}</td></tr>
+${context.values.code ? `<tr><td style="padding:0 24px 16px"><div style="font-size:32px;letter-spacing:8px;font-weight:bold">${escapeHtml(context.values.code)}</div></td></tr>` : ''}
+${url ? `<tr><td style="padding:8px 24px 24px"><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${colour};color:#ffffff;text-decoration:none;font-weight:bold">${escapeHtml(action)}</a></td></tr>` : ''}
+<tr><td style="padding:16px 24px;font-size:12px;color:#71717a">${escapeHtml(context.publication.name)}</td></tr>
+</table></body></html>
+`;
+  return { subject, text, html };
+}
+
+/**
+ * The page the link leads to with the token in its fragment, which no server receives: the
+ * publisher's page uses the token with a POST only once the reader confirms (docs/email.md).
+ */
+export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
+  const page = returnUrl && isPageOf(returnUrl, publication.domains) ? returnUrl : defaultPage(publication);
+  if (!page) return null;
+  const url = new URL(page);
+  url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
+  return url.toString();
+}
+
+function isPageOf(raw: string, domains: readonly string[]): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && hostInDomains(url.hostname, domains);
+  } catch {
+    return false;
+  }
+}
+
+function defaultPage(publication: PublicationView): string | null {
+  const domain = publication.domains.find((d) => !d.startsWith('*.'));
+  return domain ? `https://${domain}/` : null;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}

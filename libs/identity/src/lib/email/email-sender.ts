@@ -1,0 +1,99 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  AdminRequests,
+  BrandingRequests,
+  EMAIL_VERIFICATION_TTL_MINUTES,
+  LOGIN_CODE_TTL_MINUTES,
+  PASSWORD_RESET_TTL_MINUTES,
+  type EmailKind,
+} from '@gatehouse/contracts';
+import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
+import { DataSource } from 'typeorm';
+import type { EmailMessage } from './email-message.entity';
+import { EMAIL_QUEUED, EmailQueue } from './email-queue';
+import { renderEmail, type RenderedEmail } from './email-rendering';
+import { EmailTemplatesService } from './email-templates.service';
+import { EmailTransport } from './email-transport';
+
+const VALID_MINUTES: Record<EmailKind, number> = {
+  password_reset: PASSWORD_RESET_TTL_MINUTES,
+  email_verification: EMAIL_VERIFICATION_TTL_MINUTES,
+  login_code: LOGIN_CODE_TTL_MINUTES,
+};
+
+/**
+ * Sends queued account email as soon as the transaction that queued it commits. Each message is
+ * rendered in its publication's branding (fetched from admin and branding over the bus) and copy,
+ * then handed to the transport; a failure, a service that does not answer included, leaves it
+ * for the next attempt of the schedule.
+ */
+@Injectable()
+export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EmailSender.name);
+  private readonly scheduler: DueWorkScheduler<EmailMessage>;
+
+  constructor(
+    dataSource: DataSource,
+    clock: Clock,
+    private readonly queue: EmailQueue,
+    private readonly templates: EmailTemplatesService,
+    private readonly transport: EmailTransport,
+    private readonly bus: BusClient,
+  ) {
+    this.scheduler = new DueWorkScheduler(
+      dataSource,
+      clock,
+      { claimDue: (limit) => queue.claimDue(limit), perform: (message) => this.send(message), nextDueAt: () => queue.nextDueAt() },
+      // A message still being sent at shutdown is sent again once its lease runs out.
+      { name: 'account email', addedFlag: EMAIL_QUEUED, pollIntervalMs: 1_000, maxInFlight: 5, stopGraceMs: 3_000 },
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.scheduler.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.scheduler.stop();
+  }
+
+  private async send(message: EmailMessage): Promise<void> {
+    let rendered: RenderedEmail;
+    try {
+      let fromName: string;
+      ({ rendered, fromName } = await this.render(message));
+      await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.logger.warn(`Attempt ${message.attempts} to send ${message.kind} message ${message.id} failed: ${reason}`);
+      await this.queue.failed(message, reason);
+      return;
+    }
+    const kept = this.transport.delivery === 'mailbox';
+    await this.queue.sent(message, {
+      delivery: this.transport.delivery,
+      subject: rendered.subject,
+      text: kept ? rendered.text : null,
+      html: kept ? rendered.html : null,
+    });
+  }
+
+  private async render(message: EmailMessage): Promise<{ rendered: RenderedEmail; fromName: string }> {
+    const { publicationId, kind, language, secrets } = message;
+    const [publication, branding, copy] = await Promise.all([
+      this.bus.request(AdminRequests.GetPublication, { publicationId }),
+      this.bus.request(BrandingRequests.Get, { publicationId }),
+      this.templates.copyFor(publicationId, kind, language),
+    ]);
+    const rendered = renderEmail({
+      kind,
+      copy,
+      publication,
+      branding,
+      values: { name: message.recipientName, code: secrets?.code, minutes: VALID_MINUTES[kind] },
+      link: secrets?.token ? { returnUrl: message.returnUrl, token: secrets.token } : null,
+    });
+    return { rendered, fromName: publication.name };
+  }
+}

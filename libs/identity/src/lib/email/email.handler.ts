@@ -1,0 +1,42 @@
+import { Controller } from '@nestjs/common';
+import {
+  EmailTemplateRequests,
+  MailboxRequests,
+  type EmailMessageSummary,
+  type EmailMessageView,
+  type EmailTemplateView,
+  type Page,
+  type RequestOf,
+} from '@gatehouse/contracts';
+import { Handles } from '@gatehouse/bus';
+import { EmailTemplatesService } from './email-templates.service';
+import { MailboxService } from './mailbox.service';
+
+/** Staff's view of account email: the mailbox and the copy of each message. */
+@Controller()
+export class EmailHandler {
+  constructor(
+    private readonly mailbox: MailboxService,
+    private readonly templates: EmailTemplatesService,
+  ) {}
+
+  @Handles(MailboxRequests.List)
+  listMessages(request: RequestOf<typeof MailboxRequests.List>): Promise<Page<EmailMessageSummary>> {
+    return this.mailbox.list(request);
+  }
+
+  @Handles(MailboxRequests.Get)
+  getMessage(request: RequestOf<typeof MailboxRequests.Get>): Promise<EmailMessageView> {
+    return this.mailbox.get(request);
+  }
+
+  @Handles(EmailTemplateRequests.List)
+  listTemplates(request: RequestOf<typeof EmailTemplateRequests.List>): Promise<EmailTemplateView[]> {
+    return this.templates.list(request.publicationId);
+  }
+
+  @Handles(EmailTemplateRequests.Put)
+  putTemplate(request: RequestOf<typeof EmailTemplateRequests.Put>): Promise<EmailTemplateView> {
+    return this.templates.put(request);
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { EmailHandler } from './email.handler';
+import { EmailQueue } from './email-queue';
+import { EmailSender } from './email-sender';
+import { EmailTemplatesService } from './email-templates.service';
+import { EmailTransport } from './email-transport';
+import { MailboxService } from './mailbox.service';
+
+/**
+ * Account email delivery inside identity, which owns the customers and the tokens a message
+ * carries: queued in identity's schema, sent over SMTP or kept in the local mailbox.
+ */
+@Module({
+  controllers: [EmailHandler],
+  providers: [EmailQueue, EmailSender, EmailTemplatesService, EmailTransport, MailboxService],
+  exports: [EmailQueue],
+})
+export class EmailModule {}

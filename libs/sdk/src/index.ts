@@ -1,0 +1,25 @@
+import { browserEnvironment } from './lib/browser';
+import { Gatehouse, type InitOptions } from './lib/gatehouse';
+
+export { Gatehouse } from './lib/gatehouse';
+export type { AccessResult, CheckoutOptions, Command, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
+export { GatehouseError } from './lib/errors';
+export type { GatehouseErrorCode } from './lib/errors';
+export type { Session } from './lib/sessions';
+export type {
+  AccessCheckResult,
+  AccessReason,
+  BrandingConfiguration,
+  CustomerView,
+  MeterState,
+  PaywallRule,
+  TrackEventType,
+  VisitorAttributes,
+} from '@gatehouse/contracts';
+
+/** A client on this browser page, initialised: `const gatehouse = createGatehouse({publishableKey: 'pk_…'})`. */
+export function createGatehouse(options: InitOptions): Gatehouse {
+  const gatehouse = new Gatehouse(browserEnvironment());
+  gatehouse.init(options);
+  return gatehouse;
+}

@@ -1,0 +1,91 @@
+import type { CustomerAuthResult } from '@gatehouse/contracts';
+import { GatehouseError } from '../errors';
+import type { Locks } from '../sessions';
+import { KeyedStorage } from '../storage';
+
+/** localStorage of one site: every "tab" of a test shares one. */
+export class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  clear(): void {
+    this.items.clear();
+  }
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+}
+
+export const keyed = (storage: Storage, key = 'pk_test_site') => new KeyedStorage(storage, key);
+
+/** Web Locks as the browser grants them: one holder of a name at a time, the others queued in order. */
+export class FakeLocks implements Locks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(name) ?? Promise.resolve();
+    const run = previous.then(callback, callback);
+    this.tails.set(
+      name,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+}
+
+export const tick = (ms = 0) => new Promise<void>((done) => setTimeout(done, ms));
+
+/**
+ * The refresh route as identity implements it (decisions D3): rotation, the family revoked when
+ * a used token comes back after the grace window, and `token_invalid` within it.
+ */
+export class RefreshServer {
+  readonly presented: string[] = [];
+  private serial = 0;
+  private readonly used = new Map<string, number>();
+  private readonly live = new Set<string>();
+  revoked = false;
+  /** Answer time of each refresh, so that racing refreshes overlap. */
+  latencyMs = 5;
+
+  constructor(private readonly graceMs = 10_000) {}
+
+  issue(lifetimeMs = 900_000): CustomerAuthResult {
+    this.serial += 1;
+    const refreshToken = `refresh-${this.serial}`;
+    this.live.add(refreshToken);
+    return { accessToken: `access-${this.serial}`, refreshToken, expiresAt: Date.now() + lifetimeMs, customer: { id: 'customer-1', email: 'r@example.com', name: 'Reader', emailVerified: false } };
+  }
+
+  /** The refresh as a fake fetch answers it: the next pair, or the refusal thrown. */
+  issueSync(refreshToken: string): CustomerAuthResult {
+    this.presented.push(refreshToken);
+    this.live.delete(refreshToken);
+    return this.issue();
+  }
+
+  refresh = async (refreshToken: string): Promise<CustomerAuthResult> => {
+    this.presented.push(refreshToken);
+    await tick(this.latencyMs);
+    const usedAt = this.used.get(refreshToken);
+    if (this.revoked) throw new GatehouseError('refresh_token_invalid', 401, 'revoked');
+    if (usedAt !== undefined) {
+      if (Date.now() - usedAt < this.graceMs) throw new GatehouseError('token_invalid', 401, 'already rotated');
+      this.revoked = true;
+      throw new GatehouseError('refresh_token_invalid', 401, 'reused');
+    }
+    if (!this.live.has(refreshToken)) throw new GatehouseError('refresh_token_invalid', 401, 'unknown');
+    this.live.delete(refreshToken);
+    this.used.set(refreshToken, Date.now());
+    return this.issue();
+  };
+}

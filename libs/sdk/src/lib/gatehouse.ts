@@ -1,0 +1,354 @@
+import type {
+  AccessCheckResult,
+  BrandingConfiguration,
+  CheckoutRequest,
+  CheckoutSessionView,
+  CustomerAuthResult,
+  TrackEvent,
+  TrackEventType,
+  VisitorAttributes,
+} from '@gatehouse/contracts';
+import { GatehouseError, isUnavailable } from './errors';
+import { EventQueue, type Timers } from './event-queue';
+import { Api } from './http';
+import { Sessions, type Locks, type Session } from './sessions';
+import { KeyedStorage } from './storage';
+
+export type FailMode = 'open' | 'closed';
+
+export interface InitOptions {
+  /** The publication's publishable key (`pk_…`). */
+  publishableKey: string;
+  /** Where the service runs, e.g. `https://gatehouse.example.com`; the page's origin when unset. */
+  baseUrl?: string;
+  /** Send a `page_view` when initialised. */
+  autoPageview?: boolean;
+  /** What `checkAccess` resolves with when the service cannot be reached or fails: granted (`open`) or denied (`closed`). */
+  failMode?: FailMode;
+  /** Check access to the page when initialised; the result arrives through `on('access', …)`. */
+  autoCheckAccess?: boolean;
+}
+
+/** The access check result of the API, or the fail mode's answer with reason `service_unavailable`. */
+export type AccessResult = AccessCheckResult | (Omit<AccessCheckResult, 'reason'> & { reason: 'service_unavailable' });
+
+export type TrackFields = Omit<TrackEvent, 'type' | 'url' | 'userId'> & { url?: string };
+
+/** The checkout request of the API; the customer is the logged-in reader. */
+export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerId'>;
+
+interface Events {
+  access: AccessResult;
+  error: GatehouseError;
+}
+
+/** A queued call: `[method, ...args]`, or a function called with the client once it is ready. */
+export type Command = [string, ...unknown[]] | ((gatehouse: Gatehouse) => unknown);
+
+/** What the SDK takes from the browser; tests bring their own. */
+export interface Environment {
+  fetch: typeof fetch;
+  storage: Storage | null;
+  locks: Locks | null;
+  timers: Timers;
+  now(): number;
+  location: { href: string; search: string; origin: string; assign(url: string): void };
+  referrer: string;
+  randomId(): string;
+  /** Subscribes to window events (`storage`, `pagehide`, `visibilitychange`). */
+  listen(type: string, listener: (event: any) => void): void;
+  /** True when the page is being hidden (`visibilitychange` to hidden). */
+  hidden(): boolean;
+  warn(message: string, error?: unknown): void;
+}
+
+const COMMANDS = new Set([
+  'init',
+  'checkAccess',
+  'identify',
+  'trackEvent',
+  'trackPageview',
+  'register',
+  'login',
+  'logout',
+  'getSession',
+  'onAuthChange',
+  'checkout',
+  'openPortal',
+  'getBranding',
+  'on',
+]);
+
+/**
+ * The browser SDK: access checks, track events and the reader's session against one publication.
+ * `init` first; a call made earlier rejects with `not_initialized` (the script tag's queue
+ * waits for `init` instead).
+ */
+export class Gatehouse {
+  private api?: Api;
+  private storage?: KeyedStorage;
+  private sessions?: Sessions;
+  private events?: EventQueue;
+  private failMode: FailMode = 'open';
+  private branding?: Promise<BrandingConfiguration>;
+  private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
+  private readonly pending: Command[] = [];
+  /** The page's last access result, for UI that starts listening after the check (the web components). */
+  lastAccess: AccessResult | null = null;
+
+  constructor(private readonly env: Environment) {}
+
+  init(options: InitOptions): void {
+    if (this.api) throw new GatehouseError('conflict', 0, 'Gatehouse is already initialised.');
+    if (!options || !/^pk_/.test(options.publishableKey ?? '')) {
+      throw new GatehouseError('api_key_invalid', 0, 'init needs the publishable key (pk_…) of the publication.');
+    }
+    const env = this.env;
+    const baseUrl = (options.baseUrl ?? env.location.origin).replace(/\/+$/, '');
+    const api = new Api(baseUrl, options.publishableKey, env.fetch);
+    const storage = new KeyedStorage(env.storage, options.publishableKey);
+    this.failMode = options.failMode === 'closed' ? 'closed' : 'open';
+    this.sessions = new Sessions({
+      storage,
+      refresh: (refreshToken) => api.request<CustomerAuthResult>('/auth/customers/refresh', { body: { refreshToken } }),
+      locks: env.locks,
+      lockName: storage.key('refresh'),
+      now: env.now,
+      sleep: (ms) => new Promise((done) => env.timers.setTimeout(done, ms)),
+    });
+    this.events = new EventQueue({
+      // As the page closes there is no time to refresh: the events go with the token at hand.
+      send: (events, keepalive, exiting) =>
+        exiting
+          ? api.request('/events', { body: { events }, token: this.unexpiredToken(), keepalive })
+          : this.withToken((token) => api.request('/events', { body: { events }, token, keepalive }), false),
+      timers: env.timers,
+      warn: env.warn,
+    });
+    this.api = api;
+    this.storage = storage;
+    const sessions = this.sessions;
+    env.listen('storage', (event: StorageEvent) => {
+      if (event.key === null || event.key === sessions.storageKey) sessions.sync();
+    });
+    env.listen('pagehide', () => this.events?.flushOnExit());
+    env.listen('visibilitychange', () => {
+      if (env.hidden()) this.events?.flushOnExit();
+    });
+    // What the page queued first (an `identify`, an `on('access')`), then what init does by itself.
+    for (const command of this.pending.splice(0)) this.push(command);
+    if (options.autoPageview !== false) this.trackPageview();
+    if (options.autoCheckAccess) this.checkAccess().catch((error) => this.fail(error));
+  }
+
+  /**
+   * Runs a queued call (`gatehouse.push(['checkAccess'])`, or a function given the client); calls
+   * queued before `init` wait for it. Failures go to `on('error', …)`, never into the page.
+   */
+  push(command: Command): void {
+    if (!this.api && !(Array.isArray(command) && command[0] === 'init')) {
+      this.pending.push(command);
+      return;
+    }
+    try {
+      let result: unknown;
+      if (typeof command === 'function') result = command(this);
+      else if (Array.isArray(command) && COMMANDS.has(command[0])) result = (this as any)[command[0]](...command.slice(1));
+      else throw new GatehouseError('validation_failed', 0, `Unknown Gatehouse command: ${String(Array.isArray(command) ? command[0] : command)}`);
+      if (result instanceof Promise) result.catch((error) => this.fail(error));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /**
+   * May this visitor read `url`? The page's referrer and UTM parameters are sent with it; the
+   * result also goes to `on('access', …)`. When the service cannot be reached or fails, resolves
+   * as `failMode` says, with reason `service_unavailable`, and emits `error`.
+   */
+  async checkAccess(url: string = this.env.location.href, attributes: VisitorAttributes = {}): Promise<AccessResult> {
+    const api = this.ready();
+    const page = new URLSearchParams(this.env.location.search);
+    const given = { referrer: this.env.referrer, utmSource: page.get('utm_source'), utmMedium: page.get('utm_medium'), utmCampaign: page.get('utm_campaign'), ...attributes };
+    // Cut to what the API accepts, so that a long referrer or campaign name never fails the check.
+    const query = {
+      url,
+      userId: this.visitorId(),
+      referrer: given.referrer ? given.referrer.slice(0, 2048) : undefined,
+      device: given.device,
+      country: given.country,
+      utm_source: given.utmSource?.slice(0, 200),
+      utm_medium: given.utmMedium?.slice(0, 200),
+      utm_campaign: given.utmCampaign?.slice(0, 200),
+    };
+    let result: AccessResult;
+    try {
+      result = await this.withToken((token) => api.request<AccessCheckResult>('/access/check', { query, token }), false);
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      this.fail(error);
+      result = { granted: this.failMode === 'open', reason: 'service_unavailable', customerId: this.sessions?.current()?.customer.id ?? null };
+    }
+    this.lastAccess = result;
+    this.emit('access', result);
+    return result;
+  }
+
+  /** The site's own id for this visitor, sent with access checks and events instead of the random one. */
+  identify(userId: string): void {
+    this.ready();
+    const id = String(userId);
+    if (id.length < 1 || id.length > 128) throw new GatehouseError('validation_failed', 0, 'identify takes an id of 1 to 128 characters.');
+    (this.storage as KeyedStorage).set('visitor', id);
+  }
+
+  /** Queues a track event (decisions E8); it is sent in a batch within a few seconds, or as the page closes. */
+  trackEvent(type: TrackEventType, fields: TrackFields = {}): void {
+    this.ready();
+    const { url, ...rest } = fields;
+    (this.events as EventQueue).push({ ...rest, type, url: url ?? this.env.location.href, userId: this.visitorId(), occurredAt: new Date(this.env.now()).toISOString() });
+  }
+
+  /** Sends the queued events now (the web components do before re-checking a newsletter or data wall). */
+  flush(): Promise<void> {
+    return this.events ? this.events.flush() : Promise.resolve();
+  }
+
+  trackPageview(): void {
+    this.trackEvent('page_view');
+  }
+
+  async register(details: { email: string; password: string; name: string }): Promise<Session> {
+    const result = await this.call<CustomerAuthResult>('/auth/customers/register', { body: details });
+    return (this.sessions as Sessions).save(result);
+  }
+
+  async login(credentials: { email: string; password: string }): Promise<Session> {
+    const result = await this.call<CustomerAuthResult>('/auth/customers/login', { body: credentials });
+    return (this.sessions as Sessions).save(result);
+  }
+
+  /** Logs the reader out here and in every tab; the service revokes the session too. */
+  async logout(): Promise<void> {
+    this.ready();
+    const sessions = this.sessions as Sessions;
+    const refreshToken = sessions.refreshToken();
+    sessions.clear();
+    if (refreshToken) await this.call('/auth/customers/logout', { body: { refreshToken } }).catch(() => undefined);
+  }
+
+  /** The logged-in reader with a current access token (refreshed when about to expire), or null. */
+  async getSession(): Promise<Session | null> {
+    this.ready();
+    await (this.sessions as Sessions).accessToken();
+    return (this.sessions as Sessions).current();
+  }
+
+  /** Called when the reader logs in or out, in this tab or another; returns the unsubscribe function. */
+  onAuthChange(callback: (session: Session | null) => void): () => void {
+    this.ready();
+    return (this.sessions as Sessions).onChange(callback);
+  }
+
+  /** Starts a checkout for the logged-in reader and sends the browser to the processor's page. */
+  async checkout(options: CheckoutOptions): Promise<void> {
+    const api = this.ready();
+    const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body: options, token }), true);
+    this.env.location.assign(url);
+  }
+
+  /** Sends the logged-in reader to the processor's billing portal. */
+  async openPortal(options: { returnUrl: string }): Promise<void> {
+    const api = this.ready();
+    const { url } = await this.withToken((token) => api.request<{ url: string }>('/subscriptions/portal', { body: { returnUrl: options.returnUrl }, token }), true);
+    this.env.location.assign(url);
+  }
+
+  /** The publication's branding, fetched once per page. */
+  getBranding(): Promise<BrandingConfiguration> {
+    const api = this.ready();
+    this.branding ??= api.request<BrandingConfiguration>('/branding').catch((error) => {
+      this.branding = undefined;
+      throw error;
+    });
+    return this.branding;
+  }
+
+  on<K extends keyof Events>(event: K, handler: (payload: Events[K]) => void): () => void {
+    const handlers = this.handlers[event] as Set<(payload: Events[K]) => void>;
+    if (!handlers) throw new GatehouseError('validation_failed', 0, `Unknown Gatehouse event: ${String(event)}`);
+    handlers.add(handler);
+    return () => void handlers.delete(handler);
+  }
+
+  private ready(): Api {
+    if (!this.api) throw new GatehouseError('not_initialized', 0, 'Call init({publishableKey}) first.');
+    return this.api;
+  }
+
+  /** The site's id for the visitor (`identify`), else a random one kept in localStorage. */
+  private visitorId(): string {
+    const storage = this.storage as KeyedStorage;
+    let id = storage.get('visitor');
+    if (!id) {
+      id = this.env.randomId();
+      storage.set('visitor', id);
+    }
+    return id;
+  }
+
+  /** The stored access token unless it has expired: the events then go with the visitor id alone. */
+  private unexpiredToken(): string | null {
+    const session = (this.sessions as Sessions).current();
+    return session && session.expiresAt > this.env.now() ? session.accessToken : null;
+  }
+
+  private call<T>(path: string, options: { body: unknown }): Promise<T> {
+    return this.ready().request<T>(path, options);
+  }
+
+  /**
+   * A request with the reader's access token. A 401 for the token (`token_expired`,
+   * `token_invalid`) refreshes once and retries once; a second such 401 logs the reader out.
+   * Without a session: rejects with `customer_token_required` when one is `required`, else the
+   * request goes out anonymously.
+   */
+  private async withToken<T>(send: (token: string | null) => Promise<T>, required: boolean): Promise<T> {
+    const sessions = this.sessions as Sessions;
+    const token = await sessions.accessToken();
+    if (!token && required) throw new GatehouseError('customer_token_required', 401, 'The reader is not logged in.');
+    try {
+      return await send(token);
+    } catch (error) {
+      if (!token || !isTokenRefusal(error)) throw error;
+      const session = await sessions.refresh(token);
+      if (!session && required) throw error;
+      try {
+        return await send(session ? session.accessToken : null);
+      } catch (again) {
+        if (isTokenRefusal(again)) sessions.clear();
+        throw again;
+      }
+    }
+  }
+
+  private fail(error: unknown): GatehouseError {
+    const failure = error instanceof GatehouseError ? error : new GatehouseError('internal_error', 0, String(error));
+    this.emit('error', failure);
+    return failure;
+  }
+
+  private emit<K extends keyof Events>(event: K, payload: Events[K]): void {
+    for (const handler of [...this.handlers[event]]) {
+      try {
+        (handler as (payload: Events[K]) => void)(payload);
+      } catch (error) {
+        this.env.warn('Gatehouse: an event handler threw', error);
+      }
+    }
+  }
+}
+
+function isTokenRefusal(error: unknown): boolean {
+  return error instanceof GatehouseError && error.status === 401 && (error.code === 'token_expired' || error.code === 'token_invalid');
+}
