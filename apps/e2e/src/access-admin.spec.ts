@@ -297,7 +297,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
 
   /** A new publication of the same admin, in a session of its own, so the main session stays where it is. */
   async function anotherPublication(): Promise<{ admin: AccessSystem['admin'] }> {
-    const created = await system.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: ['other.example'] } });
+    const created = await system.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
     const login = await system.api('/admin/session', { body: ADMIN });
     const session = sessionFrom(login);
     await system.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sessionFrom } from './support/http';
 import { BillingSystem, PUBLIC_BASE_URL, SECRET_KEY } from './support/billing';
 
@@ -183,7 +184,7 @@ describe('billing: products, prices and processor settings', () => {
     });
 
     it("answers 404 for another publication's products and prices", async () => {
-      const other = await system.admin('/admin/publications', { body: { name: 'Other Times', domains: ['other.example'] } });
+      const other = await system.admin('/admin/publications', { body: { name: 'Other Times', domains: [`other-${randomUUID()}.example`] } });
       const login = await system.api('/admin/session', { body: { email: 'billing-admin@example.com', password: 'billing-admin-password' } });
       const elsewhere = sessionFrom(login);
       expect((await system.api('/admin/session/publication', { method: 'PUT', session: elsewhere, body: { publicationId: other.body.id } })).status).toBe(200);

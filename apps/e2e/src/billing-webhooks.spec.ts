@@ -1,4 +1,5 @@
 import { eventually } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
 import { BillingSystem, ENVIRONMENT_WEBHOOK_SECRET, unixNow, type Customer } from './support/billing';
 
 /**
@@ -54,6 +55,47 @@ describe('billing: inbound processor events', () => {
       const { event: second } = await system.fake.createSubscription({ price: processorPriceId, metadata: { customerId: other.id, publicationId: system.publicationId } });
       expect(await system.deliver(second, { publication: null, secret: ENVIRONMENT_WEBHOOK_SECRET })).toMatchObject({ status: 200 });
       await system.eventuallySubscription(other.id, { status: 'active' });
+    });
+  });
+
+  describe('size', () => {
+    it('takes an event just under 1 MiB, which as base64 would not fit in one NATS message', async () => {
+      const customer = await system.customer();
+      const { event } = await processorSubscription(customer);
+      // The processor sends events pretty-printed, as Stripe does.
+      const sent = (body: object) => Buffer.byteLength(JSON.stringify(body, null, 2));
+      const padded = { ...event, padding: 'x'.repeat(1024 * 1024 - sent(event) - 64) };
+      expect(sent(padded)).toBeGreaterThan(1024 * 1024 - 100);
+      expect(sent(padded)).toBeLessThanOrEqual(1024 * 1024);
+      expect(await system.deliver(padded)).toMatchObject({ status: 200, body: { received: true } });
+      await system.eventuallySubscription(customer.id, { status: 'active' });
+      expect((await system.deliver({ ...event, padding: 'x'.repeat(1024 * 1024) })).body).toMatchObject({ status: 413, code: 'payload_too_large' });
+    });
+  });
+
+  describe('placement (decisions F6)', () => {
+    it('places an event verified with PROCESSOR_WEBHOOK_SECRET in the publication of the customer its metadata names', async () => {
+      const customer = await system.customer();
+      const { event } = await processorSubscription(customer);
+      expect(await system.deliver(event, { publication: null, secret: ENVIRONMENT_WEBHOOK_SECRET })).toMatchObject({ status: 200 });
+      await system.eventuallySubscription(customer.id, { status: 'active' });
+    });
+
+    it("ignores, under a publication's own secret, a customerId of another publication", async () => {
+      const foreign = randomUUID();
+      await system.query(
+        `INSERT INTO identity.customers (id, publication_id, email, name, password_hash, created_at, updated_at)
+         VALUES ($1, $2, $3, 'Foreign', 'x', now(), now())`,
+        [foreign, randomUUID(), `foreign-${foreign}@example.com`],
+      );
+      const { event } = await system.fake.createSubscription({ price: processorPriceId, metadata: { customerId: foreign } });
+      expect(await system.deliver(event)).toMatchObject({ status: 200 });
+      const processed = await eventually(async () => {
+        const [row] = await system.query('SELECT processed_at, outcome FROM processor_events WHERE event_id = $1', [event.id]);
+        return row?.processed_at ? row : undefined;
+      });
+      expect(processed.outcome).toMatch(/^ignored/);
+      expect(await system.query('SELECT id FROM subscriptions WHERE customer_id = $1', [foreign])).toEqual([]);
     });
   });
 

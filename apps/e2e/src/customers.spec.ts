@@ -242,4 +242,28 @@ describe('customer records (spec 4.7, decisions H3)', () => {
       await second.close();
     }
   });
+
+  it("refuses a deleted customer's access token on a gateway started after the deletion", async () => {
+    const registered = await api('/auth/customers/register', {
+      key: alpha.keys.publishableKey,
+      body: { email: newEmail('restart'), password: 'reader-password', name: 'Rita' },
+    });
+    const { accessToken, customer } = registered.body;
+    expect((await api(`/customers/${customer.id}`, { session: alpha.session, method: 'DELETE' })).status).toBe(204);
+    // A replica that was not running when the deletion was broadcast: a restart, or one scaled up.
+    const restarted = await startGatewayOverNats(namespace);
+    try {
+      const me = () => call(restarted.url, '/api/v1/auth/customers/me', { key: alpha.keys.publishableKey, token: accessToken });
+      const refused = await eventually(async () => {
+        const answer = await me();
+        return answer.status === 401 ? answer : undefined;
+      }, 3_000);
+      expect(refused.body).toMatchObject({ code: 'token_invalid' });
+      // Another customer's token still works there.
+      const other = await api('/auth/customers/register', { key: alpha.keys.publishableKey, body: { email: newEmail('stays'), password: 'reader-password', name: 'Stan' } });
+      expect((await call(restarted.url, '/api/v1/auth/customers/me', { key: alpha.keys.publishableKey, token: other.body.accessToken })).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  });
 });

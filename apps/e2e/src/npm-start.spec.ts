@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { eventually } from '@gatehouse/testing';
 import { call, sessionFrom } from './support/http';
 import { LocalStart } from './support/local-start';
@@ -20,6 +21,9 @@ describe('npm start (embedded, one process)', () => {
 
   // Whatever a failed test left running: the whole process group, embedded PostgreSQL included.
   afterAll(() => started?.close(), 30_000);
+
+  /** The admin password `npm start` generated and printed. */
+  const demoPassword = () => started.admin.password;
 
   it('prints where the API docs are', () => {
     expect(started.output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);
@@ -47,6 +51,16 @@ describe('npm start (embedded, one process)', () => {
     expect(html).toContain('The council voted on Tuesday night');
     expect(html).not.toContain('The plan, costed at 40 million');
     expect(page.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
+  it('listens on 127.0.0.1 only, with a generated demo password', async () => {
+    expect(started.output).toMatch(/running on 127\.0\.0\.1:\d+/);
+    expect(demoPassword()).toMatch(/^[\w-]{16}$/);
+    expect(demoPassword()).not.toBe('gatehouse-demo');
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    if (outside) await expect(fetch(`http://${outside.address}:${new URL(base).port}/api/v1/health`)).rejects.toThrow();
   });
 
   it('serves the Swagger UI and its OpenAPI document', async () => {
@@ -81,7 +95,7 @@ describe('npm start (embedded, one process)', () => {
     });
     await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
     try {
-      const login = await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } });
+      const login = await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: demoPassword() } });
       expect(login.status).toBe(200);
       const session = sessionFrom(login);
       const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'first-site' } });
@@ -117,7 +131,7 @@ describe('npm start (embedded, one process)', () => {
 
   it('keeps account email in the local mailbox without SMTP_URL, and a password reset completes from it', async () => {
     expect(started.output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
-    const session = sessionFrom(await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } }));
+    const session = sessionFrom(await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: demoPassword() } }));
     const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'mailbox-site' } });
     const key = keys.body.publishableKey as string;
     const email = 'forgetful@example.com';

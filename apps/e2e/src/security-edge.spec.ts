@@ -4,7 +4,9 @@ import type { RunningService } from '@gatehouse/bus';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { SecretBox } from '@gatehouse/platform';
+import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
 import { addStaff } from './support/staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
@@ -62,7 +64,10 @@ class ProbeController {
 class ProbeModule {}
 
 const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+/** Identity's key sealing its signing keys, so a test can sign a token of its own with one. */
+const SIGNING_KEYS_KEY = randomBytes(32).toString('base64');
 const ENV = {
+  SIGNING_KEYS_KEY,
   BCRYPT_COST: '4',
   BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
   BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
@@ -113,6 +118,27 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     const res = await api<AuthResult>('/auth/customers/register', { key, body: { email, password: 'reader-password', name: 'Reader' } });
     expect(res.status).toBe(201);
     return res.body;
+  }
+
+  /** A token identity signed, for a customer of A, that expired a minute ago (what a client keeps after 15 minutes). */
+  async function expiredAccessToken(): Promise<string> {
+    const { accessToken } = await register(alpha.publishableKey);
+    const [header, payload] = accessToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${header}.${Buffer.from(JSON.stringify({ ...claims, iat: now - 960, exp: now - 60 })).toString('base64url')}`;
+    const sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    try {
+      const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString());
+      const { rows } = await sql.query('SELECT private_key_pem FROM identity.signing_keys WHERE kid = $1', [kid]);
+      const signature = sign('sha256', Buffer.from(input), { key: createPrivateKey(SecretBox.fromBase64(SIGNING_KEYS_KEY).decrypt(rows[0].private_key_pem)), dsaEncoding: 'ieee-p1363' });
+      const token = `${input}.${signature.toString('base64url')}`;
+      expect((await api('/auth/customers/me', { key: alpha.publishableKey, token })).body).toMatchObject({ code: 'token_expired' });
+      return token;
+    } finally {
+      await sql.end();
+    }
   }
 
   beforeAll(async () => {
@@ -270,21 +296,44 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect((await api('/auth/customers/me', { key: alpha.publishableKey, token: `${none}.${p}.` })).body).toMatchObject({ code: 'token_invalid' });
     });
 
-    it('rotates refresh tokens; a reused one revokes the whole family', async () => {
+    it('rotates refresh tokens; a used one presented again within the grace window loses without revoking the winner', async () => {
       const first = await register(alpha.publishableKey);
       const second = await api<AuthResult>('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken: first.refreshToken } });
       expect(second.status).toBe(200);
       expect(second.body.refreshToken).not.toBe(first.refreshToken);
-      const reuse = await api('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken: first.refreshToken } });
-      expect(reuse.body).toMatchObject({ status: 401, code: 'refresh_token_invalid' });
+      const again = await api('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken: first.refreshToken } });
+      expect(again.body).toMatchObject({ status: 401, code: 'token_invalid' });
       const newest = await api('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken: second.body.refreshToken } });
-      expect(newest.body).toMatchObject({ status: 401, code: 'refresh_token_invalid' });
+      expect(newest.status).toBe(200);
     });
 
-    it('two concurrent refreshes of one token: one 200, one 401', async () => {
+    it('four concurrent refreshes of one token: one winner, whose tokens keep working (decisions D3)', async () => {
       const { refreshToken } = await register(alpha.publishableKey);
-      const answers = await Promise.all([1, 2].map(() => api('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken } })));
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+      const answers = await Promise.all([1, 2, 3, 4].map(() => api<AuthResult>('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken } })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401]);
+      for (const loser of answers.filter((a) => a.status === 401)) expect(loser.body).toMatchObject({ code: 'token_invalid' });
+      const winner = answers.find((a) => a.status === 200)!.body;
+      expect((await api('/auth/customers/me', { key: alpha.publishableKey, token: winner.accessToken })).status).toBe(200);
+      const next = await api<AuthResult>('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken: winner.refreshToken } });
+      expect(next.status).toBe(200);
+      expect((await api('/auth/customers/me', { key: alpha.publishableKey, token: next.body.accessToken })).status).toBe(200);
+    });
+
+    it('login, register and refresh ignore a bearer header, expired or garbage', async () => {
+      const email = `bearer-${randomUUID()}@example.com`;
+      const expired = await expiredAccessToken();
+      for (const token of [expired, 'garbage']) {
+        const registered = await api<AuthResult>('/auth/customers/register', {
+          key: alpha.publishableKey,
+          token,
+          body: { email: `${token.length}-${email}`, password: 'reader-password', name: 'Reader' },
+        });
+        expect(registered.status).toBe(201);
+        const login = await api<AuthResult>('/auth/customers/login', { key: alpha.publishableKey, token, body: { email: `${token.length}-${email}`, password: 'reader-password' } });
+        expect(login.status).toBe(200);
+        const refreshed = await api('/auth/customers/refresh', { key: alpha.publishableKey, token, body: { refreshToken: login.body.refreshToken } });
+        expect(refreshed.status).toBe(200);
+      }
     });
 
     it('logout revokes the refresh token', async () => {
@@ -427,6 +476,68 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
         await one.close();
         await two.close();
       }
+    });
+  });
+
+  describe('behind proxies (TRUST_PROXY)', () => {
+    /** 200 calls of a path no route matches, counted by client IP, then one more: its status. */
+    async function exhaust(url: string, forwardedFor: (i: number) => string): Promise<number> {
+      await startOfFreshWindow(20);
+      for (let i = 0; i < 200; i++) {
+        const answer = await call(url, '/api/v1/no-such-route', { headers: { 'X-Forwarded-For': forwardedFor(i) } });
+        expect(answer.status).toBe(404);
+      }
+      return (await call(url, '/api/v1/no-such-route', { headers: { 'X-Forwarded-For': forwardedFor(200) } })).status;
+    }
+
+    it('with a hop count, takes the entry the trusted proxy wrote, not one the client wrote before it', async () => {
+      const proxied = await startGatewayOverNats(namespace, { TRUST_PROXY: '1' });
+      try {
+        // The client writes 203.0.113.<i>; the proxy in front (here: the test, on 127.0.0.1) appends what it saw.
+        expect(await exhaust(proxied.url, (i) => `203.0.113.${i % 250}, 192.0.2.10`)).toBe(429);
+        // Another client behind the same proxy keeps its own budget.
+        expect((await call(proxied.url, '/api/v1/no-such-route', { headers: { 'X-Forwarded-For': '192.0.2.11' } })).status).toBe(404);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('with a list of CIDR ranges, takes the right-most address outside them', async () => {
+      const proxied = await startGatewayOverNats(namespace, { TRUST_PROXY: '127.0.0.0/8, 10.0.0.0/8' });
+      try {
+        expect(await exhaust(proxied.url, (i) => `203.0.113.${i % 250}, 198.51.100.20, 10.1.2.3`)).toBe(429);
+        expect((await call(proxied.url, '/api/v1/no-such-route', { headers: { 'X-Forwarded-For': '198.51.100.21, 10.1.2.3' } })).status).toBe(404);
+      } finally {
+        await proxied.close();
+      }
+    });
+  });
+
+  describe('login throttles', () => {
+    it('refuses an 11th staff login within 15 minutes for one account, the right password too, with Retry-After', async () => {
+      const staff = await addStaff(db.url, 'admin', publicationA);
+      for (let i = 0; i < 10; i++) {
+        const wrong = await api('/admin/session', { body: { email: staff.email, password: `wrong-${i}-password` }, headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
+        expect(wrong.body).toMatchObject({ status: 401, code: 'invalid_credentials' });
+      }
+      const right = await api('/admin/session', { body: { email: staff.email, password: staff.password } });
+      expect(right.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      const retryAfter = Number(right.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(800);
+      expect(retryAfter).toBeLessThanOrEqual(900);
+      // Other accounts are not held up.
+      expect((await api('/admin/session', { body: ADMIN })).status).toBe(200);
+    });
+
+    it("answers a customer's 11th failed login with 429 and Retry-After", async () => {
+      const email = `throttled-${randomUUID()}@example.com`;
+      await register(alpha.publishableKey, email);
+      for (let i = 0; i < 10; i++) {
+        expect((await api('/auth/customers/login', { key: alpha.secretKey, body: { email, password: `wrong-${i}-password` } })).status).toBe(401);
+      }
+      const limited = await api('/auth/customers/login', { key: alpha.secretKey, body: { email, password: 'reader-password' } });
+      expect(limited.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
     });
   });
 

@@ -7,20 +7,28 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import { startLocalExamplePublisher } from '@gatehouse/example-publisher';
 import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
-import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
+import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import type { AddressInfo } from 'node:net';
 import { DemoSite, startLocalProcessor } from './demo/demo-site';
 
 const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
 
-/** Demo values for a first look on a bare machine (decisions A3); real deployments set their own. */
+/** Where `npm start` listens: this machine only, unless HOST says otherwise. */
+const HOST = process.env['HOST'] || '127.0.0.1';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Demo values for a first look on a bare machine (decisions A3); real deployments set their own.
+ * The admin password is generated, never a fixed one anybody could try, and webhooks may reach
+ * local http:// receivers only while nothing but this machine can reach the API.
+ */
 const DEMO_DEFAULTS: Record<string, string> = {
   BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
-  BOOTSTRAP_ADMIN_PASSWORD: 'gatehouse-demo',
+  BOOTSTRAP_ADMIN_PASSWORD: randomToken(12),
   BOOTSTRAP_PUBLICATION_NAME: 'Demo Gazette',
   BOOTSTRAP_PUBLICATION_DOMAINS: 'localhost,127.0.0.1',
-  ALLOW_INSECURE_WEBHOOK_URLS: 'true',
+  ...(LOOPBACK.has(HOST) ? { ALLOW_INSECURE_WEBHOOK_URLS: 'true' } : {}),
 };
 
 /**
@@ -47,10 +55,10 @@ runMain(async () => {
   );
   const gateway = await createGateway(gatewayConfig, transport);
   const demoSite = new DemoSite(gateway);
-  await gateway.listen({ port: gatewayConfig.PORT, host: '0.0.0.0' });
+  await gateway.listen({ port: gatewayConfig.PORT, host: HOST });
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
-  console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  console.log(`Gatehouse is running on ${HOST}:${gatewayConfig.PORT} (set HOST to listen elsewhere). API docs: ${url}/docs`);
   console.log(dashboardDirectory(gatewayConfig) ? `Dashboard: ${url}/dashboard/` : 'Dashboard: not built yet (npm run build:web), so /dashboard is not served.');
   // The example publisher's own server (docs/server.md) beside the gateway, on EXAMPLE_PORT (default PORT + 100).
   const examplePort = Number(process.env['EXAMPLE_PORT'] ?? gatewayConfig.PORT + 100);
@@ -66,18 +74,18 @@ runMain(async () => {
   if (!process.env['SMTP_URL']) {
     console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
   }
+  if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
+    console.log(
+      `Demo dashboard login, generated for this start (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
+        ` at ${url}/dashboard/ (or POST ${url}/api/v1/admin/session). Set the BOOTSTRAP_* variables to choose your own.`,
+    );
+  }
   // Printed after the lines above: the demo's line tells a waiting test that start-up has finished.
   const admin = { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' };
   await demoSite.seed(`http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`, admin, base.DATA_DIR, localProcessor !== undefined).then(
     () => console.log(`Demo publisher site: ${url}/demo/${localProcessor ? ` (payments go to the local fake processor at ${localProcessor.url}: no real money moves)` : ''}`),
     (err: unknown) => console.warn(`Demo publisher site not available: ${err instanceof Error ? err.message : String(err)}`),
   );
-  if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
-    console.log(
-      `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
-        ` at ${url}/dashboard/ (or POST ${url}/api/v1/admin/session). Set the BOOTSTRAP_* variables to choose your own.`,
-    );
-  }
 
   let stopping = false;
   const stop = async () => {

@@ -7,4 +7,5 @@ export * from './lib/main';
 export * from './lib/clock';
 export * from './lib/secrets';
 export * from './lib/ids';
+export * from './lib/timestamps';
 export * from './lib/domains';

@@ -6,8 +6,6 @@ import { join } from 'node:path';
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { freePort, ROOT } from './processes';
 
-/** The bootstrap admin `npm start` creates on a fresh database (its demo values). */
-export const LOCAL_ADMIN = { email: 'admin@example.com', password: 'gatehouse-demo' };
 
 /**
  * `npm start` itself (the `start` script of package.json) on a free port and a fresh DATA_DIR:
@@ -59,9 +57,16 @@ export class LocalStart {
     return call<T>(this.base, `/api/v1${path}`, options);
   }
 
+  /** The bootstrap admin `npm start` created on the fresh database, with the password it generated and printed. */
+  get admin(): { email: string; password: string } {
+    const [, email, password] = /Demo dashboard login, generated for this start [^:]*: (\S+) \/ (\S+) at/.exec(this.output) ?? [];
+    if (!email || !password) throw new Error(`npm start printed no demo login:\n${this.output}`);
+    return { email, password };
+  }
+
   /** A session of the bootstrap admin. */
   async adminSession(): Promise<string> {
-    return sessionFrom(await this.api('/admin/session', { body: LOCAL_ADMIN }));
+    return sessionFrom(await this.api('/admin/session', { body: this.admin }));
   }
 
   /** Whatever is left running (the whole process group, embedded PostgreSQL and the fake processor included), then the data. */

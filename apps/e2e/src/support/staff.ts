@@ -22,7 +22,7 @@ export async function addStaff(databaseUrl: string, role: 'admin' | 'viewer', pu
     const staffId = randomUUID();
     await sql.query(
       'INSERT INTO admin.publications (id, name, domains, created_at, updated_at) VALUES ($1, $2, $3, now(), now()) ON CONFLICT (id) DO NOTHING',
-      [publicationId, `Publication of ${email}`, ['other.example']],
+      [publicationId, `Publication of ${email}`, [`${publicationId}.other.example`]],
     );
     await sql.query('INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, now())', [
       staffId,

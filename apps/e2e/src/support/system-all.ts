@@ -4,9 +4,11 @@ import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
+import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
@@ -35,6 +37,10 @@ export interface SystemOptions {
   clock?: Clock;
   /** More configuration of the access service, e.g. PAST_DUE_GRACE_DAYS. */
   accessEnv?: Record<string, string>;
+  /** Also start webhooks-out and branding, so every route of the API has its service. */
+  everyService?: boolean;
+  /** More configuration of the gateway, e.g. TRUST_PROXY. */
+  gatewayEnv?: Record<string, string>;
   /** The time identity signs tokens with: set back, its access tokens expire sooner in real time. */
   identityClock?: Clock;
   /** Domains of the publication besides all.example (a browser test's page host). */
@@ -74,6 +80,11 @@ export class WholeSystem {
   /** The gateway's base URL, e.g. http://127.0.0.1:41234. */
   get url(): string {
     return this.gateway.url;
+  }
+
+  /** The database every service of this system uses. */
+  get databaseUrl(): string {
+    return this.db.url;
   }
 
   /** Stops the public edge, as an outage would: the services behind it keep running. */
@@ -212,7 +223,7 @@ export class WholeSystem {
 
   /** A session of the same admin on a new publication of theirs, leaving the main session where it is. */
   async otherPublicationSession(): Promise<{ session: string; publicationId: string }> {
-    const created = await this.answered(201, '/admin/publications', { session: this.session, body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: ['other.example'] } });
+    const created = await this.answered(201, '/admin/publications', { session: this.session, body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
     const session = sessionFrom(await this.answered(200, '/admin/session', { body: ADMIN }));
     await this.answered(200, '/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
     return { session, publicationId: created.body.id };

@@ -5,6 +5,7 @@ import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { CreateAdminTables1763720000000 } from './migrations/1763720000000-create-admin-tables';
+import { CreateStaffLoginFailures1763800000000 } from './migrations/1763800000000-create-staff-login-failures';
 import { Membership } from './publications/membership.entity';
 import { Publication } from './publications/publication.entity';
 import { PublicationsModule } from './publications/publications.module';
@@ -27,5 +28,5 @@ export const adminService: ServiceDefinition<AdminConfig> = {
   module: AdminModule,
   config: AdminConfig,
   entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateTeamTables1764000000000],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000],
 };

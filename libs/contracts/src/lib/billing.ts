@@ -188,11 +188,12 @@ export const BillingRequests = {
   CreatePortal: requestPattern<{ publicationId: string; customerId: string; returnUrl: string }, { url: string }>('billing.portal.create'),
 
   /**
-   * An inbound processor webhook, exactly as received: `payload` is the raw body, base64. 400
+   * An inbound processor webhook, exactly as received: `payload` is the raw body, base64 (gzip
+   * compressed first when `gzip`, so a body near 1 MiB fits NATS's default 1 MiB message). 400
    * signature_invalid unless `signature` (the Stripe-Signature header) verifies against the
    * publication's webhook secret, or PROCESSOR_WEBHOOK_SECRET when `publicationId` is null.
    */
-  ReceiveProcessorEvent: requestPattern<{ publicationId: string | null; payload: string; signature: string | null }, { received: true }>(
+  ReceiveProcessorEvent: requestPattern<{ publicationId: string | null; payload: string; gzip?: boolean; signature: string | null }, { received: true }>(
     'billing.processor-events.receive',
   ),
 

@@ -116,4 +116,6 @@ export const InternalEvents = {
   CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
   /** Broadcast to every access replica: a paywall, segment or experiment of the envelope's publication changed. */
   AccessRulesChanged: eventType<Record<string, never>>('internal.access.rules.changed'),
+  /** Broadcast to every gateway replica; each forgets the publication's keys, whose lookups carry its domains. */
+  PublicationDomainsChanged: eventType<{ publicationId: string }>('internal.publication.domains_changed'),
 } as const;

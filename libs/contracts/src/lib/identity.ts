@@ -76,4 +76,8 @@ export const IdentityRequests = {
   Logout: requestPattern<{ publicationId: string; refreshToken: string }, { loggedOut: true }>('identity.customers.logout'),
   /** 404 when the customer is not in the publication. */
   GetCustomer: requestPattern<{ publicationId: string; customerId: string }, CustomerProfile>('identity.customers.get'),
+  /** The publication a customer id belongs to (deleted customers included); null for an id never issued. For billing's placement of events (F6). */
+  PublicationOfCustomer: requestPattern<{ customerId: string }, { publicationId: string | null }>('identity.customers.publication'),
+  /** Customers deleted since `since` (ISO 8601), so a gateway that starts refuses their unexpired tokens too. */
+  RecentlyDeleted: requestPattern<{ since: string }, { customers: Array<{ customerId: string; deletedAt: string }> }>('identity.customers.recently-deleted'),
 } as const;

@@ -43,4 +43,6 @@ export interface ProblemDetails {
   detail: string;
   code: ErrorCode;
   errors?: FieldError[];
+  /** Seconds until a retry can succeed (429, 503); also sent as the `Retry-After` header. */
+  retryAfter?: number;
 }

@@ -1,6 +1,6 @@
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, type Page, type PageRequest } from '@gatehouse/contracts';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AppError, isUuid } from '@gatehouse/platform';
+import { AppError, isUuid, parseTimestamp } from '@gatehouse/platform';
 
 type KeyType = 'integer' | 'timestamptz' | 'uuid';
 type KeyValue = string | number;
@@ -16,7 +16,7 @@ export interface Keyset<E> {
 
 const ACCEPTS: Record<KeyType, (value: unknown) => boolean> = {
   integer: (value) => Number.isSafeInteger(value),
-  timestamptz: (value) => typeof value === 'string' && value.length <= 40 && !Number.isNaN(Date.parse(value)),
+  timestamptz: (value) => parseTimestamp(value) !== undefined,
   uuid: isUuid,
 };
 

@@ -3,12 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe } from '@gatehouse/platform';
+import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe, problem, sendProblem, toProblem } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { GatewayConfig, trustedOrigins } from './gateway.config';
+import { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GatewayConfig, trustedOrigins, trustedProxies } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
+import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
@@ -37,12 +38,24 @@ export async function createGateway(
   extraModules: Array<Type | DynamicModule> = [],
 ): Promise<NestFastifyApplication> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  // Set once the app exists; a URL refused before that has nothing to count against.
+  let countByIp = async (_request: FastifyRequest, _reply: FastifyReply): Promise<void> => undefined;
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // Requests are logged by the onResponse hook below, which leaves out health probes.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: PROCESSOR_BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustedProxies(config),
+    // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
+    // routing: answer it like every other refusal, as problem details counted against the caller's IP.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('X-Request-Id', request.id);
+      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters.' : 'The URL is not valid.';
+      void countByIp(request, reply).then(
+        () => sendProblem(reply, problem('validation_failed', detail)),
+        (err: unknown) => sendProblem(reply, toProblem(err, logger, request.id)),
+      );
+    },
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -69,7 +82,26 @@ export async function createGateway(
     if (body.length > limit) return done(new AppError('payload_too_large', `JSON bodies are limited to ${limit / 1024} KiB.`), undefined);
     (request as RequestWithRawBody).rawBody = body;
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body.toString('utf8'), (err, parsed) => (err ? done(new AppError('validation_failed', 'The body is not valid JSON.'), undefined) : done(null, parsed)));
+    const text = body.toString('utf8');
+    try {
+      checkJsonShape(text);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    parseJson(request, text, (err, parsed) => {
+      if (err) return done(new AppError('validation_failed', 'The body is not valid JSON.'), undefined);
+      try {
+        refuseUnstorableText(parsed, '');
+      } catch (refusal) {
+        return done(refusal as Error, undefined);
+      }
+      done(null, parsed);
+    });
+  });
+  // Text reaches the database, logs and other services from the query and the path too.
+  fastify.addHook('preValidation', async (request) => {
+    refuseUnstorableText(request.query, '');
+    refuseUnstorableText(request.params, '');
   });
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
@@ -79,8 +111,9 @@ export async function createGateway(
   if (dashboard) serveDashboard(fastify, dashboard);
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
+  countByIp = (request, reply) => limits.count('default', `ip:${request.ip}`, reply);
   fastify.addHook('onRequest', async (request, reply) => {
-    if (request.is404) await limits.count('default', `ip:${request.ip}`, reply);
+    if (request.is404) await countByIp(request, reply);
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const path = request.url.split('?')[0];

@@ -1,5 +1,8 @@
-import { BusConfig, Flag } from '@gatehouse/platform';
+import { BusConfig, ConfigError } from '@gatehouse/platform';
+import { isIP } from 'node:net';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+
+const TRUST_PROXY_FORMAT = /^(true|false|\d{1,2}|[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*)$/;
 
 export class GatewayConfig extends BusConfig {
   @IsInt()
@@ -26,9 +29,14 @@ export class GatewayConfig extends BusConfig {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
-  /** Take the client IP from X-Forwarded-For (only behind a proxy you control). */
-  @Flag()
-  TRUST_PROXY: boolean = false;
+  /**
+   * Which proxies' `X-Forwarded-For` entries to believe: a hop count (`1`: the one proxy in front;
+   * `true` means 1) or a comma-separated list of the proxies' addresses or CIDR ranges
+   * (`10.0.0.0/8,fd00::/8`). The client IP is the right-most entry no trusted proxy wrote, so a
+   * client cannot choose it by sending the header itself. `false`/`0`: the socket's address.
+   */
+  @Matches(TRUST_PROXY_FORMAT, { message: 'must be false, true, a hop count, or a comma-separated list of IP addresses or CIDR ranges' })
+  TRUST_PROXY: string = 'false';
 
   /** Extra origins (comma separated) allowed to make cookie-authenticated writes. */
   @IsOptional()
@@ -48,6 +56,24 @@ export class GatewayConfig extends BusConfig {
   @IsOptional()
   @IsString()
   WEB_ASSETS_DIR?: string;
+}
+
+/** TRUST_PROXY as Fastify takes it: false, a hop count, or the trusted addresses and ranges. */
+export function trustedProxies(config: GatewayConfig): false | number | string[] {
+  const value = config.TRUST_PROXY.trim().toLowerCase();
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  const ranges = value.split(',').map((range) => range.trim());
+  for (const range of ranges) {
+    const [address, bits, extra] = range.split('/');
+    const family = isIP(address);
+    const width = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= width))) {
+      throw new ConfigError(`Invalid configuration: TRUST_PROXY has "${range}", which is not an IP address or CIDR range`);
+    }
+  }
+  return ranges;
 }
 
 /** Origins trusted with the session cookie: PUBLIC_BASE_URL's own and DASHBOARD_ORIGINS. */

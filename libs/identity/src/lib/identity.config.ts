@@ -9,6 +9,23 @@ export class IdentityConfig extends ServiceConfig {
   BCRYPT_COST: number = 12;
 
   /**
+   * Seconds after a refresh token is used in which presenting it again is taken for a concurrent
+   * refresh (two tabs), answered 401 `token_invalid` without revoking the family (decisions D3).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(60)
+  REFRESH_REUSE_GRACE_SECONDS: number = 10;
+
+  /**
+   * Seals the private halves of the access-token signing keys at rest (AES-256-GCM): 32 bytes,
+   * base64. Required in production; elsewhere generated on first start and kept under DATA_DIR.
+   */
+  @IsOptional()
+  @IsString()
+  SIGNING_KEYS_KEY?: string;
+
+  /**
    * The SMTP server account email goes through, e.g. `smtps://user:password@smtp.example.com:465`.
    * Unset: every message is kept in the local mailbox staff read through the admin API.
    */

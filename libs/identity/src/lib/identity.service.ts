@@ -21,8 +21,9 @@ import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { SigningKeysService } from './signing-keys/signing-keys.service';
 
-export { IdentityConfig };
+export { IdentityConfig, SigningKeysService };
 
 @Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule] })
 export class IdentityModule {}

@@ -23,6 +23,7 @@ export function toProblem(exception: unknown, logger: Logger, requestId?: string
 }
 
 export function sendProblem(reply: FastifyReply, body: ProblemDetails): void {
+  if (body.retryAfter !== undefined) void reply.header('Retry-After', body.retryAfter);
   void reply.status(body.status).header('content-type', 'application/problem+json; charset=utf-8').send(body);
 }
 

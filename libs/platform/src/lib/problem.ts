@@ -82,7 +82,16 @@ export class AppError extends Error {
   }
 
   static fromProblem(p: ProblemDetails): AppError {
-    return new AppError(p.code, p.detail, p.errors);
+    const error = new AppError(p.code, p.detail, p.errors);
+    if (typeof p.retryAfter === 'number') error.problem.retryAfter = p.retryAfter;
+    return error;
+  }
+
+  /** A refusal the caller may retry after `seconds` (429, 503): the answer carries `Retry-After`. */
+  static retryLater(code: 'rate_limited' | 'service_unavailable', detail: string, seconds: number): AppError {
+    const error = new AppError(code, detail);
+    error.problem.retryAfter = Math.max(1, Math.ceil(seconds));
+    return error;
   }
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ConfigError } from './config';
+import { AppError } from './problem';
 
 /** 32 random bytes (256 bits), base64url: the body of every opaque token and key. */
 export function randomToken(bytes = 32): string {
@@ -13,6 +14,47 @@ export function randomToken(bytes = 32): string {
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
+
+/**
+ * Admits at most `running` tasks at once and `waiting` more in line; past that, 503
+ * `service_unavailable` with `Retry-After` at once, rather than a queue that grows without end.
+ */
+export class ConcurrencyLimit {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(
+    private readonly running: number,
+    private readonly waiting: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.running) {
+      if (this.queue.length >= this.waiting) {
+        throw AppError.retryLater('service_unavailable', 'Too many sign-ins at once. Retry in a second.', 1);
+      }
+      await new Promise<void>((admit) => this.queue.push(admit));
+    } else {
+      this.active++;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/**
+ * bcrypt runs on libuv's small thread pool (4 threads by default), which DNS lookups and file
+ * access share: at most two hashes at a time per process, and a line of 32 behind them (about as
+ * many cost-12 hashes as finish within the bus's 5 s), so a burst of logins can neither starve the
+ * rest of the process nor queue without bound.
+ */
+export const HASHING_CONCURRENCY = { running: 2, waiting: 32 };
+const hashing = new ConcurrencyLimit(HASHING_CONCURRENCY.running, HASHING_CONCURRENCY.waiting);
 
 /**
  * bcrypt with the same cost paid whether or not there is a hash to compare against, so an
@@ -29,11 +71,11 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, this.cost);
+    return hashing.run(() => hash(password, this.cost));
   }
 
   async verify(password: string, storedHash: string | null | undefined): Promise<boolean> {
-    const matches = await compare(password, storedHash ?? this.dummyHash);
+    const matches = await hashing.run(() => compare(password, storedHash ?? this.dummyHash));
     return matches && typeof storedHash === 'string';
   }
 }

@@ -1,4 +1,5 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import type { FieldError } from '@gatehouse/contracts';
 import { AppError } from './problem';
 
@@ -19,4 +20,12 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     exceptionFactory: (errors) => new AppError('validation_failed', 'The request is invalid.', fieldErrors(errors)),
   });
+}
+
+/**
+ * A field that may be left out but, unlike with `@IsOptional()`, not sent as null: null then
+ * fails the field's other rules (400) instead of reaching a service that cannot store it.
+ */
+export function IsOmittable(): PropertyDecorator {
+  return ValidateIf((_, value) => value !== undefined);
 }

@@ -29,8 +29,12 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
 
 /** `/a/b/` and `/a/b` are one page; `/` stays `/`. */
 export function withoutTrailingSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') || '/' : path;
+  // A loop, not /\/+$/: that regular expression is quadratic on a long run of inner slashes.
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === SLASH) end--;
+  return end === path.length ? path : path.slice(0, end) || '/';
 }
+const SLASH = '/'.charCodeAt(0);
 
 /** 403 url_not_in_publication unless the page's host is one of the publication's domains. */
 export function requirePublicationHost(page: PageAddress, domains: readonly string[]): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { MembershipView, PublicationView, StaffRole } from '@gatehouse/contracts';
+import { InternalEvents, type MembershipView, type PublicationView, type StaffRole } from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -20,6 +21,7 @@ export class PublicationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   /** The staff member's publications, oldest membership first. */
@@ -61,10 +63,13 @@ export class PublicationsService {
   /** Creates a publication with `staffId` as its admin, in the caller's transaction. */
   async createWithAdmin(manager: EntityManager, staffId: string, draft: PublicationDraft): Promise<MembershipView> {
     const now = this.clock.now();
+    const id = randomUUID();
+    const domains = normaliseDomains(draft.domains);
+    await this.assertDomainsFree(manager, id, domains);
     const publication = manager.create(Publication, {
-      id: randomUUID(),
+      id,
       name: draft.name,
-      domains: normaliseDomains(draft.domains),
+      domains,
       createdAt: now,
       updatedAt: now,
     });
@@ -84,8 +89,32 @@ export class PublicationsService {
       name: changes.name ?? membership.name,
       domains: changes.domains ? normaliseDomains(changes.domains) : membership.domains,
     };
-    await this.dataSource.getRepository(Publication).update(publicationId, { ...updated, updatedAt: this.clock.now() });
+    const domainsChanged = updated.domains.join(',') !== membership.domains.join(',');
+    await this.dataSource.transaction(async (manager) => {
+      if (domainsChanged) await this.assertDomainsFree(manager, publicationId, updated.domains);
+      await manager.update(Publication, publicationId, { ...updated, updatedAt: this.clock.now() });
+      // Gateways keep a key's publication and its domains with the key: they forget them now, not in a minute.
+      if (domainsChanged) await this.outbox.add(manager, InternalEvents.PublicationDomainsChanged, { publicationId }, publicationId);
+    });
     return { ...membership, ...updated };
+  }
+
+  /**
+   * 409 `conflict` when another publication has one of these domains: a domain decides which
+   * publication's paywalls a page gets, so no tenant may claim another's. Serialised by a lock,
+   * so two publications cannot claim one domain at the same time.
+   */
+  private async assertDomainsFree(manager: EntityManager, publicationId: string, domains: string[]): Promise<void> {
+    if (domains.length === 0) return;
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('admin:domains'))`);
+    const taken: Array<{ domain: string }> = await manager.query(
+      'SELECT DISTINCT unnest(domains) AS domain FROM publications WHERE id <> $1 AND domains && $2::text[]',
+      [publicationId, domains],
+    );
+    const clash = taken.map((row) => row.domain).filter((domain) => domains.includes(domain));
+    if (clash.length > 0) {
+      throw new AppError('conflict', 'The request conflicts with another publication.', [{ field: 'domains', message: `${clash.join(', ')} belongs to another publication` }]);
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { AppError, Clock } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordHasher } from './password-hasher';
+import { StaffLoginThrottle } from './staff-login-throttle';
 import { normaliseEmail, Staff } from './staff.entity';
 
 export interface StaffDraft {
@@ -17,6 +18,7 @@ export class StaffService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly passwords: PasswordHasher,
+    private readonly throttle: StaffLoginThrottle,
   ) {}
 
   async anyExists(manager: EntityManager = this.dataSource.manager): Promise<boolean> {
@@ -37,9 +39,12 @@ export class StaffService {
 
   /** One answer for an unknown email and a wrong password (decisions B2). */
   async authenticate(email: string, password: string): Promise<Staff> {
-    const staff = await this.dataSource.getRepository(Staff).findOneBy({ email: normaliseEmail(email) });
+    const normalised = normaliseEmail(email);
+    const attemptId = await this.throttle.begin(normalised);
+    const staff = await this.dataSource.getRepository(Staff).findOneBy({ email: normalised });
     const passwordMatches = await this.passwords.verify(password, staff?.passwordHash);
     if (!staff || !passwordMatches) throw new AppError('invalid_credentials', 'The email or password is wrong.');
+    await this.throttle.succeeded(attemptId);
     return staff;
   }
 

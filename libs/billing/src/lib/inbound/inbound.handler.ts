@@ -1,6 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { BillingRequests, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import { gunzipSync } from 'node:zlib';
 import { ProcessorEventReceiver } from './processor-event-receiver';
 
 const { ReceiveProcessorEvent } = BillingRequests;
@@ -10,7 +12,19 @@ export class InboundHandler {
   constructor(private readonly receiver: ProcessorEventReceiver) {}
 
   @Handles(ReceiveProcessorEvent)
-  receive({ publicationId, payload, signature }: RequestOf<typeof ReceiveProcessorEvent>): Promise<{ received: true }> {
-    return this.receiver.receive(publicationId, payload, signature);
+  receive({ publicationId, payload, gzip, signature }: RequestOf<typeof ReceiveProcessorEvent>): Promise<{ received: true }> {
+    return this.receiver.receive(publicationId, bodyOf(payload, gzip === true), signature);
   }
 }
+
+/** The processor webhook's bytes as received at the gateway (decisions B2: at most 1 MiB, however well compressed). */
+function bodyOf(payload: string, gzip: boolean): Buffer {
+  const sent = Buffer.from(payload, 'base64');
+  if (!gzip) return sent;
+  try {
+    return gunzipSync(sent, { maxOutputLength: MAX_BODY_BYTES });
+  } catch {
+    throw new AppError('payload_too_large', 'The event is over 1 MiB.');
+  }
+}
+const MAX_BODY_BYTES = 1024 * 1024;

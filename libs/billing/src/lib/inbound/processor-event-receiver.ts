@@ -34,8 +34,8 @@ export class ProcessorEventReceiver {
     private readonly processor: ProcessorEventProcessor,
   ) {}
 
-  async receive(publicationId: string | null, payload: string, signature: string | null): Promise<{ received: true }> {
-    const event = this.verifier.verify(Buffer.from(payload, 'base64'), signature, await this.secretFor(publicationId));
+  async receive(publicationId: string | null, body: Buffer, signature: string | null): Promise<{ received: true }> {
+    const event = this.verifier.verify(body, signature, await this.secretFor(publicationId));
     const scope = publicationId ?? ENVIRONMENT_SCOPE;
     const queued = await this.record(scope, publicationId, event);
     if (queued && !(await this.streamTookIt())) {

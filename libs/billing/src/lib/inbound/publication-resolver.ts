@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { InboundContext } from './inbound-context';
 import { isUuid } from '@gatehouse/platform';
+import { BusClient } from '@gatehouse/bus';
+import { IdentityRequests } from '@gatehouse/contracts';
 
 export interface PublicationHints {
   metadata?: Record<string, string> | null;
@@ -9,16 +11,25 @@ export interface PublicationHints {
 }
 
 /**
- * Which publication an event is about. An event verified with a publication's own secret is about
- * that publication only (metadata naming another one is ignored: a tenant cannot reach another).
- * One verified with PROCESSOR_WEBHOOK_SECRET, the operator's account shared by publications, is
- * placed by the `publicationId` the service put in the metadata, else by the processor ids on record.
+ * Which publication an event is about (decisions F6). One verified with a publication's own secret
+ * is about that publication only: metadata naming another publication, or a customer of another
+ * publication, makes it about none (a tenant cannot reach another). One verified with
+ * PROCESSOR_WEBHOOK_SECRET, the operator's account shared by publications, is placed in the
+ * publication of the customer its metadata names, else by the `publicationId` there, else by the
+ * processor ids on record.
  */
 @Injectable()
 export class PublicationResolver {
+  constructor(private readonly bus: BusClient) {}
+
   async resolve({ manager, verifiedFor }: InboundContext, hints: PublicationHints): Promise<string | null> {
     const claimed = hints.metadata?.['publicationId'];
-    if (verifiedFor) return claimed && claimed !== verifiedFor ? null : verifiedFor;
+    const customersPublication = await this.publicationOfCustomer(hints.metadata?.['customerId']);
+    if (verifiedFor) {
+      if (claimed && claimed !== verifiedFor) return null;
+      return customersPublication && customersPublication !== verifiedFor ? null : verifiedFor;
+    }
+    if (customersPublication) return customersPublication;
     if (isUuid(claimed)) return claimed;
     if (hints.processorSubscriptionId) {
       const [row]: Array<{ publication_id: string }> = await manager.query(
@@ -35,5 +46,11 @@ export class PublicationResolver {
       if (row) return row.publication_id;
     }
     return null;
+  }
+
+  /** Identity's answer; a failure to ask fails the event, which the queue then retries. */
+  private async publicationOfCustomer(customerId: string | undefined): Promise<string | null> {
+    if (!isUuid(customerId)) return null;
+    return (await this.bus.request(IdentityRequests.PublicationOfCustomer, { customerId })).publicationId;
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type MembershipView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { ApiKeyCache } from '../edge/api-key.cache';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -11,7 +12,10 @@ import { MembershipPageDto, MembershipViewDto } from './dtos/admin-views.dto';
 @ApiTags('admin publications')
 @Controller('admin/publications')
 export class PublicationsController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly keys: ApiKeyCache,
+  ) {}
 
   @Get()
   @Auth('session')
@@ -26,6 +30,7 @@ export class PublicationsController {
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
   @ApiCreatedResponse({ type: MembershipViewDto, description: 'The caller is its `admin`.' })
+  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
   create(@Caller() caller: Principal, @Body() body: CreatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.CreatePublication, { staffId: sessionOf(caller).staffId, ...body });
   }
@@ -35,7 +40,11 @@ export class PublicationsController {
   @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
   @ApiOkResponse({ type: MembershipViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
-  update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
-    return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
+  async update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
+    const updated = await this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+    // Other replicas hear of it from admin's broadcast; this one answers the next check right already.
+    this.keys.dropPublication(id);
+    return updated;
   }
 }

@@ -2,10 +2,19 @@ import { Controller, Headers, HttpCode, Post, Query, Req } from '@nestjs/common'
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { BillingRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import { gzipSync } from 'node:zlib';
 import type { RequestWithRawBody } from '../create-gateway';
 import { Auth } from '../edge/credentials';
 import { ProcessorWebhookReceivedDto } from './dtos/billing-views.dto';
 import { ProcessorWebhookQueryDto } from './dtos/billing.dto';
+
+/**
+ * Bodies above this travel gzip-compressed: base64 adds a third, and NATS carries at most 1 MiB
+ * a message by default. Compressed, a body may take three times this (about 0.95 MiB as base64);
+ * processor events are JSON and shrink far below that.
+ */
+const PLAIN_MAX_BYTES = 240 * 1024;
 
 @ApiTags('processor webhook')
 @Controller('webhooks')
@@ -29,9 +38,16 @@ export class ProcessorWebhookController {
     @Req() request: RequestWithRawBody,
     @Headers('stripe-signature') signature: string | undefined,
   ): Promise<{ received: true }> {
+    const raw = request.rawBody ?? Buffer.alloc(0);
+    const gzip = raw.length > PLAIN_MAX_BYTES;
+    const sent = gzip ? gzipSync(raw) : raw;
+    if (sent.length > PLAIN_MAX_BYTES * 3) {
+      throw new AppError('payload_too_large', 'This event is too large to pass on, even compressed.');
+    }
     return this.bus.request(BillingRequests.ReceiveProcessorEvent, {
       publicationId: query.publication?.toLowerCase() ?? null,
-      payload: (request.rawBody ?? Buffer.alloc(0)).toString('base64'),
+      payload: sent.toString('base64'),
+      ...(gzip ? { gzip } : {}),
       signature: signature ?? null,
     });
   }

@@ -25,8 +25,9 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.events.listen([InternalEvents.ApiKeyRevoked.name], async (event) => {
-      this.drop((event.data as ApiKeyRevokedData).keyHashes);
+    this.subscription = await this.events.listen([InternalEvents.ApiKeyRevoked.name, InternalEvents.PublicationDomainsChanged.name], async (event) => {
+      if (event.name === InternalEvents.PublicationDomainsChanged.name) this.dropPublication((event.data as { publicationId: string }).publicationId);
+      else this.drop((event.data as ApiKeyRevokedData).keyHashes);
     });
   }
 
@@ -45,6 +46,11 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
 
   drop(keyHashes: string[]): void {
     for (const keyHash of keyHashes) this.entries.delete(keyHash);
+  }
+
+  /** A publication's keys carry its domains: after a change, they are looked up again. */
+  dropPublication(publicationId: string): void {
+    for (const [keyHash, entry] of this.entries) if (entry.key?.publicationId === publicationId) this.entries.delete(keyHash);
   }
 
   private remember(keyHash: string, key: ResolvedApiKey | null): void {

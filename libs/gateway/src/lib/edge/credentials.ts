@@ -5,7 +5,7 @@ import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiSecurity } from '@nestjs/
  * What a route accepts (spec 5.1, decisions A4, H3). Every route declares exactly one, with `@Auth`.
  * - `none`: no credential (health, JWKS, session login, the processor webhook);
  * - `publishable`: a pk_ key only; a customer JWT, when sent, is verified and identifies the visitor;
- * - `any-key`: pk_ or sk_ (customer auth);
+ * - `any-key`: pk_ or sk_ (customer auth); a bearer header is ignored (decisions D3);
  * - `customer`: any key plus a customer JWT (customers/me);
  * - `secret-or-customer`: an sk_ key, or a pk_ key together with a customer JWT;
  * - `secret`: an sk_ key only;

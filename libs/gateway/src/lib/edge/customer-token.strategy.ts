@@ -15,6 +15,8 @@ import type { VerifiedCustomer } from './principal';
 
 /** How often an unknown `kid` may trigger a fresh JWKS fetch (key rotation), at most. */
 const REFETCH_INTERVAL_MS = 30_000;
+/** Known keys are fetched again this often, so a key identity retired stops verifying here too. */
+const MAX_AGE_MS = 5 * 60_000;
 
 /**
  * Identity's public signing keys, fetched over the bus and kept: tokens are verified here in the
@@ -29,14 +31,24 @@ export class JwksCache {
   constructor(private readonly bus: BusClient) {}
 
   async keyFor(kid: string): Promise<string | undefined> {
-    if (!this.keys.has(kid) && Date.now() - this.fetchedAt > REFETCH_INTERVAL_MS) {
-      const { keys } = await this.bus.request(GetJwks, {});
-      this.keys = new Map(
-        keys.map((jwk) => [jwk.kid, createPublicKey({ key: { ...jwk }, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString()]),
-      );
-      this.fetchedAt = Date.now();
+    const age = Date.now() - this.fetchedAt;
+    if ((!this.keys.has(kid) && age > REFETCH_INTERVAL_MS) || age > MAX_AGE_MS) {
+      try {
+        await this.refetch();
+      } catch (err) {
+        // Identity unreachable: keys already known keep verifying until it answers again.
+        if (!this.keys.has(kid)) throw err;
+      }
     }
     return this.keys.get(kid);
+  }
+
+  private async refetch(): Promise<void> {
+    const { keys } = await this.bus.request(GetJwks, {});
+    this.keys = new Map(
+      keys.map((jwk) => [jwk.kid, createPublicKey({ key: { ...jwk }, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString()]),
+    );
+    this.fetchedAt = Date.now();
   }
 }
 

@@ -17,23 +17,32 @@ function record(totalHits: number, limit: number, secondsLeft: number): Throttle
   return { totalHits, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
 }
 
-/** Counters of this gateway process only (no REDIS_URL). */
+/** Identities counted apart in one window; past it, new identities share one counter. */
+export const MAX_COUNTED_IDENTITIES = 200_000;
+
+/**
+ * Counters of this gateway process only (no REDIS_URL). Each window's counters live in their own
+ * map, dropped whole when the window passes: no scan, whatever the number of callers. A flood of
+ * new identities (addresses sprayed from an IPv6 range) fills the map only up to
+ * MAX_COUNTED_IDENTITIES; beyond that they are counted together, and limited together.
+ */
 export class MemoryWindowStorage implements ThrottlerStorage {
-  private readonly counters = new Map<string, { start: number; hits: number }>();
+  private readonly windows = new Map<number, { start: number; hits: Map<string, number> }>();
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const { start, secondsLeft } = windowOf(ttl);
-    const counter = this.counters.get(key);
-    const hits = counter && counter.start === start ? counter.hits + 1 : 1;
-    this.counters.set(key, { start, hits });
-    if (this.counters.size > 100_000) this.evictBefore(start);
+    let window = this.windows.get(ttl);
+    if (!window || window.start !== start) {
+      window = { start, hits: new Map() };
+      this.windows.set(ttl, window);
+    }
+    const counted = window.hits.has(key) || window.hits.size < MAX_COUNTED_IDENTITIES ? key : OVERFLOW;
+    const hits = (window.hits.get(counted) ?? 0) + 1;
+    window.hits.set(counted, hits);
     return record(hits, limit, secondsLeft);
   }
-
-  private evictBefore(start: number): void {
-    for (const [key, counter] of this.counters) if (counter.start < start) this.counters.delete(key);
-  }
 }
+const OVERFLOW = '\u0000overflow';
 
 /** Counters shared by every gateway replica (REDIS_URL). */
 export class RedisWindowStorage implements ThrottlerStorage {

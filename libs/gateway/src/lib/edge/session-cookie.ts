@@ -1,3 +1,5 @@
+import { isStorableText } from './input-limits';
+
 /** The admin session cookie (decisions A4). */
 export const SESSION_COOKIE = 'service_session';
 const SEVEN_DAYS_S = 7 * 24 * 3600;
@@ -5,7 +7,14 @@ const SEVEN_DAYS_S = 7 * 24 * 3600;
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    // A cookie the client mangled is no session: the route answers as if none was sent.
+    try {
+      const decoded = decodeURIComponent(value.join('='));
+      return isStorableText(decoded) ? decoded : undefined;
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

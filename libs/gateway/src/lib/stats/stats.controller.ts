@@ -2,8 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { STATS_INTERVALS, StatsRequests, type Stats, type StatsInterval } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError } from '@gatehouse/platform';
-import { IsIn, IsISO8601, IsOptional } from 'class-validator';
+import { AppError, IsTimestamp } from '@gatehouse/platform';
+import { IsIn, IsOptional } from 'class-validator';
 import { Auth } from '../edge/credentials';
 import { StatsDto } from './stats-views.dto';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -16,12 +16,12 @@ const DEFAULT_RANGE_MS: Record<StatsInterval, number> = { day: 30 * DAY_MS, hour
 export class StatsQueryDto {
   @ApiPropertyOptional({ description: 'ISO 8601 start, rounded down to its day or hour (UTC). Default: 30 days (day) or 48 hours (hour) before `to`.' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or time' })
+  @IsTimestamp()
   from?: string;
 
   @ApiPropertyOptional({ description: 'ISO 8601 end, exclusive. Default: now.' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or time' })
+  @IsTimestamp()
   to?: string;
 
   @ApiPropertyOptional({ enum: STATS_INTERVALS, default: 'day' })

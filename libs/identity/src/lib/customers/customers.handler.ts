@@ -11,4 +11,14 @@ export class CustomersHandler {
   get(request: RequestOf<typeof IdentityRequests.GetCustomer>): Promise<CustomerProfile> {
     return this.customers.profile(request.publicationId, request.customerId);
   }
+
+  @Handles(IdentityRequests.PublicationOfCustomer)
+  async publicationOf(request: RequestOf<typeof IdentityRequests.PublicationOfCustomer>): Promise<{ publicationId: string | null }> {
+    return { publicationId: await this.customers.publicationOf(request.customerId) };
+  }
+
+  @Handles(IdentityRequests.RecentlyDeleted)
+  async recentlyDeleted(request: RequestOf<typeof IdentityRequests.RecentlyDeleted>): Promise<{ customers: Array<{ customerId: string; deletedAt: string }> }> {
+    return { customers: await this.customers.deletedSince(request.since) };
+  }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityRequests, type CustomerProfile, type EmailLanguage, type RequestOf } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AppError, Clock, isUuid, parseTimestamp } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { languageOf } from '../email/email-language';
@@ -83,6 +83,22 @@ export class CustomersService {
 
   findById(publicationId: string, customerId: string): Promise<Customer | null> {
     return this.customers.findOneBy({ publicationId, id: customerId });
+  }
+
+  async deletedSince(since: string): Promise<Array<{ customerId: string; deletedAt: string }>> {
+    const from = parseTimestamp(since);
+    if (!from) throw AppError.invalid('since', 'must be an ISO 8601 time');
+    const rows: Array<{ id: string; deleted_at: Date }> = await this.customers.query(
+      'SELECT id, deleted_at FROM customers WHERE deleted_at IS NOT NULL AND deleted_at > $1 ORDER BY deleted_at',
+      [from],
+    );
+    return rows.map((row) => ({ customerId: row.id, deletedAt: row.deleted_at.toISOString() }));
+  }
+
+  async publicationOf(customerId: string): Promise<string | null> {
+    if (!isUuid(customerId)) return null;
+    const customer = await this.customers.findOne({ where: { id: customerId }, withDeleted: true, select: { id: true, publicationId: true } });
+    return customer?.publicationId ?? null;
   }
 
   async profile(publicationId: string, customerId: string): Promise<CustomerProfile> {

@@ -36,7 +36,7 @@ export class LoginThrottle {
       });
       if (recent.length >= MAX_LOGIN_FAILURES) {
         const retryAfterMs = recent[0].failedAt.getTime() + LOGIN_FAILURE_WINDOW_MS - now.getTime();
-        throw new AppError('rate_limited', `Too many failed logins for this email. Try again in ${Math.ceil(retryAfterMs / 1000)} seconds.`);
+        throw AppError.retryLater('rate_limited', `Too many failed logins for this email. Try again in ${Math.ceil(retryAfterMs / 1000)} seconds.`, retryAfterMs / 1000);
       }
       const id = randomUUID();
       await manager.insert(LoginFailure, { id, publicationId, email, failedAt: now });

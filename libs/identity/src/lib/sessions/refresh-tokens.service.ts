@@ -3,6 +3,7 @@ import { REFRESH_TOKEN_TTL_DAYS } from '@gatehouse/contracts';
 import { AppError, Clock, randomToken, sha256Hex } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { IdentityConfig } from '../identity.config';
 import { RefreshTokenFamily } from './refresh-token-family.entity';
 import { RefreshToken } from './refresh-token.entity';
 
@@ -25,6 +26,10 @@ const ROTATE = `
   INSERT INTO refresh_tokens (id, family_id, customer_id, publication_id, token_hash, issued_at, expires_at)
   SELECT $4::uuid, family_id, customer_id, publication_id, $5::text, $3::timestamptz, $6::timestamptz FROM used
   RETURNING customer_id`;
+
+const USED_AT = `
+  SELECT token.used_at FROM refresh_tokens AS token JOIN refresh_token_families AS family ON family.id = token.family_id
+  WHERE token.token_hash = $1 AND token.publication_id = $2::uuid AND token.revoked_at IS NULL AND family.revoked_at IS NULL`;
 
 const REVOKE_FAMILY = `
   WITH family AS (
@@ -60,6 +65,7 @@ export class RefreshTokens {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly config: IdentityConfig,
   ) {}
 
   /** A new family, for a login or a registration; returns its first token. */
@@ -96,6 +102,12 @@ export class RefreshTokens {
       expiryFrom(now),
     ]);
     if (rows.length === 0) {
+      // Used a moment ago: a concurrent refresh of the same token (two tabs) won. This one loses
+      // without revoking the winner's family (decisions D3).
+      const [used]: Array<{ used_at: Date | null }> = await this.dataSource.query(USED_AT, [sha256Hex(presented), publicationId]);
+      if (used?.used_at && now.getTime() - used.used_at.getTime() <= this.config.REFRESH_REUSE_GRACE_SECONDS * 1000) {
+        throw new AppError('token_invalid', 'This refresh token was used by a concurrent refresh a moment ago; use the tokens that refresh returned.');
+      }
       // A used token presented again means someone else holds a copy of it (or of its successor):
       // nothing in the family can be trusted. An expired or revoked token's family is dead anyway.
       await this.revokeFamilyOf(publicationId, presented);

@@ -13,12 +13,14 @@ export class SigningKey {
   @Column({ name: 'public_jwk', type: 'jsonb' })
   publicJwk: PublicJwk;
 
+  /** Sealed with SIGNING_KEYS_KEY (`v1.…`); a plain PEM from before sealing is sealed at start. */
   @Column({ name: 'private_key_pem', type: 'text' })
   privateKeyPem: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /** Set when replaced: the time its last tokens expire, until which the JWKS still serves it. */
   @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
   retiredAt: Date | null;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config';
-import { loadEncryptionKey, PasswordHasher, SecretBox, sha256Hex } from '../secrets';
+import { ConcurrencyLimit, loadEncryptionKey, PasswordHasher, SecretBox, sha256Hex } from '../secrets';
 
 describe('secrets', () => {
   it('hashes passwords and refuses a wrong one or a missing hash', async () => {
@@ -57,5 +57,33 @@ describe('secrets', () => {
       process.env['NODE_ENV'] = 'production';
       expect(() => loadEncryptionKey('SOME_KEY', undefined, join(dir, 'prod.key'))).toThrow(/SOME_KEY is required in production/);
     });
+  });
+});
+
+describe('concurrency limit', () => {
+  it('runs at most `running` tasks at once, queues `waiting` more, and refuses the rest with 503 and Retry-After', async () => {
+    const limit = new ConcurrencyLimit(2, 1);
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    const task = () =>
+      limit.run(async () => {
+        most = Math.max(most, ++running);
+        await new Promise<void>((release) => releases.push(release));
+        running--;
+        return 'done';
+      });
+    const admitted = [task(), task(), task()];
+    await expect(task()).rejects.toMatchObject({ problem: { status: 503, code: 'service_unavailable', retryAfter: 1 } });
+    const tick = () => new Promise((r) => setImmediate(r));
+    await tick();
+    expect(releases).toHaveLength(2);
+    releases.shift()?.();
+    await tick();
+    // The one in line took the freed place.
+    expect(releases).toHaveLength(2);
+    for (const release of releases.splice(0)) release();
+    await expect(Promise.all(admitted)).resolves.toEqual(['done', 'done', 'done']);
+    expect(most).toBe(2);
   });
 });

@@ -51,4 +51,32 @@ describe('path globs', () => {
     expect(globProblem('/{a,b}')).toMatch(/\{/);
     expect(globProblem(`/${'a'.repeat(500)}`)).toMatch(/at most 500/);
   });
+
+  it('refuses more than 16 wildcards, counting ** once', () => {
+    expect(globProblem(`/${'*a'.repeat(16)}`)).toBeNull();
+    expect(globProblem(`/${'*a'.repeat(17)}`)).toMatch(/at most 16 wildcards/);
+    expect(globProblem(`/${'**/'.repeat(16)}a`)).toBeNull();
+    expect(globProblem(`/${'?'.repeat(17)}`)).toMatch(/at most 16 wildcards/);
+  });
+
+  it('matches stars leftmost-first without losing a match a backtracking matcher would find', () => {
+    expect(matches('/a*a*a*a*a*b', `/${'a'.repeat(10)}b`)).toBe(true);
+    expect(matches('/a*a*a*a*a*b', `/${'a'.repeat(10)}`)).toBe(false);
+    expect(matches('/*ab*ab', '/xabyabab')).toBe(true);
+    expect(matches('/a?c*c', '/abcc')).toBe(true);
+    expect(matches('/a?c*c', '/abc')).toBe(false);
+    expect(matches('/**/x/**/x', '/x/x')).toBe(true);
+    expect(matches('/**/x/y/**/z', '/x/x/y/z')).toBe(true);
+    expect(matches('/**/x/y/**/z', '/x/y')).toBe(false);
+    expect(matches('/*/**', '/a')).toBe(true);
+  });
+
+  it('decides the globs that made a backtracking matcher take seconds on a 2,048-character path in a blink', () => {
+    const path = `/${'a'.repeat(2047)}`;
+    for (const glob of [`/${'a*'.repeat(15)}b`, `/**/${'?/'.repeat(14)}b/**`, `/${'**/a/'.repeat(8)}b`]) {
+      expect(globProblem(glob)).toBeNull();
+      expect(matches(glob, path)).toBe(false);
+      expect(matches(glob, `/${'a/'.repeat(1023)}a`)).toBe(false);
+    }
+  });
 });

@@ -12,6 +12,13 @@ describe('device from User-Agent', () => {
     expect(deviceFromUserAgent(userAgent)).toBe(device);
   });
 
+  it('tells an Android tablet by "Mobile" after "Android" on a long header too', () => {
+    const repeated = 'Android'.repeat(2_000);
+    expect(deviceFromUserAgent(repeated)).toBe('tablet');
+    expect(deviceFromUserAgent(`${repeated}Mobile`)).toBe('mobile');
+    expect(deviceFromUserAgent(`Mobile ${repeated}`)).toBe('tablet');
+  });
+
   it('knows nothing without a User-Agent', () => {
     expect(deviceFromUserAgent(undefined)).toBeUndefined();
     expect(deviceFromUserAgent('')).toBeUndefined();

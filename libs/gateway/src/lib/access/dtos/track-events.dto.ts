@@ -1,3 +1,4 @@
+import { IsTimestamp } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TRACK_EVENT_DATA_BYTES, TRACK_EVENT_TYPES, TRACK_EVENTS_PER_REQUEST, type TrackEventType } from '@gatehouse/contracts';
 import { Type } from 'class-transformer';
@@ -6,7 +7,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
@@ -69,7 +69,7 @@ export class TrackEventDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Within the last 7 days; the time of receipt when absent.' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 time' })
+  @IsTimestamp()
   occurredAt?: string;
 }
 

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CustomerAuthResult, CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import { Transform } from 'class-transformer';
-import { IsByteLength, IsEmail, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '@gatehouse/platform';
+import { IsByteLength, IsEmail, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
 
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
@@ -20,7 +21,7 @@ export class ReturnUrlDto {
     example: 'https://news.example/account',
     description: "The page of the publication's site the email's link opens, with the token in its fragment; the publication's first domain when absent. Its host must be one of the publication's domains (403 `url_not_in_publication`).",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
   @MaxLength(2000)
   returnUrl?: string;
@@ -41,12 +42,12 @@ export class RegisterCustomerDto extends CustomerCredentialsDto {
   name: string;
 
   @ApiPropertyOptional({ example: 'de-DE', description: "The reader's locale, which picks the language of account email (English or German); `Accept-Language` when absent." })
-  @IsOptional()
+  @IsOmittable()
   @Matches(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, { message: 'must be a language tag such as de or en-GB' })
   locale?: string;
 
   @ApiPropertyOptional({ description: 'Where the link of the verification email leads (see ReturnUrl).' })
-  @IsOptional()
+  @IsOmittable()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
   @MaxLength(2000)
   returnUrl?: string;

@@ -1,3 +1,4 @@
+import { IsOmittable, IsTimestamp } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
 import { PageQueryDto } from '../../edge/page-query.dto';
@@ -8,7 +9,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   IsUrl,
@@ -144,7 +144,7 @@ export class CreateProductDto {
 
 export class UpdateProductDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Length(1, 200)
   name?: string;
@@ -157,14 +157,14 @@ export class UpdateProductDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(100)
   @IsUUID('all', { each: true, message: 'each must be a paywall id (UUID)' })
   entitlements?: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   active?: boolean;
 }
@@ -228,6 +228,6 @@ export class GrantSubscriptionDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'When the grant ends; without it, it lasts until cancelled.' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 time' })
+  @IsTimestamp()
   currentPeriodEnd?: string;
 }

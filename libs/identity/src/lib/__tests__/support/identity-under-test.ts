@@ -1,8 +1,8 @@
-import { BusClient, createRequestClient, startService, type BusOptions } from '@gatehouse/bus';
+import { BusClient, createRequestClient, startService, type BusOptions, type RunningService } from '@gatehouse/bus';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
 import { ManualClock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { IdentityConfig, identityService } from '../../identity.service';
 
 export interface IdentityUnderTest {
@@ -10,6 +10,9 @@ export interface IdentityUnderTest {
   bus: BusClient;
   /** The clock identity reads; it stands still until a test moves it. */
   clock: ManualClock;
+  /** The running service, and the key sealing its signing keys. */
+  service: RunningService;
+  signingKeysKey: string;
   /** Identity's database, for looking at what the API does not show. */
   databaseUrl: string;
   close(): Promise<void>;
@@ -21,7 +24,8 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
   const namespace = uniqueNamespace();
   const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
   const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
-  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, ...env });
+  const signingKeysKey = randomBytes(32).toString('base64');
+  const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, SIGNING_KEYS_KEY: signingKeysKey, ...env });
   const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock }).catch(async (err) => {
     await db.drop();
     throw err;
@@ -31,7 +35,9 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
   return {
     bus,
     clock,
+    service,
     databaseUrl: db.url,
+    signingKeysKey,
     close: async () => {
       await bus.onApplicationShutdown();
       await service.close();

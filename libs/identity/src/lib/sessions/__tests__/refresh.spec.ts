@@ -2,6 +2,8 @@ import { IdentityRequests } from '@gatehouse/contracts';
 import { newPublicationId, registerCustomer, startIdentity, type IdentityUnderTest } from '../../__tests__/support/identity-under-test';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** REFRESH_REUSE_GRACE_SECONDS by default. */
+const GRACE_MS = 10_000;
 const invalid = { code: 'refresh_token_invalid', status: 401 };
 
 describe('refreshing a customer session', () => {
@@ -22,7 +24,7 @@ describe('refreshing a customer session', () => {
     expect(refreshed.customer).toEqual(auth.customer);
     expect(refreshed.refreshToken).not.toBe(auth.refreshToken);
     expect(refreshed.refreshToken).toMatch(/^[\w-]{43,}$/);
-    await expect(refresh(auth.refreshToken)).rejects.toMatchObject(invalid);
+    await expect(refresh(auth.refreshToken)).rejects.toMatchObject({ status: 401, code: 'token_invalid' });
   });
 
   it('keeps rotating along the family', async () => {
@@ -32,9 +34,10 @@ describe('refreshing a customer session', () => {
     await expect(refresh(token)).resolves.toMatchObject({ customer: auth.customer });
   });
 
-  it('revokes the whole family when a used token comes back', async () => {
+  it('revokes the whole family when a used token comes back after the grace window', async () => {
     const { auth } = await registerCustomer(identity.bus, publicationId);
     const newest = (await refresh(auth.refreshToken)).refreshToken;
+    identity.clock.advance(GRACE_MS + 1_000);
     await expect(refresh(auth.refreshToken)).rejects.toMatchObject(invalid);
     await expect(refresh(newest)).rejects.toMatchObject(invalid);
   });
@@ -43,25 +46,29 @@ describe('refreshing a customer session', () => {
     const { auth, email, password } = await registerCustomer(identity.bus, publicationId);
     const otherSession = await identity.bus.request(IdentityRequests.Login, { publicationId, email, password });
     await refresh(auth.refreshToken);
+    identity.clock.advance(GRACE_MS + 1_000);
     await expect(refresh(auth.refreshToken)).rejects.toMatchObject(invalid);
     await expect(refresh(otherSession.refreshToken)).resolves.toMatchObject({ customer: auth.customer });
   });
 
-  it('lets exactly one of two simultaneous refreshes of one token win', async () => {
+  it('lets exactly one of four simultaneous refreshes win; the losers neither win nor revoke the winner (decisions D3)', async () => {
     const { auth } = await registerCustomer(identity.bus, publicationId);
-    const outcomes = await Promise.allSettled([refresh(auth.refreshToken), refresh(auth.refreshToken)]);
+    const outcomes = await Promise.allSettled([1, 2, 3, 4].map(() => refresh(auth.refreshToken)));
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o) => o.status === 'rejected');
     expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(1);
-    expect(lost[0]).toMatchObject({ reason: invalid });
+    expect(lost).toHaveLength(3);
+    for (const loser of lost) expect(loser).toMatchObject({ reason: { status: 401, code: 'token_invalid' } });
+    const next = await refresh(won[0].value.refreshToken);
+    await expect(refresh(next.refreshToken)).resolves.toMatchObject({ customer: auth.customer });
   });
 
-  it('treats the loser of a simultaneous refresh as reuse: the winner’s new token is revoked too', async () => {
+  it('answers a used token within the grace window with token_invalid, and revokes nothing', async () => {
     const { auth } = await registerCustomer(identity.bus, publicationId);
-    const outcomes = await Promise.allSettled([refresh(auth.refreshToken), refresh(auth.refreshToken)]);
-    const winner = outcomes.find((o) => o.status === 'fulfilled');
-    await expect(refresh(winner!.value.refreshToken)).rejects.toMatchObject(invalid);
+    const winner = await refresh(auth.refreshToken);
+    identity.clock.advance(GRACE_MS - 1_000);
+    await expect(refresh(auth.refreshToken)).rejects.toMatchObject({ status: 401, code: 'token_invalid' });
+    await expect(refresh(winner.refreshToken)).resolves.toMatchObject({ customer: auth.customer });
   });
 
   it('still honours a token after 29 days', async () => {

@@ -37,11 +37,22 @@ describe('private addresses', () => {
     'ff02::1',
     '::ffff:127.0.0.1',
     '::ffff:a9fe:a9fe',
+    // Every IPv6 form that carries an IPv4 address is judged by that address.
+    '::127.0.0.1',
+    '::7f00:1',
+    '::ffff:0:10.0.0.1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::169.254.169.254',
+    '64:ff9b:1::8.8.8.8',
+    '2002:7f00:1::1',
+    '2002:a00:1::',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '2001:0:a00:1::1',
   ])('%s is private', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
+  it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '::8.8.8.8'])('%s is public', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });
 });
@@ -54,7 +65,7 @@ describe('target policy at registration', () => {
     expect(await refusalOf(strict.assertRegistrable('http://hooks.example.com/x'))).toMatchObject(refusedUrl('must be an https URL'));
     expect(await refusalOf(strict.assertRegistrable('https://user:pw@hooks.example.com/x'))).toMatchObject(refusedUrl('must not contain credentials'));
     const privateTarget = refusedUrl('must not point to a private, loopback or link-local address');
-    for (const url of ['https://127.0.0.1/x', 'https://2130706433/x', 'https://0x7f.1/x', 'https://[::1]/x', 'https://[::ffff:10.0.0.1]/', 'https://169.254.169.254/latest']) {
+    for (const url of ['https://127.0.0.1/x', 'https://2130706433/x', 'https://0x7f.1/x', 'https://[::1]/x', 'https://[::ffff:10.0.0.1]/', 'https://169.254.169.254/latest', 'https://[::127.0.0.1]/x', 'https://[64:ff9b::7f00:1]/x', 'https://[2002:7f00:1::1]/x']) {
       expect(await refusalOf(strict.assertRegistrable(url))).toMatchObject(privateTarget);
     }
     // A name is judged by every address it resolves to.

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { call, sessionFrom } from './support/http';
+import { ADMIN, AccessSystem } from './support/access';
+import { startGatewayOverNats, type TestGateway } from './support/system';
+import { eventually } from '@gatehouse/testing';
+
+/** A publication's domains decide which pages its keys may check: changes apply at once, and no two publications share one. */
+describe('publication domains', () => {
+  let system: AccessSystem;
+  let second: TestGateway;
+
+  beforeAll(async () => {
+    system = await AccessSystem.start();
+    second = await startGatewayOverNats(system.namespace);
+  }, 120_000);
+
+  afterAll(async () => {
+    await second?.close();
+    await system?.close();
+  });
+
+  const checkOn = (base: string, host: string) =>
+    call(base, `/api/v1/access/check?url=${encodeURIComponent(`https://${host}/story`)}`, { key: system.publishableKey });
+
+  it('applies a change of domains to the next check, on this gateway and on the others', async () => {
+    const fresh = `fresh-${randomUUID()}.example`;
+    // Both gateways have the key, and with it the old domains, cached.
+    for (const base of [system.base, second.url]) {
+      expect((await checkOn(base, 'news.example.com')).status).toBe(200);
+      expect((await checkOn(base, fresh)).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+    }
+    const changed = await system.admin(`/admin/publications/${system.publicationId}`, { method: 'PATCH', body: { domains: [fresh] } });
+    expect(changed.status).toBe(200);
+
+    expect((await checkOn(system.base, fresh)).status).toBe(200);
+    expect((await checkOn(system.base, 'news.example.com')).body).toMatchObject({ code: 'url_not_in_publication' });
+    // The other replica hears of it over the bus, well within the minute its cache would have kept the key.
+    await eventually(async () => ((await checkOn(second.url, fresh)).status === 200 ? true : undefined), 5_000);
+    expect((await checkOn(second.url, 'news.example.com')).body).toMatchObject({ code: 'url_not_in_publication' });
+
+    await system.admin(`/admin/publications/${system.publicationId}`, { method: 'PATCH', body: { domains: ['news.example.com', '*.blog.example'] } });
+  });
+
+  it("refuses a publication claiming another publication's domain with 409, on creation and on change", async () => {
+    const login = await call(system.base, '/api/v1/admin/session', { body: ADMIN });
+    const session = sessionFrom(login);
+    const claimed = await call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Squatter', domains: ['News.Example.com'] } });
+    expect(claimed.body).toMatchObject({ status: 409, code: 'conflict', errors: [{ field: 'domains' }] });
+
+    const own = await call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Neighbour', domains: [`neighbour-${randomUUID()}.example`] } });
+    expect(own.status).toBe(201);
+    const changed = await call(system.base, `/api/v1/admin/publications/${own.body.id}`, { method: 'PATCH', session, body: { domains: ['*.blog.example'] } });
+    expect(changed.body).toMatchObject({ status: 409, code: 'conflict' });
+  });
+});
