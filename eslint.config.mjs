@@ -13,7 +13,8 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
-  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+  // The web components build on the SDK; the dashboard previews the web components.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:web'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:testing'] },
 ];
 
@@ -36,7 +37,8 @@ export default [
   },
   {
     // Browser code: nothing of the server may reach the bundle.
-    files: ['libs/sdk/src/**/*.ts'],
+    files: ['libs/sdk/src/**/*.ts', 'libs/elements/src/**/*.ts'],
+    ignores: ['**/__tests__/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
