@@ -93,7 +93,7 @@ describe('npm start (embedded, one process)', () => {
   });
 
   it('keeps account email in the local mailbox without SMTP_URL, and a password reset completes from it', async () => {
-    expect(output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
+    expect(started.output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
     const session = sessionFrom(await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } }));
     const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'mailbox-site' } });
     const key = keys.body.publishableKey as string;

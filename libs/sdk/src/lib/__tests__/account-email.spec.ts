@@ -1,4 +1,3 @@
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- a test is not bundled: it keeps the SDK's copy of the link parameters equal to the contracts'
 import { EMAIL_LINK_PARAMETERS, type CustomerAuthResult } from '@gatehouse/contracts';
 import { LINK_PARAMETERS, takeEmailLink } from '../email-links';
 import { GatehouseError } from '../errors';
