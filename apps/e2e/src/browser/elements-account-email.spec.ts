@@ -256,4 +256,27 @@ describe('account email through the web components', () => {
     },
     4 * LONG,
   );
+  it(
+    'the verification link of the registration email confirms the address in the login form, on the button only',
+    async () => {
+      const email = `reader-${randomUUID().slice(0, 8)}@example.com`;
+      const body = { email, password: PASSWORD, name: 'Ada Reader', returnUrl: `${siteUrl}/account` };
+      expect((await local.api('/auth/customers/register', { key: publishableKey, body })).status).toBe(201);
+      const link = linkIn((await mailOf(email, 'email_verification')).text, 'email_verification');
+
+      const page = await open(link.url);
+      const form = page.locator('gatehouse-login-form');
+      await eventually(async () => ((await text(form.locator('[part="heading"]'))) === 'Confirm your email address' ? true : undefined), 30_000);
+      expect((await login(email, PASSWORD)).body.customer.emailVerified).toBe(false);
+
+      await form.locator('[part="primary-button"]').click();
+      await eventually(async () => ((await text(form.locator('[part="description"]'))) === 'Thank you: your email address is confirmed.' ? true : undefined), 30_000);
+      await expect(focused(page)).resolves.toBe('p(description)');
+      expect(await seriousViolations(page)).toEqual([]);
+      await browser.screenshot(page, 'account-email-verified');
+      expect((await login(email, PASSWORD)).body.customer.emailVerified).toBe(true);
+      await page.close();
+    },
+    4 * LONG,
+  );
 });
