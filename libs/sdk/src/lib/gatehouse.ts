@@ -83,7 +83,11 @@ const COMMANDS = new Set([
   'getBranding',
   'on',
   'requestPasswordReset',
+  'confirmPasswordReset',
   'requestLoginCode',
+  'signInWithCode',
+  'signInWithLink',
+  'verifyEmail',
   'requestEmailVerification',
 ]);
 
