@@ -191,6 +191,14 @@ describe('account email through the web components', () => {
       await page.locator('button.signin').click();
       const dialog = page.locator('gatehouse-auth-modal dialog');
       await dialog.waitFor({ state: 'visible' });
+      // A step left half-way does not stay: closed and opened again, the modal starts at the password form.
+      await dialog.locator('[part="forgot-link"]').click();
+      await expect(text(dialog.locator('[part="heading"]'))).resolves.toBe('Reset your password');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.locator('button.signin').click();
+      await dialog.waitFor({ state: 'visible' });
+      await expect(text(dialog.locator('[part="heading"]'))).resolves.toBe('Sign in');
       await dialog.locator('[part="code-link"]').click();
       await expect(text(dialog.locator('[part="heading"]'))).resolves.toBe('Sign in with a code');
       await expect(focused(page)).resolves.toBe('input[name=email](input)');
@@ -220,7 +228,7 @@ describe('account email through the web components', () => {
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
       expect(await storedEmail(page)).toBe(email);
-      expect(await seen(page)).toEqual([`signed in as ${email}`, 'login', 'close']);
+      expect(await seen(page)).toEqual(['close', `signed in as ${email}`, 'login', 'close']);
       expect(await focused(page)).toBe('button');
       await page.evaluate(() => (globalThis as any).gatehouse.logout());
       await page.close();

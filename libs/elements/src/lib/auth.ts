@@ -160,9 +160,10 @@ export class AuthModal extends SignInElement {
     await this.dialog.open();
   }
 
-  /** Closes the dialog, fires `close` and puts focus back. */
+  /** Closes the dialog, fires `close` and puts focus back; it opens again on the password form. */
   close(): void {
     this.open = false;
+    this.path = 'password';
     if (this.dialog.close()) this.emit('close');
   }
 
