@@ -11,11 +11,14 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:bus', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:db', ...extra] },
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...plumbing, ...extra] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:example'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
-  // The web components build on the SDK; the dashboard previews the web components.
+  // The web components build on the SDK.
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:web'] },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:testing'] },
+  // The publishable Node client (@gatehouse/node) bundles what it takes from contracts.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:client'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:testing', 'type:client', 'type:example'] },
 ];
 
 export default [
@@ -23,7 +26,7 @@ export default [
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', '**/.data', 'reports', 'tmp', '**/*.js', '**/*.mjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

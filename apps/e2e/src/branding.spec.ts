@@ -169,4 +169,20 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
     expect(changed.body.paywallHeading).toBe('A new heading');
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
+
+  it('writes with If-Match only while nobody else changed the branding, and answers 412 otherwise, changing nothing', async () => {
+    const read = await api('/branding/admin', { session: alpha.session });
+    const etag = read.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const saved = await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': etag }, body: { authHeading: 'Mine' } });
+    expect(saved.status).toBe(200);
+    const newTag = saved.headers.get('etag');
+    expect(newTag).not.toBe(etag);
+
+    const stale = await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': etag }, body: { authHeading: 'Theirs' } });
+    expect(stale.status).toBe(412);
+    expect(stale.body).toMatchObject({ code: 'precondition_failed', detail: expect.stringContaining('Someone else changed the branding') });
+    expect((await api('/branding/admin', { session: alpha.session })).body.authHeading).toBe('Mine');
+    expect((await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': newTag ?? '' }, body: { authHeading: 'Theirs' } })).status).toBe(200);
+  });
 });

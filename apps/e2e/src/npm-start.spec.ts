@@ -26,6 +26,29 @@ describe('npm start (embedded, one process)', () => {
     expect(started.output).toMatch(/Demo publisher site: http:\/\/localhost:\d+\/demo\//);
   });
 
+  it('serves the built dashboard at /dashboard, deep links included, and prints its address', async () => {
+    expect(started.output).toMatch(/Dashboard: http:\/\/localhost:\d+\/dashboard\//);
+    const page = await fetch(`${base}/dashboard/api-keys`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${base}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("starts the example publisher's server beside it, cutting the paid text for a visitor", async () => {
+    const site = await eventually(async () => /Example publisher \(server-side paywall\): (http:\/\/localhost:\d+)\//.exec(started.output)?.[1]);
+    const page = await fetch(`${site}/articles/premium/harbour-rebuild`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('The council voted on Tuesday night');
+    expect(html).not.toContain('The plan, costed at 40 million');
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
   it('serves the Swagger UI and its OpenAPI document', async () => {
     const ui = await fetch(`${base}/docs`);
     expect(ui.status).toBe(200);

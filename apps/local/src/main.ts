@@ -4,7 +4,8 @@ import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
-import { createGateway, GatewayConfig } from '@gatehouse/gateway';
+import { startLocalExamplePublisher } from '@gatehouse/example-publisher';
+import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
@@ -50,9 +51,22 @@ runMain(async () => {
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running. API docs: ${url}/docs`);
+  console.log(dashboardDirectory(gatewayConfig) ? `Dashboard: ${url}/dashboard/` : 'Dashboard: not built yet (npm run build:web), so /dashboard is not served.');
+  // The example publisher's own server (docs/server.md) beside the gateway, on EXAMPLE_PORT (default PORT + 100).
+  const examplePort = Number(process.env['EXAMPLE_PORT'] ?? gatewayConfig.PORT + 100);
+  const example = await startLocalExamplePublisher({
+    gatewayUrl: `http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`,
+    admin: { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' },
+    dataDir: base.DATA_DIR,
+    port: examplePort,
+  }).then(
+    (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),
+    (err: unknown) => console.warn(`Example publisher not available: ${err instanceof Error ? err.message : String(err)}`),
+  );
   if (!process.env['SMTP_URL']) {
     console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
   }
+  // Printed after the lines above: the demo's line tells a waiting test that start-up has finished.
   const admin = { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' };
   await demoSite.seed(`http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`, admin, base.DATA_DIR, localProcessor !== undefined).then(
     () => console.log(`Demo publisher site: ${url}/demo/${localProcessor ? ` (payments go to the local fake processor at ${localProcessor.url}: no real money moves)` : ''}`),
@@ -61,7 +75,7 @@ runMain(async () => {
   if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
     console.log(
       `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
-        ` via POST ${url}/api/v1/admin/session. Set the BOOTSTRAP_* variables to choose your own.`,
+        ` at ${url}/dashboard/ (or POST ${url}/api/v1/admin/session). Set the BOOTSTRAP_* variables to choose your own.`,
     );
   }
 
@@ -69,6 +83,7 @@ runMain(async () => {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    example?.close();
     await gateway.close();
     await Promise.all(services.map((s) => s.close()));
     await embedded?.stop();

@@ -3,3 +3,4 @@ export * from './lib/gateway.config';
 export * from './lib/gateway.module';
 export * from './lib/edge/credentials';
 export * from './lib/edge/principal';
+export { dashboardDirectory, DASHBOARD_PATH } from './lib/dashboard/dashboard-assets';

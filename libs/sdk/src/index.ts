@@ -12,6 +12,7 @@ export type {
   AccessReason,
   BrandingConfiguration,
   CustomerProfile,
+  OfferedPriceView,
   CustomerView,
   EmailKind,
   MeterState,

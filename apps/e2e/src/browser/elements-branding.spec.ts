@@ -19,9 +19,9 @@ const COPY = ['authHeading', 'authDescription', 'authRegisterHeading', 'authRegi
 /** Every field unset, generic mode. */
 const BLANK: BrandingChanges = BRANDING_DEFAULTS;
 
-/** An element as a page would carry it: the paywalls in preview (a hard paywall's offer with one price), the modals open. */
+/** An element as a page would carry it: the paywalls in preview (a hard paywall's offer with the price the page names), the modals open. */
 function markup(tag: Tag, attributes = ''): string {
-  const prices = `prices='[{"id":"price_demo","currency":"usd","unitAmount":500,"interval":"month","name":"Digital"}]'`;
+  const prices = `prices='[{"id":"price_demo","currency":"usd","unitAmount":500,"interval":"month","productName":"Digital"}]'`;
   const extra: Record<Tag, string> = {
     'login-form': '',
     'register-form': '',

@@ -37,7 +37,7 @@ export class LocalStart {
   static async start(options: { database: 'embedded' | 'test'; env?: Record<string, string>; waitFor?: string } = { database: 'test' }): Promise<LocalStart> {
     const [port, db] = await Promise.all([freePort(), options.database === 'test' ? createTestDatabase() : undefined]);
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EXAMPLE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env };
     for (const name of ['DATABASE_URL', 'NATS_URL', 'PUBLIC_BASE_URL', 'PROCESSOR_API_URL']) delete env[name];
     if (db) env['DATABASE_URL'] = db.url;
     // Exactly the `start` script of package.json, exec'd so that signals reach the Node process itself.

@@ -10,8 +10,8 @@ export interface StaffAccount {
 }
 
 /**
- * Staff besides the bootstrap admin, written into admin's schema (the dashboard has no staff
- * invitations yet): a member of the given publication, or the admin of a new one of their own.
+ * Staff besides the bootstrap admin, written straight into admin's schema (quicker than an
+ * invitation's round trip): a member of the given publication, or the admin of a new one of their own.
  */
 export async function addStaff(databaseUrl: string, role: 'admin' | 'viewer', publicationId: string = randomUUID()): Promise<StaffAccount> {
   const email = `${role}-${randomUUID()}@example.com`;

@@ -7,11 +7,10 @@ import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { staffSession } from './staff';
-import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
 export const ADMIN = { email: 'webhooks-admin@example.com', password: 'admin-password-1' };
 const ADMIN_ENV = {
@@ -108,14 +107,8 @@ export class WebhooksSystem {
   }
 
   /** Reads webhooks-out's schema directly, to see what it stores. */
-  async query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    const sql = new Client({ connectionString: this.db.url, options: '-c search_path=webhooks_out' });
-    await sql.connect();
-    try {
-      return (await sql.query(text, params)).rows as T[];
-    } finally {
-      await sql.end();
-    }
+  query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return querySchema<T>(this.db.url, 'webhooks_out', text, params);
   }
 
   async close(): Promise<void> {

@@ -58,9 +58,9 @@ export class DemoSite {
     for (const paywall of PAYWALLS) if (!existing.items.some((p) => p.name === paywall.name)) await api.call('POST', '/admin/paywalls', paywall);
     const products = await api.call<{ items: ProductView[] }>('GET', '/admin/products?limit=100');
     const product = products.items.find((p) => p.name === PRODUCT) ?? (await api.call<ProductView>('POST', '/admin/products', { name: PRODUCT, entitlements: [] }));
-    let prices = (await api.call<{ items: PriceView[] }>('GET', `/admin/products/${product.id}/prices?limit=100`)).items.filter((p) => p.active);
-    if (prices.length === 0) prices = [await api.call<PriceView>('POST', `/admin/products/${product.id}/prices`, { currency: 'usd', unitAmount: 500, interval: 'month', trialDays: 0, active: true })];
-    this.settings = { publishableKey, prices: prices.map((p) => ({ id: p.id, currency: p.currency, unitAmount: p.unitAmount, interval: p.interval, name: PRODUCT })) };
+    const prices = (await api.call<{ items: PriceView[] }>('GET', `/admin/products/${product.id}/prices?limit=100`)).items;
+    if (!prices.some((p) => p.active)) await api.call('POST', `/admin/products/${product.id}/prices`, { currency: 'usd', unitAmount: 500, interval: 'month', trialDays: 0, active: true });
+    this.settings = { publishableKey };
   }
 
   private async demoKey(api: AdminApi, base: string, dataDir: string): Promise<string> {

@@ -5,8 +5,6 @@
 
 export interface DemoSettings {
   publishableKey: string;
-  /** The offer of the paywalls: the product's active prices. */
-  prices: Array<{ id: string; currency: string; unitAmount: number; interval: string; name: string }>;
 }
 
 interface Section {
@@ -113,8 +111,6 @@ ${main}
 `;
 }
 
-const pricesAttribute = (settings: DemoSettings) => escape(JSON.stringify(settings.prices));
-
 export function homePage(settings: DemoSettings): string {
   const list = SECTIONS.map(
     (s) => `<h2>${escape(s.title)}</h2><p class="rule">${escape(s.rule)} (<code>&lt;${s.element}&gt;</code>)</p>
@@ -129,14 +125,13 @@ export function articlePage(settings: DemoSettings, sectionPath: string, slug: s
   if (!section || !article) return null;
   const text = LOREM.map((p) => `<p>${p}</p>`).join('\n');
   const head = `<article><h1>${escape(article.title)}</h1><p class="rule">${escape(section.rule)}</p>`;
-  const prices = `prices="${pricesAttribute(settings)}"`;
   const body = {
     'gatehouse-register-form': `${text}</article>\n<h2>Enjoyed it? Join us</h2>\n<gatehouse-register-form></gatehouse-register-form>`,
-    'gatehouse-paywall-modal': `${text}</article>\n<gatehouse-paywall-modal ${prices}></gatehouse-paywall-modal>`,
-    'gatehouse-content-lock': `<gatehouse-content-lock ${prices}>${text}</gatehouse-content-lock></article>`,
-    'gatehouse-sticky-bar': `${text}</article>\n<gatehouse-sticky-bar ${prices}></gatehouse-sticky-bar>`,
+    'gatehouse-paywall-modal': `${text}</article>\n<gatehouse-paywall-modal></gatehouse-paywall-modal>`,
+    'gatehouse-content-lock': `<gatehouse-content-lock>${text}</gatehouse-content-lock></article>`,
+    'gatehouse-sticky-bar': `${text}</article>\n<gatehouse-sticky-bar></gatehouse-sticky-bar>`,
     // The rest of the article shows once access is granted, through the SDK as a publisher would script it.
-    'gatehouse-inline-paywall': `<p>${LOREM[0]}</p>\n<gatehouse-inline-paywall ${prices}></gatehouse-inline-paywall>\n<div id="rest" hidden>${LOREM.slice(1).map((p) => `<p>${p}</p>`).join('')}</div></article>
+    'gatehouse-inline-paywall': `<p>${LOREM[0]}</p>\n<gatehouse-inline-paywall></gatehouse-inline-paywall>\n<div id="rest" hidden>${LOREM.slice(1).map((p) => `<p>${p}</p>`).join('')}</div></article>
 <script>window.gatehouse = window.gatehouse || []; gatehouse.push(function (g) { g.on('access', function (r) { document.getElementById('rest').hidden = !r.granted; }); if (g.lastAccess) document.getElementById('rest').hidden = !g.lastAccess.granted; });</script>`,
   }[section.element];
   return layout(settings, article.title, `${head}\n${body}`);

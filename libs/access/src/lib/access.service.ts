@@ -5,6 +5,7 @@ import { DecisionsModule } from './decisions/decisions.module';
 import { Experiment } from './experiments/experiment.entity';
 import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
+import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-policy';
 import { Paywall } from './paywalls/paywall.entity';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { Segment } from './segments/segment.entity';
@@ -24,5 +25,5 @@ export const accessService: ServiceDefinition<AccessConfig> = {
   module: AccessModule,
   config: AccessConfig,
   entities: [Segment, Paywall, Experiment],
-  migrations: [CreateAccessTables1763771942137],
+  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000],
 };

@@ -12,16 +12,20 @@ import { Session } from './sessions/session.entity';
 import { SessionsModule } from './sessions/sessions.module';
 import { Staff } from './staff/staff.entity';
 import { StatsModule } from './stats/stats.module';
+import { CreateTeamTables1764000000000 } from './migrations/1764000000000-create-team-tables';
+import { Invitation } from './team/invitation.entity';
+import { TeamChange } from './team/team-change.entity';
+import { TeamModule } from './team/team.module';
 
-@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule] })
+@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule] })
 export class AdminModule {}
 
-/** Staff, sessions, publications and their domains, API keys, and the stats view. */
+/** Staff and their team invitations, sessions, publications and their domains, API keys, and the stats view. */
 export const adminService: ServiceDefinition<AdminConfig> = {
   name: 'admin',
   schema: 'admin',
   module: AdminModule,
   config: AdminConfig,
-  entities: [Publication, Membership, Staff, Session, ApiKey],
-  migrations: [CreateAdminTables1763720000000],
+  entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
+  migrations: [CreateAdminTables1763720000000, CreateTeamTables1764000000000],
 };

@@ -5,7 +5,12 @@ import { requestPattern } from './patterns';
  * resolves keys and sessions through these requests; the dashboard's routes map onto the rest.
  */
 
-export type StaffRole = 'admin' | 'viewer';
+/**
+ * A staff member's role in a publication. `admin` is the publication's owner (team and
+ * publication settings included); `editor` changes everything else; `viewer` reads only.
+ */
+export type StaffRole = 'admin' | 'editor' | 'viewer';
+export const STAFF_ROLES: readonly StaffRole[] = ['admin', 'editor', 'viewer'];
 export type ApiKeyKind = 'publishable' | 'secret';
 
 export interface PublicationView {
@@ -85,13 +90,55 @@ export interface RevokedApiKeys {
   keyHashes: string[];
 }
 
+export interface TeamMemberView extends StaffView {
+  role: StaffRole;
+  joinedAt: string;
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: StaffRole;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Returned once, to the inviter: only the token's hash is stored. */
+export interface CreatedInvitation extends InvitationView {
+  token: string;
+}
+
+export type TeamChangeAction = 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';
+
+/** One line of a publication's team log: who changed what. */
+export interface TeamChangeView {
+  id: string;
+  action: TeamChangeAction;
+  /** The email of the staff member who made the change (the new member for `joined`). */
+  actor: string;
+  /** The email the change concerns. */
+  subject: string;
+  role: StaffRole | null;
+  at: string;
+}
+
+export interface TeamView {
+  members: TeamMemberView[];
+  /** Open invitations: not accepted, revoked or expired. */
+  invitations: InvitationView[];
+  /** The newest changes first (at most 50). */
+  log: TeamChangeView[];
+}
+
 export const AdminRequests = {
   /** `keyHash` is the SHA-256 hex of the presented key; null when unknown or revoked. Records lastUsedAt. */
   ResolveApiKey: requestPattern<{ keyHash: string }, ResolvedApiKey | null>('admin.api-keys.resolve'),
   /** null when unknown, revoked or expired (12 h idle, 7 days at most); extends the idle window. */
   ResolveSession: requestPattern<{ tokenHash: string }, ResolvedSession | null>('admin.sessions.resolve'),
   /** 401 invalid_credentials for an unknown email or a wrong password, alike. */
-  CreateSession: requestPattern<{ email: string; password: string }, CreatedSession>('admin.sessions.create'),
+  /** Starts in `publicationId` when given and the staff member is in it, else in their oldest publication. */
+  CreateSession: requestPattern<{ email: string; password: string; publicationId?: string }, CreatedSession>('admin.sessions.create'),
   GetSession: requestPattern<{ sessionId: string }, SessionView>('admin.sessions.get'),
   /** 404 not_found when the staff member has no role in that publication. */
   SwitchPublication: requestPattern<{ sessionId: string; publicationId: string }, SessionView>('admin.sessions.switch-publication'),
@@ -113,4 +160,23 @@ export const AdminRequests = {
   /** 404 when no pair of that name exists in the publication. */
   RevokeApiKeyPair: requestPattern<{ publicationId: string; name: string }, RevokedApiKeys>('admin.api-keys.revoke-pair'),
   RevokeApiKey: requestPattern<{ publicationId: string; keyId: string }, RevokedApiKeys>('admin.api-keys.revoke'),
+
+  ListTeam: requestPattern<{ actor: StaffActor }, TeamView>('admin.team.list'),
+  /** Owners (`admin`) only; valid 7 days, single use. 409 conflict when the email is already a member. */
+  InviteStaff: requestPattern<{ actor: StaffActor; email: string; role: StaffRole }, CreatedInvitation>('admin.team.invite'),
+  RevokeInvitation: requestPattern<{ actor: StaffActor; invitationId: string }, { revoked: true }>('admin.team.revoke-invitation'),
+  /** Owners only; 409 conflict when it would leave the publication without an owner. */
+  ChangeRole: requestPattern<{ actor: StaffActor; staffId: string; role: StaffRole }, TeamMemberView>('admin.team.change-role'),
+  RemoveMember: requestPattern<{ actor: StaffActor; staffId: string }, { removed: true }>('admin.team.remove'),
+  /** What an invitation is for, before it is accepted; 404 when unknown, used, revoked or expired. */
+  GetInvitation: requestPattern<{ tokenHash: string }, { email: string; role: StaffRole; publicationName: string; accountExists: boolean }>(
+    'admin.team.get-invitation',
+  ),
+  /**
+   * Joins the invitation's publication: a new account with `name` and `password`, or an existing
+   * one whose `password` must match (401 invalid_credentials). Answers the email to sign in with.
+   */
+  AcceptInvitation: requestPattern<{ tokenHash: string; name: string; password: string }, { email: string; publicationId: string }>(
+    'admin.team.accept-invitation',
+  ),
 } as const;

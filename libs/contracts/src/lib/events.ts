@@ -5,7 +5,8 @@ import { eventType } from './patterns';
  * services use among themselves. All `data` keys are camelCase. docs/events.md documents each.
  */
 
-export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'cancelled';
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Spec 2.6, plus the flags named in the event rules of spec 6. */
 export interface SubscriptionEventData {

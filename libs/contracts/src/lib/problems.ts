@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'not_found',
   'email_taken',
   'conflict',
+  'precondition_failed',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -59,6 +59,9 @@ export const dialogStyles = css`
     position: relative;
     padding: 24px;
   }
+  .panel h2 {
+    padding-inline-end: 36px;
+  }
   @media (max-width: 400px) {
     .panel {
       padding: 20px 14px;

@@ -1,11 +1,11 @@
-import type { DataWallField, PaywallPresentation, PaywallRule, PriceView } from '@gatehouse/contracts';
+import type { DataWallField, OfferedPriceView, PaywallPresentation, PaywallRule } from '@gatehouse/contracts';
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
-import { onAccess, recheckAccess, whenSdk, type AccessResult } from './sdk';
+import { offeredPrices, onAccess, recheckAccess, whenSdk, type AccessResult } from './sdk';
 
-/** A price as the paywalls offer it (the `prices` attribute: a JSON array of these). */
-export type OfferedPrice = Pick<PriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { name?: string };
+/** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
+export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string };
 
 /** What a paywall element shows without an access result: `preview="hard"` etc. (for the dashboard's preview and docs). */
 function previewRule(type: string | null): PaywallRule {
@@ -86,11 +86,14 @@ export abstract class PaywallElement extends GatehouseElement {
       preview: { type: String },
       rule: { state: true },
       access: { state: true },
+      onSale: { state: true },
     };
   }
 
   declare paywallId: string | null;
-  declare prices: OfferedPrice[];
+  /** Given by the page; null: the publication's prices on sale. */
+  declare prices: OfferedPrice[] | null;
+  declare onSale: OfferedPrice[];
   declare successUrl: string | null;
   declare cancelUrl: string | null;
   declare preview: string | null;
@@ -103,7 +106,8 @@ export abstract class PaywallElement extends GatehouseElement {
   constructor() {
     super();
     this.paywallId = null;
-    this.prices = [];
+    this.prices = null;
+    this.onSale = [];
     this.successUrl = null;
     this.cancelUrl = null;
     this.preview = null;
@@ -114,6 +118,7 @@ export abstract class PaywallElement extends GatehouseElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.unsubscribe = onAccess((result) => this.receive(result));
+    if (this.prices === null) void offeredPrices().then((prices) => (this.onSale = prices));
   }
 
   override disconnectedCallback(): void {
@@ -206,17 +211,17 @@ export abstract class PaywallElement extends GatehouseElement {
         </form>
         ${signIn}`;
     }
-    const prices = this.prices ?? [];
+    const prices = this.prices ?? this.onSale;
     const plans = compact
       ? html`<label for="plan" class="visually-hidden">${m.choosePlan}</label>
           <select id="plan" name="priceId" part="plans">
-            ${prices.map((p) => html`<option value=${p.id}>${p.name ? `${p.name} · ` : ''}${this.priceLabel(p)}</option>`)}
+            ${prices.map((p) => html`<option value=${p.id}>${p.productName ? `${p.productName} · ` : ''}${this.priceLabel(p)}</option>`)}
           </select>`
       : html`<fieldset class="plans" part="plans">
           <legend>${m.choosePlan}</legend>
           ${prices.map(
             (p, i) =>
-              html`<label class="plan" part="plan"><input type="radio" name="priceId" value=${p.id} ?checked=${i === 0} /><span>${p.name ?? ''}</span><strong>${this.priceLabel(p)}</strong></label>`,
+              html`<label class="plan" part="plan"><input type="radio" name="priceId" value=${p.id} ?checked=${i === 0} /><span>${p.productName ?? ''}</span><strong>${this.priceLabel(p)}</strong></label>`,
           )}
         </fieldset>`;
     return html`<form part="form" @submit=${(event: SubmitEvent) => this.startCheckout(event)}>

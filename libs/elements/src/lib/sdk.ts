@@ -1,4 +1,4 @@
-import type { BrandingConfiguration } from '@gatehouse/contracts';
+import type { BrandingConfiguration, OfferedPriceView } from '@gatehouse/contracts';
 import type { AccessResult, Gatehouse, GatehouseError } from '@gatehouse/sdk';
 
 /*
@@ -34,6 +34,16 @@ export function fetchedBranding(): Promise<BrandingConfiguration | null> {
     .then((sdk) => sdk.getBranding())
     .catch(() => null);
   return branding;
+}
+
+let prices: Promise<OfferedPriceView[]> | undefined;
+
+/** The publication's prices on sale: one request per page, shared by every paywall element. */
+export function offeredPrices(): Promise<OfferedPriceView[]> {
+  prices ??= whenSdk()
+    .then((sdk) => sdk.getPrices())
+    .catch(() => []);
+  return prices;
 }
 
 let lastAccess: AccessResult | null = null;

@@ -1,15 +1,17 @@
 import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
 import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
+import { buildApiDocument } from './edge/api-document';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
+import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -66,6 +68,8 @@ export async function createGateway(
     void reply.header('X-Request-Id', request.id);
   });
   allowCrossOrigin(fastify, trustedOrigins(config));
+  const dashboard = dashboardDirectory(config);
+  if (dashboard) serveDashboard(fastify, dashboard);
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
   fastify.addHook('onRequest', async (request, reply) => {
@@ -86,19 +90,7 @@ export async function createGateway(
   app.useGlobalFilters(new ProblemHttpFilter(logger));
   app.useGlobalPipes(createValidationPipe());
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Gatehouse API')
-      .setDescription(
-        'Subscription access and paywall service. Every error is RFC 9457 problem details (`application/problem+json`) with a stable `code`; every response carries `X-Request-Id`.',
-      )
-      .setVersion('1')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'pk_ (publishable) or sk_ (secret) key' }, 'apiKey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer access token' }, 'customerJwt')
-      .addCookieAuth('service_session', { type: 'apiKey', in: 'cookie', name: 'service_session' }, 'adminSession')
-      .build(),
-  );
+  const document = buildApiDocument(app, config.PUBLIC_BASE_URL);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
   return app;
 }

@@ -26,6 +26,10 @@ export class GatewayConfig extends BusConfig {
   @IsString()
   DASHBOARD_ORIGINS?: string;
 
+  /** The built dashboard, served at /dashboard when it holds an index.html (`npm run build:web`). */
+  @IsString()
+  DASHBOARD_DIR: string = 'dist/apps/dashboard';
+
   /** A request header carrying the visitor's ISO country code, set by your CDN (e.g. CF-IPCountry). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9-]+$/, { message: 'must be a header name' })

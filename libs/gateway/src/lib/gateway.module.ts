@@ -11,6 +11,7 @@ import { BrandingRoutesModule } from './branding/branding-routes.module';
 import { CustomersRoutesModule } from './customers/customers-routes.module';
 import { StatsRoutesModule } from './stats/stats-routes.module';
 import { WebAssetsModule } from './web-assets/web-assets.module';
+import { InvitationsController, TeamController } from './admin/team.controller';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
@@ -69,6 +70,8 @@ export class GatewayModule {
         SessionController,
         PublicationsController,
         ApiKeysController,
+        TeamController,
+        InvitationsController,
       ],
       providers: [
         { provide: EVENT_TRANSPORT, useFactory: () => createEventTransport(bus) },

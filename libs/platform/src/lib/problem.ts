@@ -21,6 +21,7 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   not_found: { status: 404, title: 'Not found' },
   email_taken: { status: 409, title: 'Email taken' },
   conflict: { status: 409, title: 'Conflict' },
+  precondition_failed: { status: 412, title: 'Precondition failed' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },

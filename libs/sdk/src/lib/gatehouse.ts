@@ -2,6 +2,7 @@ import type {
   AccessCheckResult,
   BrandingConfiguration,
   CheckoutRequest,
+  OfferedPriceView,
   CheckoutSessionView,
   CustomerAuthResult,
   CustomerProfile,
@@ -81,6 +82,7 @@ const COMMANDS = new Set([
   'checkout',
   'openPortal',
   'getBranding',
+  'getPrices',
   'on',
   'requestPasswordReset',
   'confirmPasswordReset',
@@ -109,6 +111,7 @@ export class Gatehouse {
   private failMode: FailMode = 'open';
   private branding?: Promise<BrandingConfiguration>;
   private emailLink: EmailLink | null = null;
+  private prices?: Promise<OfferedPriceView[]>;
   private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
   private readonly pending: Command[] = [];
   /** The page's last access result, for UI that starts listening after the check (the web components). */
@@ -353,6 +356,19 @@ export class Gatehouse {
       throw error;
     });
     return this.branding;
+  }
+
+  /** The prices on sale (active prices of active products, cheapest first), fetched once per page: what the paywalls offer. */
+  getPrices(): Promise<OfferedPriceView[]> {
+    const api = this.ready();
+    this.prices ??= api.request<{ prices: OfferedPriceView[] }>('/prices').then(
+      (answer) => answer.prices,
+      (error) => {
+        this.prices = undefined;
+        throw error;
+      },
+    );
+    return this.prices;
   }
 
   on<K extends keyof Events>(event: K, handler: (payload: Events[K]) => void): () => void {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
+import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
 import { applyVariant, assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
@@ -32,6 +33,7 @@ export class AccessDecisionService {
     private readonly meters: MetersService,
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
+    private readonly crawlers: CrawlerPolicyService,
   ) {}
 
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
@@ -43,13 +45,20 @@ export class AccessDecisionService {
     const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.path));
     const facts = await this.factsOf(request, reader, page, visits, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
-    const decision: Decision = paywall ? await this.apply(paywall, reader, page, now, request.customerEmailVerified === true) : { granted: true, reason: 'no_rule' };
-    await this.rollups.add(this.dataSource.manager, request.publicationId, [
+    // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
+    const crawler = paywall ? await this.crawlers.decide(request.publicationId, request.client) : null;
+    let decision: Decision = { granted: true, reason: 'no_rule' };
+    if (paywall) {
+      decision = crawler
+        ? { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) }
+        : await this.apply(paywall, reader, page, now, request.customerEmailVerified === true);
+    }
+    if (!request.trial) await this.rollups.add(this.dataSource.manager, request.publicationId, [
       {
         at: now,
         paywallId: paywall?.rule.paywallId ?? null,
         experiment: decision.experiment ?? null,
-        counter: decision.granted ? 'checks_granted' : 'checks_denied',
+        counter: crawler ? 'crawler_checks' : decision.granted ? 'checks_granted' : 'checks_denied',
       },
     ]);
     const { granted, reason, paywallRule, meter, experiment } = decision;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CrawlersModule } from '../crawlers/crawlers.module';
 import { MetersModule } from '../meters/meters.module';
 import { PassesModule } from '../passes/passes.module';
 import { ReadersModule } from '../readers/readers.module';
@@ -9,7 +10,7 @@ import { AccessDecisionService } from './access-decision.service';
 import { PaywallCatalog } from './paywall-catalog';
 
 @Module({
-  imports: [ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
+  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
   controllers: [AccessCheckHandler],
   providers: [AccessDecisionService, PaywallCatalog],
 })

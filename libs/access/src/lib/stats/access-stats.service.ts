@@ -8,11 +8,11 @@ const DAY_MS = 24 * HOUR_MS;
 /** The longest range per interval: a month of hours, a year and a day of days. */
 const MAX_RANGE_MS = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
 
-const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied",
+const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied", coalesce(sum(crawler_checks), 0) AS "crawlerChecks",
   coalesce(sum(shown), 0) AS shown, coalesce(sum(dismissed), 0) AS dismissed, coalesce(sum(converted), 0) AS converted`;
 
 /** The counts of `counted` (see the per-variant query), zero where a variant has none. */
-const COUNTED = `coalesce(c."checksGranted", 0) AS "checksGranted", coalesce(c."checksDenied", 0) AS "checksDenied",
+const COUNTED = `coalesce(c."checksGranted", 0) AS "checksGranted", coalesce(c."checksDenied", 0) AS "checksDenied", coalesce(c."crawlerChecks", 0) AS "crawlerChecks",
   coalesce(c.shown, 0) AS shown, coalesce(c.dismissed, 0) AS dismissed, coalesce(c.converted, 0) AS converted`;
 
 type CountRow = Record<keyof AccessCounts, string | number>;
@@ -103,6 +103,7 @@ function counts(row: CountRow): AccessCounts {
   return {
     checksGranted: Number(row.checksGranted),
     checksDenied: Number(row.checksDenied),
+    crawlerChecks: Number(row.crawlerChecks),
     shown: Number(row.shown),
     dismissed: Number(row.dismissed),
     converted: Number(row.converted),

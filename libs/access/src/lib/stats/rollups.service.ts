@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ExperimentAssignment } from '@gatehouse/contracts';
 import type { EntityManager } from 'typeorm';
 
-export const COUNTERS = ['checks_granted', 'checks_denied', 'shown', 'dismissed', 'converted'] as const;
+export const COUNTERS = ['checks_granted', 'checks_denied', 'crawler_checks', 'shown', 'dismissed', 'converted'] as const;
 export type Counter = (typeof COUNTERS)[number];
 
 /** One count to add: to a paywall (null for checks no paywall applied to), and to its variant when an experiment covers it. */

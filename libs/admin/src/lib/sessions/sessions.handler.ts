@@ -10,8 +10,8 @@ export class SessionsHandler {
   constructor(private readonly sessions: SessionsService) {}
 
   @Handles(CreateSession)
-  create({ email, password }: RequestOf<typeof CreateSession>): Promise<CreatedSession> {
-    return this.sessions.create(email, password);
+  create({ email, password, publicationId }: RequestOf<typeof CreateSession>): Promise<CreatedSession> {
+    return this.sessions.create(email, password, publicationId);
   }
 
   @Handles(ResolveSession)

@@ -20,10 +20,11 @@ export class SessionsService {
     private readonly publications: PublicationsService,
   ) {}
 
-  /** Signs a staff member in, in their oldest publication. */
-  async create(email: string, password: string): Promise<CreatedSession> {
+  /** Signs a staff member in, in the publication asked for if they are in it, else in their oldest one. */
+  async create(email: string, password: string, publicationId?: string): Promise<CreatedSession> {
     const staff = await this.staff.authenticate(email, password);
-    const [publication] = await this.publications.listFor(staff.id);
+    const asked = publicationId === undefined ? null : await this.publications.membership(staff.id, publicationId);
+    const publication = asked ?? (await this.publications.listFor(staff.id))[0];
     if (!publication) throw new AppError('forbidden', 'This account is not a member of any publication.');
     const token = randomToken();
     const now = this.clock.now();

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, type AccessCheckResult } from '@gatehouse/contracts';
+import { AccessRequests, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyRequest } from 'fastify';
 import { Auth, RateLimit } from '../edge/credentials';
@@ -39,20 +39,26 @@ export class AccessCheckController {
       customerId: caller.customer?.customerId ?? null,
       customerEmailVerified: caller.customer?.emailVerified,
       userId: query.userId ?? null,
-      attributes: {
-        referrer: query.referrer,
-        device: query.device ?? deviceFromUserAgent(request.headers['user-agent']),
-        country: (query.country ?? this.countryOf(request))?.toUpperCase(),
-        utmSource: query.utm_source,
-        utmMedium: query.utm_medium,
-        utmCampaign: query.utm_campaign,
-      },
+      attributes: visitorAttributesOf(query, request, this.config),
+      client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
     });
   }
+}
 
-  /** The CDN's country header (COUNTRY_HEADER), when it carries a two-letter code. */
-  private countryOf(request: FastifyRequest): string | undefined {
-    const header = this.config.COUNTRY_HEADER ? request.headers[this.config.COUNTRY_HEADER.toLowerCase()] : undefined;
-    return typeof header === 'string' && COUNTRY.test(header) ? header : undefined;
-  }
+/** The segment attributes of a check: from the query, else the User-Agent and the CDN's country header. */
+export function visitorAttributesOf(query: AccessCheckQueryDto, request: FastifyRequest, config: GatewayConfig): VisitorAttributes {
+  return {
+    referrer: query.referrer,
+    device: query.device ?? deviceFromUserAgent(request.headers['user-agent']),
+    country: (query.country ?? countryOf(request, config))?.toUpperCase(),
+    utmSource: query.utm_source,
+    utmMedium: query.utm_medium,
+    utmCampaign: query.utm_campaign,
+  };
+}
+
+/** The CDN's country header (COUNTRY_HEADER), when it carries a two-letter code. */
+function countryOf(request: FastifyRequest, config: GatewayConfig): string | undefined {
+  const header = config.COUNTRY_HEADER ? request.headers[config.COUNTRY_HEADER.toLowerCase()] : undefined;
+  return typeof header === 'string' && COUNTRY.test(header) ? header : undefined;
 }

@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
 import { Auth } from '../edge/credentials';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
 import { BrandingConfigurationDto, UpdateBrandingDto } from './dtos/branding.dto';
-import { entityTagOf, ifNoneMatchHits } from './entity-tag';
+import { entityTagOf, ifMatchHits, ifNoneMatchHits } from './entity-tag';
+import { AppError } from '@gatehouse/platform';
 
 @ApiTags('branding')
 @Controller('branding')
@@ -21,7 +22,7 @@ export class BrandingController {
       'Cacheable for 60 s (`Cache-Control: public, max-age=60`, `Vary: X-API-Key`) with a strong `ETag`; a request whose `If-None-Match` names the current tag answers 304 without a body.',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds.' })
-  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body' } } })
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body', schema: { type: 'string', example: '"9c1f0e2a"' } } } })
   @ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current' })
   async get(
     @Caller() caller: Principal,
@@ -40,17 +41,36 @@ export class BrandingController {
   @Get('admin')
   @Auth('session')
   @ApiOperation({ summary: "The current publication's branding, for the dashboard." })
-  @ApiOkResponse({ type: BrandingConfigurationDto })
-  getForStaff(@Caller() caller: Principal): Promise<BrandingConfiguration> {
-    return this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag, for `If-Match` on the next PUT' } } })
+  async getForStaff(@Caller() caller: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrandingConfiguration> {
+    const configuration = await this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
+    void reply.header('Cache-Control', 'no-store').header('ETag', entityTagOf(configuration));
+    return configuration;
   }
 
   @Put('admin')
   @Auth('session')
   @ApiOperation({ summary: 'Change the branding: omitted fields stay as they are, `null` clears one. Answers the whole configuration.' })
   @ApiOkResponse({ type: BrandingConfigurationDto })
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag of the configuration the change was made on; another tag answers 412.' })
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the new configuration' } } })
   @ApiResponse({ status: 400, description: '`validation_failed`, naming each invalid or unknown field in `errors`' })
-  update(@Caller() caller: Principal, @Body() body: UpdateBrandingDto): Promise<BrandingConfiguration> {
-    return this.bus.request(BrandingRequests.Update, { publicationId: sessionOf(caller).publicationId, changes: body });
+  @ApiResponse({ status: 412, description: '`precondition_failed`: someone changed the branding since the `If-Match` copy was read' })
+  async update(
+    @Caller() caller: Principal,
+    @Body() body: UpdateBrandingDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BrandingConfiguration> {
+    const publicationId = sessionOf(caller).publicationId;
+    if (ifMatch !== undefined) {
+      const current = entityTagOf(await this.bus.request(BrandingRequests.Get, { publicationId }));
+      if (!ifMatchHits(ifMatch, current)) {
+        throw new AppError('precondition_failed', 'Someone else changed the branding since you opened it. Reload to see their changes, then apply yours again.');
+      }
+    }
+    const configuration = await this.bus.request(BrandingRequests.Update, { publicationId, changes: body });
+    void reply.header('ETag', entityTagOf(configuration));
+    return configuration;
   }
 }

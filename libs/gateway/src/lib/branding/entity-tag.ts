@@ -13,3 +13,8 @@ export function ifNoneMatchHits(ifNoneMatch: string | undefined, entityTag: stri
     return tag === '*' || tag.replace(/^W\//, '') === entityTag;
   });
 }
+
+/** RFC 9110 13.1.1: `*`, or any listed tag equal to ours under the strong comparison that writes use. */
+export function ifMatchHits(ifMatch: string, entityTag: string): boolean {
+  return ifMatch.split(',').some((listed) => listed.trim() === '*' || listed.trim() === entityTag);
+}

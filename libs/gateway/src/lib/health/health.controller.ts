@@ -1,19 +1,31 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { BACKEND_SERVICES, ServiceHealth, type ComponentStatus, type ServiceName } from '@gatehouse/contracts';
+import {
+  ApiExcludeController,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { BACKEND_SERVICES, SERVICE_NAMES, ServiceHealth, type ComponentStatus, type ServiceName } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyReply } from 'fastify';
 import { Auth } from '../edge/credentials';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
-interface ServiceStatus {
-  status: ComponentStatus;
+class ServiceStatus {
+  @ApiProperty({ enum: ['up', 'down'] }) status: ComponentStatus;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] }, example: { database: 'up', bus: 'up' } })
   checks?: Record<string, ComponentStatus>;
 }
 
-export interface HealthReport {
-  status: ComponentStatus;
+export class HealthReport {
+  @ApiProperty({ enum: ['up', 'down'] }) status: ComponentStatus;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(ServiceStatus) }, description: `One entry per service: ${SERVICE_NAMES.join(', ')}.` })
   services: Record<ServiceName, ServiceStatus>;
 }
 
@@ -25,8 +37,9 @@ export class HealthController {
   @Get('health')
   @Auth('none')
   @ApiOperation({ summary: 'Health of every service, asked over the bus. No credentials.' })
-  @ApiOkResponse({ description: 'Every service is up: `{status: "up", services: {gateway: {status}, identity: {status, checks}, ...}}`.' })
-  @ApiServiceUnavailableResponse({ description: 'At least one service is down or did not answer within 2 s; the body names each.' })
+  @ApiExtraModels(ServiceStatus)
+  @ApiOkResponse({ type: HealthReport, description: 'Every service is up.' })
+  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'At least one service is down or did not answer within 2 s; the body names each.' })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const answers = await Promise.all(
       BACKEND_SERVICES.map(async (name): Promise<[ServiceName, ServiceStatus]> => {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
+import { STAFF_ROLES, type StaffRole } from '@gatehouse/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
 
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const lowerCaseAll = ({ value }: { value: unknown }) =>
@@ -62,4 +63,43 @@ export class CreateApiKeyPairDto {
   @IsString()
   @Matches(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { message: 'must be 1 to 64 letters, digits, _ . or -, starting with a letter or digit' })
   name: string;
+}
+
+const ROLE_MESSAGE = 'must be admin (owner), editor or viewer';
+
+export class InviteStaffDto {
+  @ApiProperty({ example: 'colleague@example.com' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsEmail({}, { message: 'must be a valid email address' })
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ enum: STAFF_ROLES, description: '`admin` is an owner; `editor` changes all but the team and the publication; `viewer` reads only.' })
+  @IsIn(STAFF_ROLES, { message: ROLE_MESSAGE })
+  role: StaffRole;
+}
+
+export class ChangeRoleDto {
+  @ApiProperty({ enum: STAFF_ROLES })
+  @IsIn(STAFF_ROLES, { message: ROLE_MESSAGE })
+  role: StaffRole;
+}
+
+export class InvitationTokenDto {
+  @ApiProperty({ description: 'The token of the invitation link.' })
+  @IsString()
+  @Length(1, 200)
+  token: string;
+}
+
+export class AcceptInvitationDto extends InvitationTokenDto {
+  @ApiProperty({ description: 'Your name; ignored when the email already has an account.', minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({ description: 'A new password (8 to 72 characters), or the existing account’s password.', minLength: 8, maxLength: 72 })
+  @IsString()
+  @Length(8, 72, { message: 'must be 8 to 72 characters' })
+  password: string;
 }

@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MembershipView, StaffRole } from '@gatehouse/contracts';
+import { api } from './client';
+
+export const sessionQuery = queryOptions({ queryKey: ['session'], queryFn: api.session.get, staleTime: 60_000, retry: false });
+
+/** The session of a signed-in page (the shell's loader made sure there is one). */
+export function useSession() {
+  const { data } = useQuery(sessionQuery);
+  if (!data) throw new Error('useSession outside the signed-in shell');
+  return data;
+}
+
+export const ROLE_LABELS: Record<StaffRole, string> = { admin: 'Owner', editor: 'Editor', viewer: 'Viewer' };
+
+export function canWrite(publication: MembershipView): boolean {
+  return publication.role !== 'viewer';
+}

@@ -1,0 +1,83 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { api, ApiError } from '../api/client';
+import { ROLE_LABELS } from '../api/session';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { Field, Input } from '../components/ui/field';
+import { ErrorMessage, Loading } from '../components/ui/states';
+
+const acceptSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Enter your name.').max(100),
+    password: z.string().min(8, 'At least 8 characters.').max(72, 'At most 72 characters.'),
+    confirm: z.string(),
+  })
+  .refine((values) => values.password === values.confirm, { path: ['confirm'], message: 'The passwords differ.' });
+type AcceptValues = z.infer<typeof acceptSchema>;
+
+/** The invitation link carries its token in the fragment, which never reaches a server log. */
+function tokenFromLocation(): string {
+  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+}
+
+export function AcceptInvitation() {
+  const [token] = useState(tokenFromLocation);
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => api.team.previewInvitation(token), enabled: token !== '' });
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm<AcceptValues>({ resolver: zodResolver(acceptSchema), defaultValues: { name: '', password: '', confirm: '' } });
+  const existing = invitation.data?.accountExists ?? false;
+
+  const onSubmit = form.handleSubmit(async ({ name, password }) => {
+    setFailure(null);
+    try {
+      await api.team.acceptInvitation({ token, name, password });
+      queryClient.clear();
+      router.history.push('/dashboard/publications');
+    } catch (error) {
+      setFailure(error);
+      if (error instanceof ApiError && error.fieldError('password')) form.setError('password', { message: error.fieldError('password') });
+    }
+  });
+
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <Card className="w-full max-w-md">
+        <h1 className="text-xl font-semibold">Join a publication on Gatehouse</h1>
+        {!token && <ErrorMessage error={new ApiError({ type: 'about:blank', title: 'No invitation', status: 400, detail: 'This link has no invitation in it. Open the link exactly as you received it.', code: 'validation_failed' })} />}
+        {invitation.isPending && token && <Loading what="your invitation" />}
+        {invitation.error && <div className="mt-4"><ErrorMessage error={invitation.error} /></div>}
+        {invitation.data && (
+          <>
+            <p className="mt-2 text-sm text-slate-700">
+              You are invited to <strong>{invitation.data.publicationName}</strong> as <strong>{ROLE_LABELS[invitation.data.role]}</strong>, with the
+              email <strong>{invitation.data.email}</strong>.{' '}
+              {existing ? 'You already have an account: confirm with its password.' : 'Choose a password to create your account.'}
+            </p>
+            <form className="mt-5 space-y-4" onSubmit={onSubmit} noValidate>
+              <Field label="Your name" error={form.formState.errors.name?.message}>
+                {(control) => <Input autoComplete="name" {...control} {...form.register('name')} />}
+              </Field>
+              <Field label={existing ? 'Your password' : 'New password'} hint={existing ? undefined : '8 to 72 characters.'} error={form.formState.errors.password?.message}>
+                {(control) => <Input type="password" autoComplete={existing ? 'current-password' : 'new-password'} {...control} {...form.register('password')} />}
+              </Field>
+              <Field label="Repeat the password" error={form.formState.errors.confirm?.message}>
+                {(control) => <Input type="password" autoComplete={existing ? 'current-password' : 'new-password'} {...control} {...form.register('confirm')} />}
+              </Field>
+              <ErrorMessage error={failure} />
+              <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
+                Accept and sign in
+              </Button>
+            </form>
+          </>
+        )}
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,206 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProductView } from '@gatehouse/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { api } from '../api/client';
+import { Button } from '../components/ui/button';
+import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Dialog } from '../components/ui/dialog';
+import { Field, Input, Select } from '../components/ui/field';
+import { FormFooter } from '../components/ui/form-footer';
+import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
+import { showFieldErrors } from '../lib/forms';
+import { formatPrice } from '../lib/format';
+
+const money = formatPrice;
+
+export function CatalogScreen() {
+  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
+  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const [creating, setCreating] = useState(false);
+  return (
+    <>
+      <PageHeader title="Catalog" description="What readers buy: products, the paywalls each unlocks, and their prices; and the payment processor behind them." actions={<Button onClick={() => setCreating(true)}>New product</Button>} />
+      <ProcessorCard />
+      {products.isPending && <Loading what="products" />}
+      {products.error && <ErrorMessage error={products.error} onRetry={() => void products.refetch()} />}
+      {products.data?.length === 0 && <Empty title="No products yet" action={<Button onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
+      {products.data?.map((product) => (
+        <ProductCard key={product.id} product={product} paywallName={(id) => paywalls.data?.find((p) => p.id === id)?.name ?? 'a paywall'} />
+      ))}
+      {creating && <ProductDialog paywalls={paywalls.data ?? []} onClose={() => setCreating(false)} />}
+    </>
+  );
+}
+
+const settingsSchema = z.object({
+  secretKey: z.string().regex(/^(sk|rk)_[A-Za-z0-9_]{8,250}$/, 'A processor secret key: sk_… or rk_…'),
+  webhookSecret: z.string().refine((v) => v === '' || /^whsec_[A-Za-z0-9+/=_-]{8,250}$/.test(v), 'A webhook signing secret: whsec_…'),
+});
+type SettingsForm = z.infer<typeof settingsSchema>;
+
+function ProcessorCard() {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['processor'], queryFn: api.processor.get });
+  const form = useForm<SettingsForm>({ resolver: zodResolver(settingsSchema), defaultValues: { secretKey: '', webhookSecret: '' } });
+  const save = useMutation({
+    mutationFn: (v: SettingsForm) => api.processor.save({ secretKey: v.secretKey, ...(v.webhookSecret ? { webhookSecret: v.webhookSecret } : {}) }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['processor'], saved);
+      form.reset();
+    },
+    onError: (error) => showFieldErrors(form, error),
+  });
+  const s = settings.data;
+  return (
+    <Card aria-labelledby="processor-heading" className="space-y-3">
+      <h2 id="processor-heading" className="text-base font-semibold">Payment processor</h2>
+      {settings.isPending && <Loading what="processor settings" />}
+      {settings.error && <ErrorMessage error={settings.error} />}
+      {s && (
+        <dl className="grid grid-cols-[10rem_1fr] gap-1 text-sm">
+          <dt className="text-slate-600">Secret key</dt>
+          <dd className="font-mono">{s.secretKey ?? 'not set'}</dd>
+          <dt className="text-slate-600">Webhook</dt>
+          <dd>{!s.configured ? 'not set up' : s.webhookEndpointId ? `created automatically at the processor (${s.webhookEndpointId})` : 'secret supplied by you'}</dd>
+          <dt className="text-slate-600">Webhook address</dt>
+          <dd className="break-all font-mono text-xs">{s.webhookUrl}</dd>
+        </dl>
+      )}
+      {save.isSuccess && <Notice>The processor accepted the key; settings saved.</Notice>}
+      <form className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate>
+        <Field label="Secret key" error={form.formState.errors.secretKey?.message}>
+          {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('secretKey')} />}
+        </Field>
+        <Field label="Webhook secret (optional)" hint="Leave empty to have the webhook created for you." error={form.formState.errors.webhookSecret?.message}>
+          {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('webhookSecret')} />}
+        </Field>
+        <Button type="submit" disabled={save.isPending}>Check the key and save</Button>
+      </form>
+      <ErrorMessage error={save.error && !form.formState.errors.secretKey ? save.error : null} />
+    </Card>
+  );
+}
+
+function ProductCard({ product, paywallName }: { product: ProductView; paywallName: (id: string) => string }) {
+  const queryClient = useQueryClient();
+  const prices = useQuery({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['prices', product.id] });
+  const setActive = useMutation({ mutationFn: (p: { id: string; active: boolean }) => api.catalog.setPriceActive(p.id, p.active), onSettled: refresh });
+  return (
+    <Card aria-labelledby={`product-${product.id}`} className="space-y-3">
+      <div>
+        <h2 id={`product-${product.id}`} className="font-semibold">{product.name} {!product.active && <Badge tone="warn">inactive</Badge>}</h2>
+        {product.description && <p className="text-sm text-slate-600">{product.description}</p>}
+        <p className="text-sm">Unlocks: {product.entitlements.length === 0 ? 'every paywall' : product.entitlements.map(paywallName).join(', ')}</p>
+      </div>
+      <ErrorMessage error={prices.error ?? setActive.error} />
+      {prices.data && prices.data.length > 0 && (
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Prices of {product.name}</caption>
+          <thead className="bg-slate-50 text-xs uppercase text-slate-600">
+            <tr>
+              <th scope="col" className="px-2 py-2">Amount</th>
+              <th scope="col" className="px-2 py-2">Interval</th>
+              <th scope="col" className="px-2 py-2">Trial</th>
+              <th scope="col" className="px-2 py-2">Status</th>
+              <th scope="col" className="px-2 py-2"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {prices.data.map((price) => (
+              <tr key={price.id} className="border-t border-slate-100">
+                <td className="px-2 py-2">{money(price)}</td>
+                <td className="px-2 py-2">{price.interval === 'lifetime' ? 'once, for life' : `every ${price.interval}`}</td>
+                <td className="px-2 py-2">{price.trialDays > 0 ? `${price.trialDays} days` : '—'}</td>
+                <td className="px-2 py-2">{price.active ? <Badge tone="good">on sale</Badge> : <Badge>withdrawn</Badge>}</td>
+                <td className="px-2 py-2 text-right">
+                  <Button size="sm" variant="secondary" onClick={() => setActive.mutate({ id: price.id, active: !price.active })}>
+                    {price.active ? 'Withdraw' : 'Put on sale'}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PriceForm productId={product.id} onCreated={refresh} />
+    </Card>
+  );
+}
+
+const priceSchema = z.object({
+  currency: z.string().regex(/^[a-z]{3}$/, 'A three-letter code such as eur.'),
+  amount: z.string().regex(/^\d+([.,]\d{1,2})?$/, 'An amount such as 9 or 9.50.'),
+  interval: z.enum(['month', 'year', 'lifetime']),
+  trialDays: z.string().regex(/^\d{1,3}$/, 'Whole days, 0 to 730.'),
+});
+type PriceForm = z.infer<typeof priceSchema>;
+
+function PriceForm({ productId, onCreated }: { productId: string; onCreated: () => void }) {
+  const form = useForm<PriceForm>({ resolver: zodResolver(priceSchema), defaultValues: { currency: 'eur', amount: '', interval: 'month', trialDays: '0' } });
+  const create = useMutation({
+    mutationFn: (v: PriceForm) =>
+      api.catalog.createPrice(productId, { currency: v.currency, unitAmount: Math.round(Number(v.amount.replace(',', '.')) * 100), interval: v.interval, trialDays: Number(v.trialDays) }),
+    onSuccess: () => {
+      form.reset();
+      onCreated();
+    },
+    onError: (error) => showFieldErrors(form, error),
+  });
+  const e = form.formState.errors;
+  return (
+    <form aria-label="Add a price" className="space-y-2 border-t border-slate-200 pt-3" onSubmit={form.handleSubmit((v) => create.mutate(v))} noValidate>
+      <p className="text-xs text-slate-600">A price cannot be changed once created (readers may hold it); withdraw it and add a new one instead.</p>
+      <div className="grid gap-3 sm:grid-cols-[6rem_1fr_1fr_8rem_auto] sm:items-end">
+        <Field label="Currency" error={e.currency?.message}>{(control) => <Input {...control} {...form.register('currency')} />}</Field>
+        <Field label="Amount" error={e.amount?.message}>{(control) => <Input inputMode="decimal" placeholder="9.00" {...control} {...form.register('amount')} />}</Field>
+        <Field label="Interval">
+          {(control) => (
+            <Select {...control} {...form.register('interval')}>
+              <option value="month">every month</option>
+              <option value="year">every year</option>
+              <option value="lifetime">once, for life</option>
+            </Select>
+          )}
+        </Field>
+        <Field label="Trial days" error={e.trialDays?.message}>{(control) => <Input inputMode="numeric" {...control} {...form.register('trialDays')} />}</Field>
+        <Button type="submit" disabled={create.isPending}>Add price</Button>
+      </div>
+      <ErrorMessage error={create.error} />
+    </form>
+  );
+}
+
+const productSchema = z.object({ name: z.string().trim().min(1, 'Name the product.').max(200), description: z.string().max(2000), entitlements: z.array(z.string()) });
+type ProductForm = z.infer<typeof productSchema>;
+
+function ProductDialog({ paywalls, onClose }: { paywalls: Array<{ id: string; name: string }>; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const form = useForm<ProductForm>({ resolver: zodResolver(productSchema), defaultValues: { name: '', description: '', entitlements: [] } });
+  const create = useMutation({
+    mutationFn: (v: ProductForm) => api.catalog.createProduct({ name: v.name, description: v.description || null, entitlements: v.entitlements }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['products'] });
+      onClose();
+    },
+    onError: (error) => showFieldErrors(form, error),
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="New product">
+      <form className="space-y-4" onSubmit={form.handleSubmit((v) => create.mutate(v))} noValidate>
+        <Field label="Name" error={form.formState.errors.name?.message}>{(control) => <Input {...control} {...form.register('name')} />}</Field>
+        <Field label="Description (optional)">{(control) => <Input {...control} {...form.register('description')} />}</Field>
+        <fieldset>
+          <legend className="text-sm font-medium">Paywalls it unlocks (none ticked: every paywall)</legend>
+          {paywalls.map((p) => (
+            <label key={p.id} className="mt-1 flex items-center gap-2 text-sm"><input type="checkbox" value={p.id} className="accent-brand" {...form.register('entitlements')} /> {p.name}</label>
+          ))}
+        </fieldset>
+        <FormFooter error={create.error} onCancel={onClose} submitLabel="Create product" pending={create.isPending} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,137 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MembershipView } from '@gatehouse/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { api } from '../api/client';
+import { ROLE_LABELS, sessionQuery } from '../api/session';
+import { Button } from '../components/ui/button';
+import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Dialog } from '../components/ui/dialog';
+import { Field, Input, Textarea } from '../components/ui/field';
+import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
+import { showFieldErrors } from '../lib/forms';
+import { FormFooter } from '../components/ui/form-footer';
+
+/** As the gateway checks it: a host name, or `*.` and a host name for every subdomain. */
+const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+const publicationSchema = z.object({
+  name: z.string().trim().min(1, 'Give the publication a name.').max(200, 'At most 200 characters.'),
+  domains: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).map((domain) => domain.trim().toLowerCase()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string())
+        .min(1, 'Add at least one domain.')
+        .max(50, 'At most 50 domains.')
+        .refine((domains) => domains.every((domain) => HOST.test(domain)), 'Each domain must be a host name such as example.com or *.example.com.'),
+    ),
+});
+type PublicationInput = z.input<typeof publicationSchema>;
+type PublicationOutput = z.output<typeof publicationSchema>;
+
+export function PublicationsScreen() {
+  const publications = useQuery({ queryKey: ['publications'], queryFn: api.publications.list });
+  const [editing, setEditing] = useState<MembershipView | 'new' | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Publications"
+        description="Each publication has its own domains, keys, paywalls and customers. Domains may use a wildcard: *.example.com covers every subdomain."
+        actions={<Button onClick={() => setEditing('new')}>New publication</Button>}
+      />
+      {saved && <Notice>{saved}</Notice>}
+      {publications.isPending && <Loading what="publications" />}
+      {publications.error && <ErrorMessage error={publications.error} onRetry={() => void publications.refetch()} />}
+      {publications.data?.length === 0 && (
+        <Empty title="No publications yet" action={<Button onClick={() => setEditing('new')}>Create your first publication</Button>}>
+          A publication is the site whose content you gate.
+        </Empty>
+      )}
+      {publications.data && publications.data.length > 0 && (
+        <Card className="p-0">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your publications</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-2">Name</th>
+                <th scope="col" className="px-4 py-2">Domains</th>
+                <th scope="col" className="px-4 py-2">Your role</th>
+                <th scope="col" className="px-4 py-2"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {publications.data.map((publication) => (
+                <tr key={publication.id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-3 font-medium">{publication.name}</td>
+                  <td className="px-4 py-3 font-mono text-xs">{publication.domains.join(', ')}</td>
+                  <td className="px-4 py-3"><Badge>{ROLE_LABELS[publication.role]}</Badge></td>
+                  <td className="px-4 py-3 text-right">
+                    <Button size="sm" variant="secondary" onClick={() => setEditing(publication)} aria-label={`Edit ${publication.name}`}>
+                      Edit
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      {editing && (
+        <PublicationDialog
+          publication={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(publication, created) => {
+            setEditing(null);
+            setSaved(created ? `${publication.name} was created. Switch to it with the publication menu at the top.` : `${publication.name} was saved.`);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function PublicationDialog({
+  publication,
+  onClose,
+  onSaved,
+}: {
+  publication: MembershipView | null;
+  onClose: () => void;
+  onSaved: (publication: MembershipView, created: boolean) => void;
+}) {
+  const queryClient = useQueryClient();
+  const form = useForm<PublicationInput, unknown, PublicationOutput>({
+    resolver: zodResolver(publicationSchema),
+    defaultValues: { name: publication?.name ?? '', domains: publication?.domains.join('\n') ?? '' },
+  });
+  const save = useMutation({
+    mutationFn: (values: PublicationOutput) => (publication ? api.publications.update(publication.id, values) : api.publications.create(values)),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: ['publications'] });
+      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
+      onSaved(saved, publication === null);
+    },
+    onError: (error) => showFieldErrors(form, error),
+  });
+  const errors = form.formState.errors;
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={publication ? `Edit ${publication.name}` : 'New publication'}>
+      <form className="space-y-4" onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
+        <Field label="Name" error={errors.name?.message}>
+          {(control) => <Input {...control} {...form.register('name')} />}
+        </Field>
+        <Field label="Domains" hint="One per line or separated by commas, e.g. example.com and *.example.com." error={errors.domains?.message}>
+          {(control) => <Textarea rows={4} className="font-mono" {...control} {...form.register('domains')} />}
+        </Field>
+        <FormFooter error={save.error} onCancel={onClose} submitLabel={publication ? 'Save' : 'Create publication'} pending={save.isPending} />
+      </form>
+    </Dialog>
+  );
+}

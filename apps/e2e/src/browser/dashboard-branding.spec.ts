@@ -1,0 +1,101 @@
+import { eventually, type TestBrowser } from '@gatehouse/testing';
+import type { Page } from 'playwright-core';
+import { sessionFrom } from '../support/http';
+import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+
+jest.setTimeout(120_000);
+
+describe('dashboard: branding studio', () => {
+  let system: DashboardSystem;
+  let browser: TestBrowser;
+  let page: Page;
+  let publishableKey = '';
+  let session = '';
+  const publicBranding = () => system.api('/branding', { key: publishableKey });
+  /** The preview's main buttons: the real components' `part="primary-button"` (shadow DOM included), or the approximation's. */
+  const primaryButton = () => page.getByTestId('branding-preview').locator('[part="primary-button"]').first();
+  // Runs in the page; this file is type-checked without the DOM library, hence globalThis.
+  const style = (property: string): Promise<string> =>
+    primaryButton().evaluate((el, name) => (globalThis as any).getComputedStyle(el).getPropertyValue(name) as string, property);
+
+  beforeAll(async () => {
+    system = await DashboardSystem.start();
+    session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    publishableKey = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body.publishableKey;
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, OWNER);
+    await page.getByRole('link', { name: 'Branding' }).click();
+    await page.getByRole('heading', { name: 'Preview' }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  it('changes the preview as the fields change, before anything is saved', async () => {
+    await page.getByTestId('branding-preview').and(page.locator(':not([data-elements="loading"])')).waitFor();
+    expect(await style('background-color')).toBe('rgb(108, 92, 231)');
+
+    await page.getByRole('radio', { name: /^Themed/ }).check();
+    await page.getByLabel('Brand colour', { exact: true }).fill('#0055aa');
+    await page.getByRole('button', { name: 'Large' }).click();
+    await page.getByLabel('Font family').fill('Georgia, serif');
+    await page.getByLabel('Paywall heading').fill('Members read on');
+    await page.getByLabel('Paywall button text').fill('Become a member of the Dashboard Daily today');
+
+    await page.getByText('44 / 24 characters — 20 over the advised length (allowed)').waitFor();
+    expect(await style('background-color')).toBe('rgb(0, 85, 170)');
+    expect(await style('border-top-left-radius')).toBe('16px');
+    expect(await style('font-family')).toContain('Georgia');
+    await page.getByTestId('branding-preview').getByText('Members read on').waitFor();
+    await page.getByText('Left empty: #003b77, 10 % darker.').waitFor();
+    expect(await page.getByRole('slider').getAttribute('aria-valuenow')).toBe('16');
+
+    // Not saved yet: readers still get the generic design.
+    expect((await publicBranding()).body).toMatchObject({ brandingMode: 'generic', brandColor: null });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-branding-preview');
+  });
+
+  it('saves, past the soft limits, and GET /api/v1/branding returns it with the derived hover colour', async () => {
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await page.getByText('Branding saved.', { exact: false }).waitFor();
+    expect((await publicBranding()).body).toMatchObject({
+      brandingMode: 'themed',
+      brandColor: '#0055aa',
+      brandColorHover: '#003b77',
+      borderRadius: '16',
+      fontFamily: 'Georgia, serif',
+      paywallHeading: 'Members read on',
+      paywallCtaText: 'Become a member of the Dashboard Daily today',
+      customCss: null,
+    });
+    await browser.screenshot(page, 'dashboard-branding-saved');
+  });
+
+  it('moves the radius with the keyboard on the slider', async () => {
+    await page.getByRole('slider').focus();
+    await page.keyboard.press('End');
+    expect(await page.getByRole('slider').getAttribute('aria-valuenow')).toBe('24');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByRole('slider').getAttribute('aria-valuenow')).toBe('23');
+    expect(await style('border-top-left-radius')).toBe('23px');
+  });
+
+  it('says so, and keeps the other change, when someone else saved meanwhile', async () => {
+    const theirs = await system.api('/branding/admin', { method: 'PUT', session, body: { paywallHeading: 'Changed by a colleague' } });
+    expect(theirs.status).toBe(200);
+    await page.getByLabel('Paywall heading').fill('My late change');
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Someone else changed the branding since you opened it.' }).waitFor();
+    expect((await publicBranding()).body.paywallHeading).toBe('Changed by a colleague');
+    await browser.screenshot(page, 'dashboard-branding-conflict');
+
+    await page.getByRole('button', { name: 'Load their version' }).click();
+    await eventually(async () => ((await page.getByLabel('Paywall heading').inputValue()) === 'Changed by a colleague' ? true : undefined));
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await page.getByText('Branding saved.', { exact: false }).waitFor();
+  });
+});

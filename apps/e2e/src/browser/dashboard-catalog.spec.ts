@@ -1,0 +1,81 @@
+import type { TestBrowser } from '@gatehouse/testing';
+import { eventually } from '@gatehouse/testing';
+import type { Page } from 'playwright-core';
+import { FakeProcessorProcess, SECRET_KEY } from '../support/billing';
+import { sessionFrom } from '../support/http';
+import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+
+jest.setTimeout(120_000);
+
+describe('dashboard: catalog and processor', () => {
+  let fake: FakeProcessorProcess;
+  let system: DashboardSystem;
+  let browser: TestBrowser;
+  let page: Page;
+  let session = '';
+
+  beforeAll(async () => {
+    fake = await FakeProcessorProcess.spawn();
+    system = await DashboardSystem.start({ billing: true, processorUrl: fake.url });
+    session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    expect((await system.api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, OWNER);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+    await fake?.close();
+  });
+
+  it('connects the processor: the key is checked, shown masked, and the webhook created automatically', async () => {
+    const processor = page.getByRole('region', { name: 'Payment processor' });
+    await processor.getByText('not set up').waitFor();
+    await processor.getByLabel('Secret key').fill('not-a-key');
+    await processor.getByRole('button', { name: 'Check the key and save' }).click();
+    await processor.getByText('A processor secret key: sk_… or rk_…').waitFor();
+    await processor.getByLabel('Secret key').fill(SECRET_KEY);
+    await processor.getByRole('button', { name: 'Check the key and save' }).click();
+    await processor.getByText('The processor accepted the key; settings saved.').waitFor();
+    await processor.getByText(`sk_...${SECRET_KEY.slice(-4)}`, { exact: false }).waitFor();
+    await processor.getByText('created automatically at the processor', { exact: false }).waitFor();
+    expect(await page.content()).not.toContain(SECRET_KEY);
+  });
+
+  it('creates a product with its entitlement and a price in major units, and both appear at the processor', async () => {
+    await page.getByRole('button', { name: 'Create your first product' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New product' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Digital access');
+    await dialog.getByLabel('Premium').check();
+    await dialog.getByRole('button', { name: 'Create product' }).click();
+    const product = page.getByRole('region', { name: 'Digital access' });
+    await product.getByText('Unlocks: Premium').waitFor();
+
+    const form = product.getByRole('form', { name: 'Add a price' });
+    await form.getByLabel('Amount').fill('9.50');
+    await form.getByLabel('Trial days').fill('14');
+    await form.getByRole('button', { name: 'Add price' }).click();
+    const row = product.getByRole('row', { name: /€9\.50/ });
+    await row.getByText('every month').waitFor();
+    await row.getByText('14 days').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-catalog');
+
+    const products = await eventually(async () => {
+      const found = (await fake.requestsTo('POST', '/v1/products')).filter((r) => r.body['name'] === 'Digital access');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(products).toHaveLength(1);
+    const prices = await eventually(async () => {
+      const found = (await fake.requestsTo('POST', '/v1/prices')).filter((r) => String(r.body['unit_amount']) === '950');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(prices[0].body).toMatchObject({ currency: 'eur' });
+
+    await row.getByRole('button', { name: 'Withdraw' }).click();
+    await row.getByText('withdrawn').waitFor();
+  });
+});

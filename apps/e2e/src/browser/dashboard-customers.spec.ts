@@ -1,0 +1,69 @@
+import type { TestBrowser } from '@gatehouse/testing';
+import type { Page } from 'playwright-core';
+import { sessionFrom } from '../support/http';
+import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+
+jest.setTimeout(120_000);
+
+describe('dashboard: customers and subscriptions', () => {
+  let system: DashboardSystem;
+  let browser: TestBrowser;
+  let page: Page;
+  let session = '';
+  let customerId = '';
+
+  beforeAll(async () => {
+    system = await DashboardSystem.start({ billing: true, customers: true });
+    session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    const product = await system.api('/admin/products', { session, body: { name: 'Digital' } });
+    expect(product.status).toBe(201);
+    expect((await system.api(`/admin/products/${product.body.id}/prices`, { session, body: { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0, active: true } })).status).toBe(201);
+    await system.api('/customers', { session, body: { email: 'someone.else@example.com', name: 'Someone Else' } });
+    customerId = (await system.api('/customers', { session, body: { email: 'reader@example.com', name: 'Rita Reader' } })).body.id;
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, OWNER);
+    await page.getByRole('link', { name: 'Customers' }).click();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  it('finds a customer by email, grants a subscription until a date, and cancels it at period end', async () => {
+    await page.getByLabel('Find by email').fill(' Reader@Example.com ');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Open reader@example.com' }).click();
+    const customer = page.getByRole('region', { name: 'Rita Reader' });
+    await customer.getByText('No subscriptions. Grant one below.').waitFor();
+    expect(await page.getByText('someone.else@example.com').count()).toBe(0);
+
+    await customer.getByLabel('Grant a subscription to').selectOption({ label: 'Digital, €9.00 a month' });
+    await customer.getByLabel('Until (optional)').fill('2031-06-30');
+    await customer.getByRole('button', { name: 'Grant' }).click();
+    await customer.getByText('Granted until 30 Jun 2031.').waitFor();
+    const row = customer.getByRole('row', { name: /active/ });
+    await row.getByText('Digital, €9.00 a month').waitFor();
+    await row.getByText('manual').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await row.getByRole('button', { name: 'Cancel at period end' }).click();
+    await customer.getByText('It ends on 30 Jun 2031.').waitFor();
+    await row.getByText('ends at period end').waitFor();
+    const [subscription] = (await system.api(`/admin/subscriptions?customerId=${customerId}`, { session })).body.items;
+    expect(subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, source: 'manual', currentPeriodEnd: '2031-06-30T23:59:59.000Z' });
+    await browser.screenshot(page, 'dashboard-customers-subscription');
+  });
+
+  it('deletes the customer after a confirmation that says what is removed', async () => {
+    const customer = page.getByRole('region', { name: 'Rita Reader' });
+    await customer.getByRole('button', { name: 'Delete customer' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Their account, sign-in sessions and tokens are removed at once', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete customer' }).click();
+    await page.getByText('No customer with the email reader@example.com').waitFor();
+    expect((await system.api('/customers?email=reader@example.com', { session })).body.items).toEqual([]);
+    await browser.screenshot(page, 'dashboard-customers-deleted');
+  });
+});

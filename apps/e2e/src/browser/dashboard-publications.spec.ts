@@ -1,0 +1,66 @@
+import type { TestBrowser } from '@gatehouse/testing';
+import type { Page } from 'playwright-core';
+import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+
+jest.setTimeout(120_000);
+
+describe('dashboard: publications', () => {
+  let system: DashboardSystem;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    system = await DashboardSystem.start();
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, OWNER);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  it('creates a publication with wildcard domains, refusing bad ones next to their field', async () => {
+    await page.getByRole('button', { name: 'New publication' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New publication' });
+    await dialog.getByRole('button', { name: 'Create publication' }).click();
+    await dialog.getByText('Give the publication a name.').waitFor();
+    await dialog.getByText('Add at least one domain.').waitFor();
+    await dialog.getByLabel('Name').fill('The Evening Post');
+    await dialog.getByLabel('Domains').fill('eveningpost.example\nnot a host!');
+    await dialog.getByRole('button', { name: 'Create publication' }).click();
+    await dialog.getByText('Each domain must be a host name such as example.com or *.example.com.').waitFor();
+    expect(await dialog.getByLabel('Domains').getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await dialog.getByLabel('Domains').fill('EveningPost.example, *.eveningpost.example');
+    await dialog.getByRole('button', { name: 'Create publication' }).click();
+    await page.getByText('The Evening Post was created.').waitFor();
+    const row = page.getByRole('row', { name: /The Evening Post/ });
+    await row.getByText('eveningpost.example, *.eveningpost.example').waitFor();
+    await row.getByText('Owner').waitFor();
+    await page.getByRole('combobox', { name: 'Publication' }).getByRole('option', { name: 'The Evening Post' }).waitFor({ state: 'attached' });
+    await browser.screenshot(page, 'dashboard-publication-created');
+  });
+
+  it('edits its name and domains, and the switcher moves every screen to it', async () => {
+    await page.getByRole('button', { name: 'Edit The Evening Post' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit The Evening Post' });
+    await dialog.getByLabel('Name').fill('The Evening Star');
+    await dialog.getByLabel('Domains').fill('eveningstar.example\n*.eveningstar.example');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('The Evening Star was saved.').waitFor();
+    await page.getByRole('row', { name: /The Evening Star/ }).getByText('eveningstar.example, *.eveningstar.example').waitFor();
+
+    await page.getByRole('combobox', { name: 'Publication' }).selectOption({ label: 'The Evening Star' });
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByText('Who works on The Evening Star.', { exact: false }).waitFor();
+    await browser.screenshot(page, 'dashboard-publication-edited');
+
+    const login = await system.api('/admin/session', { body: OWNER });
+    const session = /service_session=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
+    const { items } = (await system.api('/admin/publications', { session })).body;
+    expect(items).toContainEqual({ id: expect.any(String), name: 'The Evening Star', domains: ['eveningstar.example', '*.eveningstar.example'], role: 'admin' });
+  });
+});

@@ -1,0 +1,135 @@
+import { accessService } from '@gatehouse/access';
+import { adminService } from '@gatehouse/admin';
+import { billingService } from '@gatehouse/billing';
+import { brandingService } from '@gatehouse/branding';
+import { identityService } from '@gatehouse/identity';
+import { deleteEventStream, type RunningService } from '@gatehouse/bus';
+import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { PUBLIC_BASE_URL } from './billing';
+import { call, type Answer, type Call } from './http';
+import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import { WEBHOOKS_ENV } from './webhooks';
+
+const ROOT = resolve(__dirname, '../../../..');
+export const DASHBOARD_DIR = resolve(ROOT, 'dist/apps/dashboard');
+
+export const OWNER = { email: 'owner@dashboard.example', password: 'owner-password-1' };
+const STAFF_ENV = {
+  BCRYPT_COST: '4',
+  BOOTSTRAP_ADMIN_EMAIL: OWNER.email,
+  BOOTSTRAP_ADMIN_PASSWORD: OWNER.password,
+  BOOTSTRAP_PUBLICATION_NAME: 'Dashboard Daily',
+  BOOTSTRAP_PUBLICATION_DOMAINS: 'daily.example,*.daily.example',
+};
+
+/**
+ * What the dashboard talks to: admin, access, branding and webhooks-out as their own applications
+ * over the real NATS and PostgreSQL, and the gateway in front serving the built dashboard at
+ * /dashboard, as `npm start` does.
+ */
+export class DashboardSystem {
+  readonly namespace = uniqueNamespace('dash');
+  db!: TestDatabase;
+  gateway!: TestGateway;
+  private readonly services: RunningService[] = [];
+
+  /** `billing`: also billing (the stats view asks it), at `processorUrl` (a local fake) when given; `customers`: also identity, which keeps them. */
+  static async start(options: { billing?: boolean; customers?: boolean; processorUrl?: string } = {}): Promise<DashboardSystem> {
+    if (!existsSync(resolve(DASHBOARD_DIR, 'index.html'))) throw new Error(`the dashboard is not built: run npm run build:web (looked in ${DASHBOARD_DIR})`);
+    const system = new DashboardSystem();
+    system.db = await createTestDatabase();
+    system.services.push(
+      ...(await Promise.all([
+        startServiceOverNats(adminService, system.db.url, system.namespace, STAFF_ENV),
+        startServiceOverNats(accessService, system.db.url, system.namespace),
+        startServiceOverNats(brandingService, system.db.url, system.namespace),
+        startServiceOverNats(webhooksOutService, system.db.url, system.namespace, WEBHOOKS_ENV),
+        ...(options.billing
+          ? [startServiceOverNats(billingService, system.db.url, system.namespace, {
+              PUBLIC_BASE_URL,
+              PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
+              ...(options.processorUrl ? { PROCESSOR_API_URL: options.processorUrl } : {}),
+            })]
+          : []),
+        ...(options.customers ? [startServiceOverNats(identityService, system.db.url, system.namespace, { BCRYPT_COST: '4' })] : []),
+      ])),
+    );
+    system.gateway = await startGatewayOverNats(system.namespace, { DASHBOARD_DIR });
+    return system;
+  }
+
+  get url(): string {
+    return `${this.gateway.url}/dashboard`;
+  }
+
+  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
+    return call<T>(this.gateway.url, `/api/v1${path}`, options);
+  }
+
+  /** Reads or changes admin's schema directly, e.g. to let a session run out. */
+  adminSql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+    return querySchema<T>(this.db.url, 'admin', text, params);
+  }
+
+  async close(): Promise<void> {
+    await this.gateway?.close();
+    for (const service of this.services) await service.close();
+    await this.db?.drop();
+    await deleteEventStream([testNatsUrl()], this.namespace);
+  }
+}
+
+/** A staff member's browser on the dashboard. */
+export async function staffBrowser(): Promise<TestBrowser> {
+  return launchBrowser();
+}
+
+export async function signIn(page: Page, system: DashboardSystem, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${system.url}/sign-in`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Areas' }).waitFor();
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core run on the page as it is; answers the serious and critical violations. */
+export async function seriousAccessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated rather than added as a script tag: the dashboard's CSP rightly refuses inline scripts.
+  await page.evaluate(`${AXE_SOURCE};undefined`);
+  // Evaluated in the page (this file is type-checked without the DOM library).
+  const violations: AxeViolation[] = await page.evaluate(`axe.run(document).then((result) =>
+    result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) })))`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** The focused element's label, aria-label or text, evaluated in the page. */
+const FOCUSED_NAME = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return '';
+  const label = el.getAttribute('aria-label') ?? (el.id ? document.querySelector('label[for="' + el.id + '"]')?.textContent : null);
+  return (label ?? el.textContent ?? '').trim();
+})()`;
+
+/** Presses Tab until the element matching `name` (accessible name of the focused element) has focus; fails after `limit` presses. */
+export async function tabTo(page: Page, name: RegExp, limit = 60): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const focused: string = await page.evaluate(FOCUSED_NAME);
+    if (name.test(focused)) return;
+  }
+  throw new Error(`no element named ${name} reached with Tab`);
+}
