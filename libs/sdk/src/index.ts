@@ -2,7 +2,8 @@ import { browserEnvironment } from './lib/browser';
 import { Gatehouse, type InitOptions } from './lib/gatehouse';
 
 export { Gatehouse } from './lib/gatehouse';
-export type { AccessResult, CheckoutOptions, Command, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
+export type { AccessResult, CheckoutOptions, Command, EmailLinkOptions, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
+export type { EmailLink } from './lib/email-links';
 export { GatehouseError } from './lib/errors';
 export type { GatehouseErrorCode } from './lib/errors';
 export type { Session } from './lib/sessions';
@@ -10,8 +11,10 @@ export type {
   AccessCheckResult,
   AccessReason,
   BrandingConfiguration,
+  CustomerProfile,
   OfferedPriceView,
   CustomerView,
+  EmailKind,
   MeterState,
   PaywallRule,
   TrackEventType,

@@ -1,17 +1,18 @@
 import { css, html, type PropertyDeclarations, type PropertyValues, type CSSResultGroup } from 'lit';
 import { GatehouseElement, deepActiveElement, sharedStyles, trapFocus, type AuthMode } from './base';
+import { SignInElement, signInStyles } from './email-paths';
 import { recheckAccess } from './sdk';
 
-/** `<gatehouse-login-form>`: email and password; fires `login` on success. */
-export class LoginForm extends GatehouseElement {
+/**
+ * `<gatehouse-login-form>`: email and password, a reset link or a code by email, and the step of
+ * an emailed link the page was opened from; fires `login` on success.
+ */
+export class LoginForm extends SignInElement {
   static override elementName = 'login-form' as const;
-  static override properties: PropertyDeclarations = { ...GatehouseElement.properties, ...GatehouseElement.brandingProperties('login-form') };
+  static override properties: PropertyDeclarations = { ...SignInElement.properties, ...GatehouseElement.brandingProperties('login-form') };
 
   override render() {
-    return this.frame(html`${this.logo()}
-      <h2 part="heading">${this.copy('authHeading')}</h2>
-      <p part="description" class="muted">${this.copy('authDescription')}</p>
-      ${this.authForm('login')}`);
+    return this.frame(html`${this.logo()} ${this.signInIntro('login')} ${this.signInForm('login')}`);
   }
 
   protected override authenticated(mode: AuthMode, result: unknown): void {
@@ -131,12 +132,16 @@ export class ModalDialog {
   }
 }
 
-/** `<gatehouse-auth-modal>`: sign in or create an account in a dialog; `show('login' | 'register')` opens it. */
-export class AuthModal extends GatehouseElement {
+/**
+ * `<gatehouse-auth-modal>`: sign in (as the login form does) or create an account in a dialog;
+ * `show('login' | 'register')` opens it. It opens itself on a page opened from an emailed link
+ * when the page has no login form.
+ */
+export class AuthModal extends SignInElement {
   static override elementName = 'auth-modal' as const;
-  static override styles: CSSResultGroup = [sharedStyles, dialogStyles];
+  static override styles: CSSResultGroup = [sharedStyles, dialogStyles, signInStyles];
   static override properties: PropertyDeclarations = {
-    ...GatehouseElement.properties,
+    ...SignInElement.properties,
     ...GatehouseElement.brandingProperties('auth-modal'),
     mode: { type: String, reflect: true },
     open: { type: Boolean, reflect: true },
@@ -158,9 +163,10 @@ export class AuthModal extends GatehouseElement {
     await this.dialog.open();
   }
 
-  /** Closes the dialog, fires `close` and puts focus back. */
+  /** Closes the dialog, fires `close` and puts focus back; it opens again on the password form. */
   close(): void {
     this.open = false;
+    this.path = 'password';
     if (this.dialog.close()) this.emit('close');
   }
 
@@ -173,21 +179,27 @@ export class AuthModal extends GatehouseElement {
   override render() {
     const m = this.messages;
     const login = this.mode !== 'register';
-    const body = html`${this.logo()}
-      <h2 part="heading" id="heading">${login ? this.copy('authHeading') : this.copy('authRegisterHeading')}</h2>
-      <p part="description" class="muted">${login ? this.copy('authDescription') : this.copy('authRegisterDescription')}</p>
-      ${this.authForm(login ? 'login' : 'register')}
-      <p class="switch">
-        <button type="button" class="link" part="switch-link" @click=${() => this.switchTo(login ? 'register' : 'login')}>${login ? m.toRegister : m.toLogin}</button>
-      </p>`;
+    const body = html`${this.logo()} ${this.signInIntro(login ? 'login' : 'register')} ${this.signInForm(login ? 'login' : 'register')}
+      ${this.path === 'password'
+        ? html`<p class="switch">
+            <button type="button" class="link" part="switch-link" @click=${() => this.switchTo(login ? 'register' : 'login')}>${login ? m.toRegister : m.toLogin}</button>
+          </p>`
+        : ''}`;
     return this.frame(this.dialog.shell(m.authDialog, m.close, body));
   }
 
   private async switchTo(mode: AuthMode): Promise<void> {
     this.mode = mode;
-    this.form = { fieldErrors: {}, formError: '', busy: false };
-    await this.updateComplete;
+    await this.goTo('password');
     (this.renderRoot.querySelector('dialog input') as HTMLElement | null)?.focus();
+  }
+
+  protected override handlesEmailLink(): boolean {
+    return !document.querySelector('gatehouse-login-form');
+  }
+
+  protected override openedFromLink(): void {
+    void this.show('login');
   }
 
   protected override authenticated(mode: AuthMode, result: unknown): void {

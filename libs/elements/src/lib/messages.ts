@@ -35,6 +35,36 @@ export interface Messages {
   authDialog: string;
   paywallDialog: string;
   locked: string;
+  forgotPassword: string;
+  emailCode: string;
+  resetHeading: string;
+  resetDescription: string;
+  sendLink: string;
+  checkInbox: string;
+  /** `{email}` is the address. */
+  resetSent: string;
+  codeHeading: string;
+  codeDescription: string;
+  sendCode: string;
+  /** `{email}` is the address. */
+  codeSent: string;
+  code: string;
+  newCode: string;
+  newPasswordHeading: string;
+  newPasswordDescription: string;
+  newPassword: string;
+  savePassword: string;
+  linkHeading: string;
+  linkDescription: string;
+  signMeIn: string;
+  verifyHeading: string;
+  verifyDescription: string;
+  confirmEmail: string;
+  verified: string;
+  backToSignIn: string;
+  codeInvalid: string;
+  linkInvalid: string;
+  tooMany: string;
 }
 
 const en: Messages = {
@@ -73,6 +103,34 @@ const en: Messages = {
   authDialog: 'Sign in or create an account',
   paywallDialog: 'Subscription offer',
   locked: 'Locked content',
+  forgotPassword: 'Forgot password?',
+  emailCode: 'Email me a code',
+  resetHeading: 'Reset your password',
+  resetDescription: 'Enter the email address of your account and we will send you a link to choose a new password.',
+  sendLink: 'Send me a link',
+  checkInbox: 'Check your inbox',
+  resetSent: 'If {email} belongs to an account, a link to choose a new password is on its way. It works for 30 minutes.',
+  codeHeading: 'Sign in with a code',
+  codeDescription: 'Enter the email address of your account and we will send you a 6-digit code.',
+  sendCode: 'Email me a code',
+  codeSent: 'If {email} belongs to an account, a 6-digit code is on its way. Enter it here; it works for 15 minutes.',
+  code: '6-digit code',
+  newCode: 'Send a new code',
+  newPasswordHeading: 'Choose a new password',
+  newPasswordDescription: 'At least 8 characters. You will be signed in, and signed out everywhere else.',
+  newPassword: 'New password',
+  savePassword: 'Save and sign in',
+  linkHeading: 'Sign in',
+  linkDescription: 'You opened a sign-in link from your email.',
+  signMeIn: 'Sign me in',
+  verifyHeading: 'Confirm your email address',
+  verifyDescription: 'You opened a link from your email to confirm that this address is yours.',
+  confirmEmail: 'Confirm my email address',
+  verified: 'Thank you: your email address is confirmed.',
+  backToSignIn: 'Back to sign in',
+  codeInvalid: 'That code is wrong or has expired. Check the email, or ask for a new code.',
+  linkInvalid: 'This link has expired or has been used already. Please ask for a new one.',
+  tooMany: 'Too many attempts. Please wait a few minutes and try again.',
 };
 
 const ar: Messages = {
@@ -111,6 +169,34 @@ const ar: Messages = {
   authDialog: 'سجّل الدخول أو أنشئ حسابًا',
   paywallDialog: 'عرض الاشتراك',
   locked: 'محتوى مقفل',
+  forgotPassword: 'نسيت كلمة المرور؟',
+  emailCode: 'أرسل لي رمزًا بالبريد',
+  resetHeading: 'إعادة تعيين كلمة المرور',
+  resetDescription: 'أدخل البريد الإلكتروني لحسابك وسنرسل إليك رابطًا لاختيار كلمة مرور جديدة.',
+  sendLink: 'أرسل لي رابطًا',
+  checkInbox: 'تحقّق من بريدك الوارد',
+  resetSent: 'إذا كان {email} يخص حسابًا، فإن رابطًا لاختيار كلمة مرور جديدة في طريقه إليك. يعمل لمدة 30 دقيقة.',
+  codeHeading: 'تسجيل الدخول برمز',
+  codeDescription: 'أدخل البريد الإلكتروني لحسابك وسنرسل إليك رمزًا من 6 أرقام.',
+  sendCode: 'أرسل لي رمزًا بالبريد',
+  codeSent: 'إذا كان {email} يخص حسابًا، فإن رمزًا من 6 أرقام في طريقه إليك. أدخله هنا؛ يعمل لمدة 15 دقيقة.',
+  code: 'رمز من 6 أرقام',
+  newCode: 'أرسل رمزًا جديدًا',
+  newPasswordHeading: 'اختر كلمة مرور جديدة',
+  newPasswordDescription: '8 أحرف على الأقل. سيتم تسجيل دخولك هنا وتسجيل خروجك من كل مكان آخر.',
+  newPassword: 'كلمة المرور الجديدة',
+  savePassword: 'حفظ وتسجيل الدخول',
+  linkHeading: 'تسجيل الدخول',
+  linkDescription: 'لقد فتحت رابط تسجيل دخول من بريدك الإلكتروني.',
+  signMeIn: 'سجّل دخولي',
+  verifyHeading: 'أكّد عنوان بريدك الإلكتروني',
+  verifyDescription: 'لقد فتحت رابطًا من بريدك الإلكتروني لتأكيد أن هذا العنوان يخصك.',
+  confirmEmail: 'تأكيد عنوان بريدي الإلكتروني',
+  verified: 'شكرًا لك: تم تأكيد عنوان بريدك الإلكتروني.',
+  backToSignIn: 'العودة إلى تسجيل الدخول',
+  codeInvalid: 'هذا الرمز غير صحيح أو انتهت صلاحيته. تحقّق من البريد، أو اطلب رمزًا جديدًا.',
+  linkInvalid: 'انتهت صلاحية هذا الرابط أو تم استخدامه من قبل. يرجى طلب رابط جديد.',
+  tooMany: 'محاولات كثيرة جدًا. يرجى الانتظار بضع دقائق ثم المحاولة مرة أخرى.',
 };
 
 export const MESSAGES: Record<string, Messages> = { en, ar };

@@ -16,6 +16,7 @@ export function browserEnvironment(): Environment {
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
     now: () => Date.now(),
     location: window.location,
+    replaceUrl: (url) => history.replaceState(history.state, '', url),
     referrer: document.referrer,
     randomId: () => (crypto.randomUUID ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')),
     listen: (type, listener) => (type === 'visibilitychange' ? document : window).addEventListener(type, listener),

@@ -5,11 +5,14 @@ import type {
   OfferedPriceView,
   CheckoutSessionView,
   CustomerAuthResult,
+  CustomerProfile,
+  EmailRequestAccepted,
   TrackEvent,
   TrackEventType,
   VisitorAttributes,
 } from '@gatehouse/contracts';
 import { GatehouseError, isUnavailable } from './errors';
+import { takeEmailLink, type EmailLink } from './email-links';
 import { EventQueue, type Timers } from './event-queue';
 import { Api } from './http';
 import { Sessions, type Locks, type Session } from './sessions';
@@ -54,6 +57,8 @@ export interface Environment {
   timers: Timers;
   now(): number;
   location: { href: string; search: string; origin: string; assign(url: string): void };
+  /** Replaces the page's URL without a navigation (`history.replaceState`). */
+  replaceUrl(url: string): void;
   referrer: string;
   randomId(): string;
   /** Subscribes to window events (`storage`, `pagehide`, `visibilitychange`). */
@@ -79,7 +84,19 @@ const COMMANDS = new Set([
   'getBranding',
   'getPrices',
   'on',
+  'requestPasswordReset',
+  'confirmPasswordReset',
+  'requestLoginCode',
+  'signInWithCode',
+  'signInWithLink',
+  'verifyEmail',
+  'requestEmailVerification',
 ]);
+
+/** Where an emailed link should lead: a page on one of the publication's domains (this page when absent). */
+export interface EmailLinkOptions {
+  returnUrl?: string;
+}
 
 /**
  * The browser SDK: access checks, track events and the reader's session against one publication.
@@ -93,6 +110,7 @@ export class Gatehouse {
   private events?: EventQueue;
   private failMode: FailMode = 'open';
   private branding?: Promise<BrandingConfiguration>;
+  private emailLink: EmailLink | null = null;
   private prices?: Promise<OfferedPriceView[]>;
   private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
   private readonly pending: Command[] = [];
@@ -131,6 +149,12 @@ export class Gatehouse {
     this.api = api;
     this.storage = storage;
     const sessions = this.sessions;
+    // An emailed link's token leaves the address bar at once; only the reader's confirmation uses it.
+    const taken = takeEmailLink(env.location.href);
+    if (taken) {
+      this.emailLink = taken.link;
+      env.replaceUrl(taken.rest);
+    }
     env.listen('storage', (event: StorageEvent) => {
       if (event.key === null || event.key === sessions.storageKey) sessions.sync();
     });
@@ -221,7 +245,8 @@ export class Gatehouse {
     this.trackEvent('page_view');
   }
 
-  async register(details: { email: string; password: string; name: string }): Promise<Session> {
+  /** `locale` picks the language of account email; `returnUrl` is where the verification link leads. */
+  async register(details: { email: string; password: string; name: string; locale?: string; returnUrl?: string }): Promise<Session> {
     const result = await this.call<CustomerAuthResult>('/auth/customers/register', { body: details });
     return (this.sessions as Sessions).save(result);
   }
@@ -229,6 +254,62 @@ export class Gatehouse {
   async login(credentials: { email: string; password: string }): Promise<Session> {
     const result = await this.call<CustomerAuthResult>('/auth/customers/login', { body: credentials });
     return (this.sessions as Sessions).save(result);
+  }
+
+  /**
+   * The account email link that opened this page (`{kind, token}`: `password_reset`, `login_code`
+   * or `email_verification`), taken out of the URL by `init`; null when there is none. Nothing is
+   * used up until the page confirms it with `confirmPasswordReset`, `signInWithLink` or
+   * `verifyEmail` after the reader asked for it, so mail filters that open links burn nothing.
+   */
+  readEmailLink(): EmailLink | null {
+    this.ready();
+    return this.emailLink && { ...this.emailLink };
+  }
+
+  /** Emails a link to choose a new password, if the address is a reader's (the answer never says). */
+  async requestPasswordReset(email: string, options: EmailLinkOptions = {}): Promise<void> {
+    await this.call<EmailRequestAccepted>('/auth/customers/password-reset', { body: { email, returnUrl: options.returnUrl ?? this.pageUrl() } });
+  }
+
+  /** Sets a new password with the reset link's token and signs the reader in; every other session ends. */
+  async confirmPasswordReset(token: string, password: string): Promise<Session> {
+    return this.signIn('/auth/customers/password-reset/confirm', { token, password });
+  }
+
+  /** Emails a 6-digit sign-in code and a sign-in link, if the address is a reader's (the answer never says). */
+  async requestLoginCode(email: string, options: EmailLinkOptions = {}): Promise<void> {
+    await this.call<EmailRequestAccepted>('/auth/customers/login-code', { body: { email, returnUrl: options.returnUrl ?? this.pageUrl() } });
+  }
+
+  /** Signs in with the emailed code; `code_invalid` when wrong, expired or used up. */
+  async signInWithCode(email: string, code: string): Promise<Session> {
+    return this.signIn('/auth/customers/login-code/verify', { email, code: code.replace(/\s+/g, '') });
+  }
+
+  /** Signs in with the token of the sign-in email's link (see `readEmailLink`). */
+  async signInWithLink(token: string): Promise<Session> {
+    return this.signIn('/auth/customers/login-code/link', { token });
+  }
+
+  /**
+   * Confirms the reader's address with the verification link's token. A logged-in reader's tokens
+   * are refreshed, so that the access token says the address is verified.
+   */
+  async verifyEmail(token: string): Promise<CustomerProfile> {
+    const profile = await this.call<CustomerProfile>('/auth/customers/verify-email', { body: { token } });
+    this.forgetLink(token);
+    const sessions = this.sessions as Sessions;
+    const session = sessions.current();
+    if (session) await sessions.refresh(session.accessToken).catch(() => undefined);
+    return profile;
+  }
+
+  /** Emails the logged-in reader a new verification link. */
+  async requestEmailVerification(options: EmailLinkOptions = {}): Promise<void> {
+    const api = this.ready();
+    const body = { returnUrl: options.returnUrl ?? this.pageUrl() };
+    await this.withToken((token) => api.request<EmailRequestAccepted>('/auth/customers/verify-email/send', { body, token }), true);
   }
 
   /** Logs the reader out here and in every tab; the service revokes the session too. */
@@ -317,6 +398,21 @@ export class Gatehouse {
   private unexpiredToken(): string | null {
     const session = (this.sessions as Sessions).current();
     return session && session.expiresAt > this.env.now() ? session.accessToken : null;
+  }
+
+  /** This page without its fragment: where emailed links lead back to by default. */
+  private pageUrl(): string {
+    return this.env.location.href.split('#')[0];
+  }
+
+  private async signIn(path: string, body: Record<string, string>): Promise<Session> {
+    const result = await this.call<CustomerAuthResult>(path, { body });
+    if (body.token) this.forgetLink(body.token);
+    return (this.sessions as Sessions).save(result);
+  }
+
+  private forgetLink(token: string): void {
+    if (this.emailLink?.token === token) this.emailLink = null;
   }
 
   private call<T>(path: string, options: { body: unknown }): Promise<T> {

@@ -1,5 +1,6 @@
 import type { CustomerAuthResult } from '@gatehouse/contracts';
 import { GatehouseError } from '../errors';
+import { Gatehouse, type Environment } from '../gatehouse';
 import type { Locks } from '../sessions';
 import { KeyedStorage } from '../storage';
 
@@ -88,4 +89,46 @@ export class RefreshServer {
     this.used.set(refreshToken, Date.now());
     return this.issue();
   };
+}
+
+type Route = (request: { url: URL; body: any; headers: Record<string, string> }) => { status: number; body?: unknown } | 'unreachable';
+
+export const KEY = 'pk_test_site';
+export const problem = (status: number, code: string) => ({ status, body: { type: 'x', title: code, status, detail: `${code} detail`, code } });
+
+/**
+ * A page on https://news.example (at `href`) with the API behind a fake fetch that records every
+ * request; `replaced` records the URLs the page's address was replaced by.
+ */
+export function page(route: Route, storage: Storage = new MemoryStorage(), href = 'https://news.example/story?utm_source=mail&utm_campaign=spring') {
+  const requests: Array<{ path: string; url: URL; body: any; headers: Record<string, string> }> = [];
+  const assigned: string[] = [];
+  const replaced: string[] = [];
+  const url = new URL(href);
+  const location = { href, search: url.search, origin: url.origin, assign: (to: string) => void assigned.push(to) };
+  const env: Environment = {
+    fetch: (async (input: string, init: RequestInit) => {
+      const url = new URL(input);
+      const request = { url, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: init.headers as Record<string, string> };
+      requests.push({ path: url.pathname, ...request });
+      const answer = route(request);
+      if (answer === 'unreachable') throw new TypeError('Failed to fetch');
+      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status });
+    }) as typeof fetch,
+    storage,
+    locks: null,
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
+    now: () => Date.now(),
+    location,
+    replaceUrl: (to) => {
+      replaced.push(to);
+      location.href = to;
+    },
+    referrer: 'https://search.example/',
+    randomId: () => 'visitor-1',
+    listen: () => undefined,
+    hidden: () => false,
+    warn: () => undefined,
+  };
+  return { gatehouse: new Gatehouse(env), requests, assigned, replaced, storage };
 }

@@ -1,39 +1,8 @@
 import { GatehouseError } from '../errors';
-import { Gatehouse, type AccessResult, type Environment } from '../gatehouse';
-import { MemoryStorage, RefreshServer, tick } from './fakes';
+import type { AccessResult } from '../gatehouse';
+import { KEY, page, problem, RefreshServer, tick } from './fakes';
 
-type Route = (request: { url: URL; body: any; headers: Record<string, string> }) => { status: number; body?: unknown } | 'unreachable';
-
-/** A page on https://news.example with the API behind a fake fetch that records every request. */
-function page(route: Route, storage = new MemoryStorage()) {
-  const requests: Array<{ path: string; url: URL; body: any; headers: Record<string, string> }> = [];
-  const assigned: string[] = [];
-  const env: Environment = {
-    fetch: (async (input: string, init: RequestInit) => {
-      const url = new URL(input);
-      const request = { url, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: init.headers as Record<string, string> };
-      requests.push({ path: url.pathname, ...request });
-      const answer = route(request);
-      if (answer === 'unreachable') throw new TypeError('Failed to fetch');
-      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status });
-    }) as typeof fetch,
-    storage,
-    locks: null,
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
-    now: () => Date.now(),
-    location: { href: 'https://news.example/story?utm_source=mail&utm_campaign=spring', search: '?utm_source=mail&utm_campaign=spring', origin: 'https://news.example', assign: (url) => assigned.push(url) },
-    referrer: 'https://search.example/',
-    randomId: () => 'visitor-1',
-    listen: () => undefined,
-    hidden: () => false,
-    warn: () => undefined,
-  };
-  return { gatehouse: new Gatehouse(env), requests, assigned, storage };
-}
-
-const problem = (status: number, code: string) => ({ status, body: { type: 'x', title: code, status, detail: `${code} detail`, code } });
 const granted = { status: 200, body: { granted: true, reason: 'no_rule', customerId: null } };
-const KEY = 'pk_test_site';
 
 describe('Gatehouse client', () => {
   it('runs calls queued before init once init comes, and reports failures of queued calls through on("error")', async () => {
