@@ -4,11 +4,9 @@ import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
-import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
-import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type ProcessorEvent } from './billing';
@@ -45,10 +43,6 @@ export interface SystemOptions {
   identityClock?: Clock;
   /** Domains of the publication besides all.example (a browser test's page host). */
   domains?: string[];
-  /** Also webhooks-out and branding, so every route of the API answers. */
-  everyService?: boolean;
-  /** More configuration of the gateway, e.g. TRUST_PROXY. */
-  gatewayEnv?: Record<string, string>;
 }
 
 /**

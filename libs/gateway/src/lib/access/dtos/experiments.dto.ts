@@ -17,6 +17,7 @@ export class VariantOverridesDto {
 
   @ApiPropertyOptional({ type: PaywallCopyDto, description: "Merged over the paywall's copy." })
   @IsOptional()
+  @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => PaywallCopyDto)
   copy?: PaywallCopyDto;
@@ -41,6 +42,7 @@ export class ExperimentVariantDto {
 
   @ApiPropertyOptional({ type: VariantOverridesDto })
   @IsOptional()
+  @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => VariantOverridesDto)
   overrides?: VariantOverridesDto;

@@ -82,6 +82,7 @@ export class CreatePaywallDto {
 
   @ApiProperty({ type: PaywallMatchDto })
   @IsDefined()
+  @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => PaywallMatchDto)
   match: PaywallMatchDto;
@@ -110,6 +111,7 @@ export class CreatePaywallDto {
 
   @ApiPropertyOptional({ type: PaywallCopyDto, nullable: true })
   @IsOptional()
+  @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => PaywallCopyDto)
   copy?: PaywallCopyDto | null;
