@@ -7,6 +7,12 @@ import type {
   CreatedInvitation,
   CreatedWebhook,
   CustomerRecord,
+  EmailCopy,
+  EmailMessageSummary,
+  EmailMessageView,
+  EmailTemplateView,
+  ExperimentChanges,
+  ProductChanges,
   ExperimentDraft,
   ExperimentView,
   DeliveryAttemptView,
@@ -152,6 +158,7 @@ export const api = {
   },
   paywalls: {
     list: () => all<PaywallView>('/admin/paywalls'),
+    get: (paywallId: string) => get<PaywallView>(`/admin/paywalls/${id(paywallId)}`),
     create: (body: PaywallDraft) => post<PaywallView>('/admin/paywalls', body),
     update: (paywallId: string, body: PaywallChanges) => patch<PaywallView>(`/admin/paywalls/${id(paywallId)}`, body),
     remove: (paywallId: string) => remove(`/admin/paywalls/${id(paywallId)}`),
@@ -161,6 +168,9 @@ export const api = {
   },
   experiments: {
     list: () => all<ExperimentView>('/admin/experiments'),
+    get: (experimentId: string) => get<ExperimentView>(`/admin/experiments/${id(experimentId)}`),
+    /** Name always; variants only while a draft. */
+    update: (experimentId: string, body: ExperimentChanges) => patch<ExperimentView>(`/admin/experiments/${id(experimentId)}`, body),
     create: (body: ExperimentDraft) => post<ExperimentView>('/admin/experiments', body),
     start: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/start`),
     stop: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/stop`),
@@ -171,9 +181,12 @@ export const api = {
   },
   customers: {
     find: async (email: string) => (await get<Page<CustomerRecord>>(`/customers?${new URLSearchParams(email ? { email, limit: '50' } : { limit: '50' })}`)).items,
+    create: (body: { email: string; name: string }) => post<CustomerRecord>('/customers', body),
+    update: (customerId: string, body: { email?: string; name?: string }) => patch<CustomerRecord>(`/customers/${id(customerId)}`, body),
     remove: (customerId: string) => remove(`/customers/${id(customerId)}`),
   },
   subscriptions: {
+    get: (subscriptionId: string) => get<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}`),
     ofCustomer: (customerId: string) => all<SubscriptionView>(`/admin/subscriptions?customerId=${id(customerId)}&`),
     grant: (body: { customerId: string; priceId: string; currentPeriodEnd?: string }) => post<SubscriptionView>('/admin/subscriptions', body),
     cancel: (subscriptionId: string, atPeriodEnd: boolean) => post<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}/cancel`, { atPeriodEnd }),
@@ -181,7 +194,11 @@ export const api = {
   catalog: {
     products: () => all<ProductView>('/admin/products'),
     createProduct: (body: { name: string; description: string | null; entitlements: string[] }) => post<ProductView>('/admin/products', body),
-    updateProduct: (productId: string, body: { active: boolean }) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
+    product: (productId: string) => get<ProductView>(`/admin/products/${id(productId)}`),
+    updateProduct: (productId: string, body: ProductChanges) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
+    removeProduct: (productId: string) => remove(`/admin/products/${id(productId)}`),
+    price: (priceId: string) => get<PriceView>(`/admin/prices/${id(priceId)}`),
+    removePrice: (priceId: string) => remove(`/admin/prices/${id(priceId)}`),
     prices: (productId: string) => all<PriceView>(`/admin/products/${id(productId)}/prices`),
     createPrice: (productId: string, body: { currency: string; unitAmount: number; interval: PriceView['interval']; trialDays: number }) =>
       post<PriceView>(`/admin/products/${id(productId)}/prices`, body),
@@ -193,9 +210,17 @@ export const api = {
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),
+    get: (segmentId: string) => get<SegmentView>(`/admin/segments/${id(segmentId)}`),
     create: (body: SegmentDraft) => post<SegmentView>('/admin/segments', body),
     update: (segmentId: string, body: SegmentDraft) => patch<SegmentView>(`/admin/segments/${id(segmentId)}`, body),
     remove: (segmentId: string) => remove(`/admin/segments/${id(segmentId)}`),
+  },
+  email: {
+    messages: () => get<Page<EmailMessageSummary>>('/admin/mailbox?limit=100'),
+    message: (messageId: string) => get<EmailMessageView>(`/admin/mailbox/${id(messageId)}`),
+    templates: () => get<EmailTemplateView[]>('/admin/email-templates'),
+    saveTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>, copy: EmailCopy) => put<EmailTemplateView>(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`, copy),
+    resetTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>) => remove(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`),
   },
   webhooks: {
     list: async () => (await get<{ webhooks: WebhookWithDeliveries[] }>('/admin/webhooks')).webhooks,

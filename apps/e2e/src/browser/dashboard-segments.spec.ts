@@ -1,4 +1,4 @@
-import type { TestBrowser } from '@gatehouse/testing';
+import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
@@ -94,5 +94,16 @@ describe('dashboard: segments', () => {
     await page.getByRole('alert').filter({ hasText: 'Paywalls use this segment: Soft for newsletter readers.' }).waitFor();
     await card.waitFor();
     await browser.screenshot(page, 'dashboard-segments');
+  });
+
+  it('opens the editor from a link to it, loading the segment by id', async () => {
+    const [first] = (await system.api('/admin/segments', { session })).body.items;
+    await page.goto(`${system.url}/segments?edit=${first.id}`);
+    const dialog = page.getByRole('dialog', { name: `Edit ${first.name}` });
+    await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === first.name ? true : undefined));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).search).toBe('');
   });
 });
