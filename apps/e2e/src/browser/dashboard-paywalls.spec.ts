@@ -1,8 +1,8 @@
-import { eventually, type TestBrowser } from '@gatehouse/testing';
+import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { querySchema } from '../support/system';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
 
@@ -104,13 +104,7 @@ describe('dashboard: paywalls', () => {
 
   it('opens the editor from a link to it, loading the paywall by id, and the link closes with it', async () => {
     const [first] = (await system.api('/admin/paywalls', { session })).body.items;
-    await page.goto(`${system.url}/paywalls?edit=${first.id}`);
-    const dialog = page.getByRole('dialog', { name: `Edit ${first.name}` });
-    await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === first.name ? true : undefined));
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    expect(new URL(page.url()).search).toBe('');
+    await openAndCloseEditorLink(page, system, 'paywalls', first);
 
     await page.goto(`${system.url}/paywalls?edit=00000000-0000-4000-8000-000000000000`);
     await page.getByRole('dialog', { name: 'Edit paywall' }).getByRole('alert').waitFor();

@@ -1,7 +1,7 @@
-import { eventually, type TestBrowser } from '@gatehouse/testing';
+import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
 
@@ -98,12 +98,6 @@ describe('dashboard: segments', () => {
 
   it('opens the editor from a link to it, loading the segment by id', async () => {
     const [first] = (await system.api('/admin/segments', { session })).body.items;
-    await page.goto(`${system.url}/segments?edit=${first.id}`);
-    const dialog = page.getByRole('dialog', { name: `Edit ${first.name}` });
-    await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === first.name ? true : undefined));
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    expect(new URL(page.url()).search).toBe('');
+    await openAndCloseEditorLink(page, system, 'segments', first);
   });
 });

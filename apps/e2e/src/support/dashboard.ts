@@ -4,7 +4,7 @@ import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
 import { deleteEventStream, type RunningService } from '@gatehouse/bus';
-import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
+import { createTestDatabase, eventually, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -152,4 +152,19 @@ export async function tabTo(page: Page, name: RegExp, limit = 60): Promise<void>
     if (name.test(focused)) return;
   }
   throw new Error(`no element named ${name} reached with Tab`);
+}
+
+/**
+ * Opens an editor from its link (`/dashboard/<screen>?edit=<id>`): it loads the item by id and shows
+ * its name, axe finds nothing serious, and Escape closes it and drops the parameter.
+ */
+export async function openAndCloseEditorLink(page: Page, system: DashboardSystem, screen: string, item: { id: string; name: string }): Promise<void> {
+  await page.goto(`${system.url}/${screen}?edit=${item.id}`);
+  const dialog = page.getByRole('dialog', { name: `Edit ${item.name}` });
+  await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === item.name ? true : undefined));
+  const violations = await seriousAccessibilityViolations(page);
+  if (violations.length > 0) throw new Error(`axe: ${JSON.stringify(violations)}`);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  if (new URL(page.url()).search !== '') throw new Error(`the link stayed: ${page.url()}`);
 }
