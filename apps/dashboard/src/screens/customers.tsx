@@ -19,6 +19,12 @@ export function CustomersScreen() {
   const [selected, setSelected] = useState<CustomerRecord | null>(null);
   const [creating, setCreating] = useState(false);
   const customers = useQuery({ queryKey: ['customers', search], queryFn: () => api.customers.find(search) });
+  /** Shows `customer` with the search set to their email, so the list behind them is theirs. */
+  const open = (customer: CustomerRecord) => {
+    setEmail(customer.email);
+    setSearch(customer.email);
+    setSelected(customer);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSearch(email.trim().toLowerCase());
@@ -40,7 +46,7 @@ export function CustomersScreen() {
       </form>
       {customers.isPending && <Loading what="customers" />}
       {customers.error && <ErrorMessage error={customers.error} onRetry={() => void customers.refetch()} />}
-      {customers.data?.length === 0 && (
+      {customers.data?.length === 0 && !selected && (
         <Empty title={search ? `No customer with the email ${search}` : 'No customers yet'}>
           Customers appear when readers register on your site, or when your server creates them.
         </Empty>
@@ -63,12 +69,12 @@ export function CustomersScreen() {
         <CustomerPage
           key={selected.id}
           customer={selected}
-          onChanged={(customer) => { setSelected(customer); void customers.refetch(); }}
+          onChanged={open}
           onClose={() => setSelected(null)}
           onDeleted={() => { setSelected(null); void customers.refetch(); }}
         />
       )}
-      {creating && <CustomerDialog onClose={() => setCreating(false)} onSaved={(customer) => { setCreating(false); setSelected(customer); void customers.refetch(); }} />}
+      {creating && <CustomerDialog onClose={() => setCreating(false)} onSaved={(customer) => { setCreating(false); open(customer); }} />}
     </>
   );
 }

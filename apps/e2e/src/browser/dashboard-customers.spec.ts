@@ -91,7 +91,8 @@ describe('dashboard: customers and subscriptions', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText('Their account, sign-in sessions and tokens are removed at once', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Delete customer' }).click();
-    await page.getByText('No customer with the email reader@example.com').waitFor();
+    await customer.waitFor({ state: 'detached' });
+    await page.getByText('No customer with the email rita@example.com').waitFor();
     expect((await system.api('/customers?email=rita@example.com', { session })).body.items).toEqual([]);
     await browser.screenshot(page, 'dashboard-customers-deleted');
   });
