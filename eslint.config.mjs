@@ -11,10 +11,14 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:bus', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:db', ...extra] },
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...plumbing, ...extra] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:example'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
-  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:testing'] },
+  // The web components build on the SDK.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:web'] },
+  // The publishable Node client (@gatehouse/node) bundles what it takes from contracts.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:client'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:testing', 'type:client', 'type:example'] },
 ];
 
 export default [
@@ -36,7 +40,8 @@ export default [
   },
   {
     // Browser code: nothing of the server may reach the bundle.
-    files: ['libs/sdk/src/**/*.ts'],
+    files: ['libs/sdk/src/**/*.ts', 'libs/elements/src/**/*.ts'],
+    ignores: ['**/__tests__/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

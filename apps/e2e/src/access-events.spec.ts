@@ -189,16 +189,16 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
         await system.track({ type: 'paywall_dismissed', url: page('/ev/a'), paywallId: paywall.id });
 
         const result = await stats(hour, new Date(hour.getTime() + 3 * 3600_000));
-        expect(result.totals).toEqual({ checksGranted: 2, checksDenied: 2, shown: 2, dismissed: 1, converted: 1 });
+        expect(result.totals).toEqual({ checksGranted: 2, checksDenied: 2, crawlerChecks: 0, shown: 2, dismissed: 1, converted: 1 });
         expect(result.series).toEqual([
           { start: '2031-03-16T08:00:00.000Z', ...result.totals },
-          { start: '2031-03-16T09:00:00.000Z', checksGranted: 0, checksDenied: 0, shown: 0, dismissed: 0, converted: 0 },
-          { start: '2031-03-16T10:00:00.000Z', checksGranted: 0, checksDenied: 0, shown: 0, dismissed: 0, converted: 0 },
+          { start: '2031-03-16T09:00:00.000Z', checksGranted: 0, checksDenied: 0, crawlerChecks: 0, shown: 0, dismissed: 0, converted: 0 },
+          { start: '2031-03-16T10:00:00.000Z', checksGranted: 0, checksDenied: 0, crawlerChecks: 0, shown: 0, dismissed: 0, converted: 0 },
         ]);
         expect(result.paywalls).toEqual(
           expect.arrayContaining([
-            { paywallId: meter.id, name: 'Counted', checksGranted: 1, checksDenied: 2, shown: 2, dismissed: 0, converted: 1 },
-            { paywallId: paywall.id, name: 'Events', checksGranted: 0, checksDenied: 0, shown: 0, dismissed: 1, converted: 0 },
+            { paywallId: meter.id, name: 'Counted', checksGranted: 1, checksDenied: 2, crawlerChecks: 0, shown: 2, dismissed: 0, converted: 1 },
+            { paywallId: paywall.id, name: 'Events', checksGranted: 0, checksDenied: 0, crawlerChecks: 0, shown: 0, dismissed: 1, converted: 0 },
           ]),
         );
         expect(result.paywalls).toHaveLength(2);
@@ -211,6 +211,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
             variantName: 'Only',
             checksGranted: 1,
             checksDenied: 2,
+            crawlerChecks: 0,
             shown: 2,
             dismissed: 0,
             converted: 1,
@@ -224,6 +225,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
             variantName: 'Never',
             checksGranted: 0,
             checksDenied: 0,
+            crawlerChecks: 0,
             shown: 0,
             dismissed: 0,
             converted: 0,

@@ -54,8 +54,8 @@ describe('gateway and a service over NATS', () => {
     expect(res.status).toBe(503);
     const body = (await res.json()) as { status: string; services: Record<string, { status: string; checks?: object }> };
     expect(body.status).toBe('down');
-    expect(body.services['gateway']).toEqual({ status: 'up' });
-    expect(body.services['identity']).toEqual({ status: 'up', checks: { database: 'up' } });
+    expect(body.services['gateway']).toEqual({ status: 'up', checks: { bus: 'up', events: 'up' } });
+    expect(body.services['identity']).toEqual({ status: 'up', checks: { database: 'up', events: 'up' } });
     expect(body.services['billing']).toEqual({ status: 'down' });
   });
 

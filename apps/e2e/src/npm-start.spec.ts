@@ -1,81 +1,33 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { eventually } from '@gatehouse/testing';
 import { call, sessionFrom } from './support/http';
-
-const ROOT = resolve(__dirname, '../../..');
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
+import { LocalStart } from './support/local-start';
 
 /**
  * `npm start` on a bare machine: no DATABASE_URL, no NATS_URL, a fresh DATA_DIR. Every service
  * runs in one process on the in-process bus and an embedded PostgreSQL.
  */
 describe('npm start (embedded, one process)', () => {
-  let child: ChildProcess;
-  let output = '';
+  let started: LocalStart;
   let base: string;
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
 
   beforeAll(async () => {
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    delete env['DATABASE_URL'];
-    delete env['NATS_URL'];
-    delete env['PUBLIC_BASE_URL'];
-    // Exactly the `start` script of package.json, exec'd so that signals reach the Node process itself.
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    child = spawn('sh', ['-c', `exec ${scripts['start']}`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    await new Promise<void>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`npm start did not come up:\n${output}`)), 110_000);
-      const check = setInterval(() => {
-        if (output.includes('API docs:')) {
-          clearTimeout(timer);
-          clearInterval(check);
-          ok();
-        }
-      }, 100);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        clearInterval(check);
-        fail(new Error(`npm start exited with ${code}:\n${output}`));
-      });
-    });
-    base = `http://127.0.0.1:${port}`;
+    started = await LocalStart.start({ database: 'embedded' });
+    base = started.base.replace('//localhost:', '//127.0.0.1:');
   }, 120_000);
 
-  afterAll(async () => {
-    // Whatever a failed test left running: the whole process group, embedded PostgreSQL included.
-    if (child?.pid) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  }, 30_000);
+  // Whatever a failed test left running: the whole process group, embedded PostgreSQL included.
+  afterAll(() => started?.close(), 30_000);
 
   it('prints where the API docs are', () => {
-    expect(output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);
+    expect(started.output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);
+    expect(started.output).toMatch(/Demo publisher site: http:\/\/localhost:\d+\/demo\//);
   });
 
   it('serves the built dashboard at /dashboard, deep links included, and prints its address', async () => {
-    expect(output).toMatch(/Dashboard: http:\/\/localhost:\d+\/dashboard\//);
+    expect(started.output).toMatch(/Dashboard: http:\/\/localhost:\d+\/dashboard\//);
     const page = await fetch(`${base}/dashboard/api-keys`);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -85,6 +37,16 @@ describe('npm start (embedded, one process)', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toContain('javascript');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("starts the example publisher's server beside it, cutting the paid text for a visitor", async () => {
+    const site = await eventually(async () => /Example publisher \(server-side paywall\): (http:\/\/localhost:\d+)\//.exec(started.output)?.[1]);
+    const page = await fetch(`${site}/articles/premium/harbour-rebuild`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('The council voted on Tuesday night');
+    expect(html).not.toContain('The plan, costed at 40 million');
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('serves the Swagger UI and its OpenAPI document', async () => {
@@ -154,7 +116,7 @@ describe('npm start (embedded, one process)', () => {
   });
 
   it('keeps account email in the local mailbox without SMTP_URL, and a password reset completes from it', async () => {
-    expect(output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
+    expect(started.output).toContain(`local mailbox: GET http://localhost:${new URL(base).port}/api/v1/admin/mailbox`);
     const session = sessionFrom(await call(base, '/api/v1/admin/session', { body: { email: 'admin@example.com', password: 'gatehouse-demo' } }));
     const keys = await call(base, '/api/v1/admin/api-keys', { session, body: { name: 'mailbox-site' } });
     const key = keys.body.publishableKey as string;
@@ -181,9 +143,9 @@ describe('npm start (embedded, one process)', () => {
   });
 
   it('stops cleanly on SIGTERM', async () => {
-    const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-    process.kill(child.pid!, 'SIGTERM');
+    const exited = new Promise<number | null>((ok) => started.child.once('exit', (code) => ok(code)));
+    process.kill(started.child.pid!, 'SIGTERM');
     await expect(exited).resolves.toBe(0);
-    expect(output).not.toMatch(/error/i);
+    expect(started.output).not.toMatch(/error/i);
   }, 30_000);
 });

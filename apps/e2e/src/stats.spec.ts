@@ -8,7 +8,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const BUCKET_MS: Record<StatsInterval, number> = { hour: HOUR_MS, day: DAY_MS };
 
-type Counter = 'checksGranted' | 'checksDenied' | 'shown' | 'dismissed' | 'converted';
+type Counter = 'checksGranted' | 'checksDenied' | 'crawlerChecks' | 'shown' | 'dismissed' | 'converted';
 type Counts = Record<Counter, number>;
 const TRACKED: Record<'paywall_shown' | 'paywall_dismissed' | 'paywall_converted', Counter> = {
   paywall_shown: 'shown',
@@ -16,7 +16,7 @@ const TRACKED: Record<'paywall_shown' | 'paywall_dismissed' | 'paywall_converted
   paywall_converted: 'converted',
 };
 
-const zero = (): Counts => ({ checksGranted: 0, checksDenied: 0, shown: 0, dismissed: 0, converted: 0 });
+const zero = (): Counts => ({ checksGranted: 0, checksDenied: 0, crawlerChecks: 0, shown: 0, dismissed: 0, converted: 0 });
 const rate = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 const funnel = (counts: Counts) => ({ ...counts, conversionRate: rate(counts.converted, counts.shown) });
 const floorTo = (time: number, size: number) => Math.floor(time / size) * size;

@@ -4,10 +4,13 @@ import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
+import { startLocalExamplePublisher } from '@gatehouse/example-publisher';
 import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
+import type { AddressInfo } from 'node:net';
+import { DemoSite, startLocalProcessor } from './demo/demo-site';
 
 const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
 
@@ -27,6 +30,11 @@ const DEMO_DEFAULTS: Record<string, string> = {
 runMain(async () => {
   const demo = Object.keys(DEMO_DEFAULTS).filter((name) => !process.env[name]);
   for (const name of demo) process.env[name] = DEMO_DEFAULTS[name];
+  // No processor configured: the local fake stands in, so the demo's checkout completes (docs/elements.md).
+  const localProcessor = !process.env['PROCESSOR_API_URL'] && process.env['LOCAL_FAKE_PROCESSOR'] !== 'false' ? await startLocalProcessor() : undefined;
+  if (localProcessor) process.env['PROCESSOR_API_URL'] = localProcessor.url;
+  // Billing names this address to the processor for its webhooks: the port this process listens on.
+  process.env['PUBLIC_BASE_URL'] ??= `http://localhost:${process.env['PORT'] ?? 3000}`;
   const base = loadConfig(ServiceConfig);
   const gatewayConfig = loadConfig(GatewayConfig);
   const configs = SERVICES.map((definition) => loadConfig(definition.config));
@@ -38,14 +46,32 @@ runMain(async () => {
     SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
   );
   const gateway = await createGateway(gatewayConfig, transport);
+  const demoSite = new DemoSite(gateway);
   await gateway.listen({ port: gatewayConfig.PORT, host: '0.0.0.0' });
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running. API docs: ${url}/docs`);
   console.log(dashboardDirectory(gatewayConfig) ? `Dashboard: ${url}/dashboard/` : 'Dashboard: not built yet (npm run build:web), so /dashboard is not served.');
+  // The example publisher's own server (docs/server.md) beside the gateway, on EXAMPLE_PORT (default PORT + 100).
+  const examplePort = Number(process.env['EXAMPLE_PORT'] ?? gatewayConfig.PORT + 100);
+  const example = await startLocalExamplePublisher({
+    gatewayUrl: `http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`,
+    admin: { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' },
+    dataDir: base.DATA_DIR,
+    port: examplePort,
+  }).then(
+    (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),
+    (err: unknown) => console.warn(`Example publisher not available: ${err instanceof Error ? err.message : String(err)}`),
+  );
   if (!process.env['SMTP_URL']) {
     console.log(`No SMTP_URL: account email (password resets, sign-in codes) is kept in the local mailbox: GET ${url}/api/v1/admin/mailbox with a staff session.`);
   }
+  // Printed after the lines above: the demo's line tells a waiting test that start-up has finished.
+  const admin = { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' };
+  await demoSite.seed(`http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`, admin, base.DATA_DIR, localProcessor !== undefined).then(
+    () => console.log(`Demo publisher site: ${url}/demo/${localProcessor ? ` (payments go to the local fake processor at ${localProcessor.url}: no real money moves)` : ''}`),
+    (err: unknown) => console.warn(`Demo publisher site not available: ${err instanceof Error ? err.message : String(err)}`),
+  );
   if (demo.includes('BOOTSTRAP_ADMIN_PASSWORD')) {
     console.log(
       `Demo dashboard login (used only while no staff exists): ${process.env['BOOTSTRAP_ADMIN_EMAIL']} / ${DEMO_DEFAULTS['BOOTSTRAP_ADMIN_PASSWORD']}` +
@@ -57,9 +83,11 @@ runMain(async () => {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    example?.close();
     await gateway.close();
     await Promise.all(services.map((s) => s.close()));
     await embedded?.stop();
+    localProcessor?.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -2,3 +2,4 @@ export * from './lib/data-source';
 export * from './lib/database.module';
 export * from './lib/embedded-postgres';
 export * from './lib/keyset-page';
+export * from './lib/retention';

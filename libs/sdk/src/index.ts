@@ -10,6 +10,7 @@ export type {
   AccessCheckResult,
   AccessReason,
   BrandingConfiguration,
+  OfferedPriceView,
   CustomerView,
   MeterState,
   PaywallRule,

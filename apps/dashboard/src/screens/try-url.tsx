@@ -17,6 +17,10 @@ const WHY: Record<AccessReason, string> = {
   data_passed: 'the visitor filled in the form',
   soft: 'the paywall is soft: a prompt the reader can dismiss',
   blocked: 'the paywall applies',
+  search_crawler_granted: 'a verified search-engine crawler, granted by the crawler policy',
+  search_crawler_denied: 'a verified search-engine crawler, denied by the crawler policy',
+  ai_crawler_allowed: 'an AI crawler, allowed by the crawler policy',
+  ai_crawler_denied: 'an AI crawler, denied by the crawler policy',
 };
 
 /** "Try a URL": the decision an anonymous visitor would get, and why; counted in no stats. */

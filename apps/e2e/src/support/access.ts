@@ -42,6 +42,7 @@ export class AccessSystem {
   private gateway?: TestGateway;
   private readonly services: RunningService[] = [];
   private bus?: BusClient;
+  private accessConfig?: AccessConfig;
 
   get base(): string {
     return (this.gateway as TestGateway).url;
@@ -60,13 +61,13 @@ export class AccessSystem {
   private async boot(gatewayEnv: Record<string, string>): Promise<void> {
     this.db = await createTestDatabase();
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
-    const accessConfig = loadConfig(AccessConfig, {
+    const accessConfig = (this.accessConfig = loadConfig(AccessConfig, {
       LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
       NATS_URL: testNatsUrl(),
       DATABASE_URL: this.db.url,
       BUS_NAMESPACE: this.namespace,
       ENTITLEMENTS_TIMEOUT_MS: '200',
-    });
+    }));
     this.services.push(
       ...(await Promise.all([
         startServiceOverNats(identityService, this.db.url, this.namespace, ENV),
@@ -126,6 +127,29 @@ export class AccessSystem {
     });
     if (answer.status !== 201) throw new Error(`register answered ${answer.status}`);
     return answer.body;
+  }
+
+  /** One more access service on the same database and bus: another replica, answering from its own memory. */
+  async startAccessReplica(): Promise<RunningService> {
+    const replica = await startService(accessService, {
+      config: this.accessConfig as AccessConfig,
+      transport: { kind: 'nats', servers: [testNatsUrl()] },
+      databaseUrl: this.databaseUrl,
+      clock: this.clock,
+    });
+    this.services.push(replica);
+    return replica;
+  }
+
+  /** Stops an access replica gracefully (as SIGTERM does), so it is no longer closed with the system. */
+  async stopAccessReplica(replica: RunningService): Promise<void> {
+    this.services.splice(this.services.indexOf(replica), 1);
+    await replica.close();
+  }
+
+  /** The access replicas running. */
+  get accessReplicas(): RunningService[] {
+    return this.services.filter((service) => service.name === 'access');
   }
 
   /** A bus client on the system's namespace, as admin's stats view would call access. */

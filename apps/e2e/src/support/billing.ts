@@ -232,6 +232,10 @@ export class BillingSystem {
     ({ publishableKey: this.publishableKey, secretKey: this.secretKey } = keys.body);
   }
 
+  get databaseUrl(): string {
+    return this.db.url;
+  }
+
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
     return call<T>(this.gateway.url, `/api/v1${path}`, options);
   }

@@ -17,6 +17,16 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
+/** Called with every answer `call` gets, e.g. to check it against the OpenAPI document. */
+export type AnswerObserver = (request: { base: string; method: string; path: string }, answer: Answer) => void;
+const observers = new Set<AnswerObserver>();
+
+/** Observes every answer from now on; returns the function that stops it. */
+export function observeAnswers(observer: AnswerObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 /** One HTTP call to the gateway, as a browser, a publisher's server or the dashboard would make it. */
 export async function call<T = any>(base: string, path: string, options: Call = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
@@ -37,7 +47,9 @@ export async function call<T = any>(base: string, path: string, options: Call = 
   } catch {
     // not JSON: keep the text
   }
-  return { status: res.status, body: body as T, headers: res.headers };
+  const answer = { status: res.status, body: body as T, headers: res.headers };
+  for (const observer of observers) observer({ base, method: options.method ?? (options.body === undefined ? 'GET' : 'POST'), path }, answer);
+  return answer;
 }
 
 /** The session token from a Set-Cookie answer. */

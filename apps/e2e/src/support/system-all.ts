@@ -1,9 +1,11 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
+import { brandingService } from '@gatehouse/branding';
 import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
+import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { SystemClock, loadConfig, type Clock } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -11,6 +13,7 @@ import { FakeProcessorProcess, PUBLIC_BASE_URL, SECRET_KEY, WEBHOOK_SECRET, type
 import { call, sessionFrom, type Answer, type Call } from './http';
 import { staffSession } from './staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import { WEBHOOKS_ENV } from './webhooks';
 
 export const SITE = 'https://all.example';
 const ADMIN = { email: 'all-admin@example.com', password: 'all-admin-password' };
@@ -36,6 +39,10 @@ export interface SystemOptions {
   identityClock?: Clock;
   /** Domains of the publication besides all.example (a browser test's page host). */
   domains?: string[];
+  /** Also webhooks-out and branding, so every route of the API answers. */
+  everyService?: boolean;
+  /** More configuration of the gateway, e.g. TRUST_PROXY. */
+  gatewayEnv?: Record<string, string>;
 }
 
 /**
@@ -75,7 +82,7 @@ export class WholeSystem {
     await this.gateway.close();
   }
 
-  private async boot({ accessEnv = {}, identityClock, domains = [] }: SystemOptions): Promise<void> {
+  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {} }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -94,9 +101,12 @@ export class WholeSystem {
         startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
         startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        ...(everyService
+          ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, WEBHOOKS_ENV), startServiceOverNats(brandingService, this.db.url, this.namespace)]
+          : []),
       ])),
     );
-    this.gateway = await startGatewayOverNats(this.namespace);
+    this.gateway = await startGatewayOverNats(this.namespace, gatewayEnv);
 
     const login = await this.api('/admin/session', { body: ADMIN });
     this.session = sessionFrom(login);

@@ -24,7 +24,7 @@ export function startServiceOverNats<C extends ServiceConfig>(
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   const config = loadConfig(definition.config, { ...quiet, NATS_URL: testNatsUrl(), DATABASE_URL: databaseUrl, BUS_NAMESPACE: namespace, ...env });
-  return startService(definition, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl });
+  return startService(definition, { config, transport: { kind: 'nats', servers: config.NATS_URL!.split(',') }, databaseUrl });
 }
 
 /** Boots the gateway on a free local port, talking to the services over the real NATS. */
@@ -34,7 +34,7 @@ export async function startGatewayOverNats(
   extraModules: Array<Type | DynamicModule> = [],
 ): Promise<TestGateway> {
   const config = loadConfig(GatewayConfig, { ...quiet, NATS_URL: testNatsUrl(), BUS_NAMESPACE: namespace, PORT: '0', ...env });
-  const app = await createGateway(config, { kind: 'nats', servers: [testNatsUrl()] }, extraModules);
+  const app = await createGateway(config, { kind: 'nats', servers: config.NATS_URL!.split(',') }, extraModules);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };

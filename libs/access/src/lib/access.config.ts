@@ -15,4 +15,14 @@ export class AccessConfig extends ServiceConfig {
   @Min(50, { message: 'must be a whole number of milliseconds from 50 to 5000' })
   @Max(5000, { message: 'must be a whole number of milliseconds from 50 to 5000' })
   ENTITLEMENTS_TIMEOUT_MS: number = 1000;
+
+  /** Days a reader's visit count is kept after their last visit. */
+  @IsInt()
+  @Min(1)
+  VISITS_RETENTION_DAYS: number = 90;
+
+  /** Days after which hourly statistics are compacted to daily figures. */
+  @IsInt()
+  @Min(2)
+  STATS_COMPACT_AFTER_DAYS: number = 90;
 }

@@ -5,7 +5,9 @@ import { DecisionsModule } from './decisions/decisions.module';
 import { Experiment } from './experiments/experiment.entity';
 import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
+import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-policy';
 import { Paywall } from './paywalls/paywall.entity';
+import { AccessRetention } from './retention/access-retention';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { Segment } from './segments/segment.entity';
 import { SegmentsModule } from './segments/segments.module';
@@ -14,7 +16,7 @@ import { TrackingModule } from './tracking/tracking.module';
 
 export { AccessConfig };
 
-@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule] })
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule], providers: [AccessRetention] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */
@@ -24,5 +26,5 @@ export const accessService: ServiceDefinition<AccessConfig> = {
   module: AccessModule,
   config: AccessConfig,
   entities: [Segment, Paywall, Experiment],
-  migrations: [CreateAccessTables1763771942137],
+  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000],
 };

@@ -20,6 +20,16 @@ export interface BusOptions {
   transport: BusTransport;
   /** How long a request waits for its reply before failing with 503 service_unavailable. */
   requestTimeoutMs?: number;
+  /** Replicas and size cap of the event stream (EVENT_STREAM_REPLICAS, EVENT_STREAM_MAX_BYTES). */
+  stream?: EventStreamLimits;
+  /** How long closing waits for the requests in hand to be answered (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
+}
+
+export interface EventStreamLimits {
+  replicas: number;
+  /** -1: no size cap, only the age limit. */
+  maxBytes: number;
 }
 
 export const BUS_OPTIONS = Symbol('BUS_OPTIONS');

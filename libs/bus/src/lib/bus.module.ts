@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { BUS_OPTIONS, type BusOptions } from './bus-options';
 import { BusClient, REQUEST_CLIENT, type RequestClient } from './requests/bus-client';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '@gatehouse/platform';
 import { InProcessClient, InProcessServer } from './requests/in-process.transport';
 import { NamespacedNatsClient, NamespacedNatsServer } from './requests/nats.transport';
 
@@ -14,7 +15,7 @@ export function createRequestClient(options: BusOptions): RequestClient {
 /** The transport a service answers requests on; its replicas share one queue group. */
 export function createRequestServer(options: BusOptions): CustomTransportStrategy {
   return options.transport.kind === 'nats'
-    ? new NamespacedNatsServer(options.transport.servers, options.service, options.namespace)
+    ? new NamespacedNatsServer(options.transport.servers, options.service, options.namespace, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
     : new InProcessServer(options.transport.hub.requests, options.namespace);
 }
 

@@ -9,6 +9,7 @@ import {
   ConfigModule,
   PinoNestLogger,
   ProblemRpcFilter,
+  closeOnSignals,
   createLogger,
   createValidationPipe,
   loadConfig,
@@ -18,7 +19,9 @@ import { createServer, type Server } from 'node:http';
 import { BusModule, createRequestServer } from './bus.module';
 import { InProcessHub, type BusTransport } from './bus-options';
 import { CreateBusTables1763700000000 } from './events/bus-tables.migration';
+import { EVENT_TRANSPORT, type EventTransport } from './events/event-transport';
 import { EventsModule } from './events/events.module';
+import { NamespacedNatsServer } from './requests/nats.transport';
 import { checkServiceHealth, healthControllerFor } from './health.controller';
 
 /** What a service lib exports so that it can be booted alone or beside the others. */
@@ -60,7 +63,16 @@ export async function startService<C extends ServiceConfig>(
     entities: definition.entities,
     migrations: [CreateBusTables1763700000000, ...definition.migrations],
   });
-  const busOptions = { service: definition.name, namespace: runtime.config.BUS_NAMESPACE, transport: runtime.transport };
+  const busOptions = {
+    service: definition.name,
+    namespace: runtime.config.BUS_NAMESPACE,
+    transport: runtime.transport,
+    stream: { replicas: runtime.config.EVENT_STREAM_REPLICAS, maxBytes: runtime.config.EVENT_STREAM_MAX_BYTES },
+    // What is left of the grace period after draining is for the shutdown hooks (flushes, closing connections).
+    shutdownGraceMs: Math.max(runtime.config.SHUTDOWN_GRACE_MS - 3_000, runtime.config.SHUTDOWN_GRACE_MS / 2),
+  };
+  const strategy = createRequestServer(busOptions);
+  let draining = false;
 
   @Module({
     imports: [
@@ -78,7 +90,7 @@ export async function startService<C extends ServiceConfig>(
   let app: INestMicroservice;
   try {
     app = await NestFactory.createMicroservice(ServiceRootModule, {
-      strategy: createRequestServer(busOptions),
+      strategy,
       logger: new PinoNestLogger(logger),
       // A failing start-up throws to the caller (one clear line from runMain) instead of exiting here.
       abortOnError: false,
@@ -90,17 +102,27 @@ export async function startService<C extends ServiceConfig>(
     await dataSource.destroy();
     throw err;
   }
+  const events = app.get<EventTransport>(EVENT_TRANSPORT);
   const probes = runtime.config.HEALTH_PORT
-    ? await serveProbes(runtime.config.HEALTH_PORT, () => checkServiceHealth(definition.name, dataSource))
+    ? await serveProbes(runtime.config.HEALTH_PORT, () =>
+        checkServiceHealth(definition.name, {
+          dataSource,
+          requests: strategy instanceof NamespacedNatsServer ? strategy : undefined,
+          events,
+          draining: () => draining,
+        }),
+      )
     : undefined;
   logger.info({ namespace: busOptions.namespace, transport: runtime.transport.kind }, 'service started');
   return {
     name: definition.name,
     app,
+    /** Readiness fails at once; requests in hand are answered, consumers and relay stop, buffers flush, connections close. */
     close: async () => {
-      probes?.close();
+      draining = true;
       await app.close();
       await dataSource.destroy();
+      probes?.close();
     },
   };
 }
@@ -121,13 +143,10 @@ export async function runStandaloneService<C extends ServiceConfig>(definition: 
     transport: { kind: 'nats', servers: config.NATS_URL.split(',') },
     databaseUrl: config.DATABASE_URL ?? (embedded as EmbeddedDatabase).url,
   });
-  const stop = async () => {
+  closeOnSignals(async () => {
     await service.close();
     await embedded?.stop();
-    process.exit(0);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  }, config.SHUTDOWN_GRACE_MS);
   return service;
 }
 

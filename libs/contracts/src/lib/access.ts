@@ -132,7 +132,8 @@ export type SegmentChanges = Partial<SegmentDraft>;
 
 // Experiments (decisions H4)
 
-export type ExperimentStatus = 'draft' | 'running' | 'stopped';
+export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 export interface VariantOverrides {
   /** Merged over the paywall's config (shallow). */
@@ -184,7 +185,8 @@ export interface ExperimentChanges {
 
 // Access check (spec 2.4, 4.2; decisions E1-E3)
 
-export type VisitorDevice = 'desktop' | 'mobile' | 'tablet';
+export const VISITOR_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+export type VisitorDevice = (typeof VISITOR_DEVICES)[number];
 
 /** What segment conditions may look at besides the visitor and the URL (decisions E1). */
 export interface VisitorAttributes {
@@ -211,6 +213,24 @@ export interface AccessCheckRequest {
   attributes: VisitorAttributes;
   /** A staff member trying a URL from the dashboard: decided as any check, counted in no stats. */
   trial?: boolean;
+  /** Who made the request, for the crawler policy: its User-Agent and network address. */
+  client?: { userAgent: string | null; ip: string | null };
+}
+
+// Crawler policy (docs/server.md)
+
+/** Verified search-engine crawlers: `grant` the page, `meter` (decide as for any visitor) or `deny` it. */
+export const SEARCH_CRAWLER_RULES = ['grant', 'meter', 'deny'] as const;
+export type SearchCrawlerRule = (typeof SEARCH_CRAWLER_RULES)[number];
+/** AI crawlers, known by User-Agent: `allow` the page, `deny` it, or `meter` (decide as for any visitor). */
+export const AI_CRAWLER_RULES = ['allow', 'meter', 'deny'] as const;
+export type AiCrawlerRule = (typeof AI_CRAWLER_RULES)[number];
+
+/** Per publication; applies to pages a paywall covers. `meter` for both until changed. */
+export interface CrawlerPolicy {
+  searchEngines: SearchCrawlerRule;
+  aiCrawlers: AiCrawlerRule;
+  updatedAt: string | null;
 }
 
 export const ACCESS_REASONS = [
@@ -222,6 +242,10 @@ export const ACCESS_REASONS = [
   'data_passed',
   'soft',
   'blocked',
+  'search_crawler_granted',
+  'search_crawler_denied',
+  'ai_crawler_allowed',
+  'ai_crawler_denied',
 ] as const;
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
@@ -306,6 +330,8 @@ export interface TrackEventsRequest {
 export interface AccessCounts {
   checksGranted: number;
   checksDenied: number;
+  /** Checks the crawler policy decided (search engines and AI crawlers): not in checksGranted or checksDenied. */
+  crawlerChecks: number;
   shown: number;
   dismissed: number;
   converted: number;
@@ -366,6 +392,11 @@ export const AccessRequests = {
   UpdateExperiment: requestPattern<InPublication<{ experimentId: string; changes: ExperimentChanges }>, ExperimentView>(
     'access.experiments.update',
   ),
+  GetCrawlerPolicy: requestPattern<InPublication, CrawlerPolicy>('access.crawler-policy.get'),
+  UpdateCrawlerPolicy: requestPattern<InPublication<{ changes: Partial<Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>> }>, CrawlerPolicy>(
+    'access.crawler-policy.update',
+  ),
+
   /** 409 conflict while running. */
   DeleteExperiment: requestPattern<InPublication<{ experimentId: string }>, { deleted: true }>('access.experiments.delete'),
   /** draft → running; 409 conflict from any other status or while another experiment runs on the paywall. */

@@ -24,7 +24,8 @@ export interface CustomerEntitlement {
  */
 export const NEVER_ENDS = '9999-12-31T23:59:59.999Z';
 
-export type PriceInterval = 'month' | 'year' | 'lifetime';
+export const PRICE_INTERVALS = ['month', 'year', 'lifetime'] as const;
+export type PriceInterval = (typeof PRICE_INTERVALS)[number];
 
 /** Decisions F1. */
 export interface ProductView {
@@ -82,6 +83,17 @@ export interface ProcessorSettingsView {
 /** Decisions F5: the fields of spec 2.6 with the flags of spec 6, and when the subscription was stored. */
 export interface SubscriptionView extends SubscriptionEventData {
   createdAt: string;
+}
+
+/** A price on sale (active, of an active product), as publishers' pages offer it: the paywalls' plans. */
+export interface OfferedPriceView {
+  id: string;
+  productId: string;
+  productName: string;
+  currency: string;
+  unitAmount: number;
+  interval: PriceInterval;
+  trialDays: number;
 }
 
 /** Decisions F6. */
@@ -142,6 +154,8 @@ export const BillingRequests = {
   CreatePrice: requestPattern<{ publicationId: string; productId: string; price: NewPrice }, PriceView>('billing.prices.create'),
   UpdatePrice: requestPattern<{ publicationId: string; priceId: string; active: boolean }, PriceView>('billing.prices.update'),
   /** 409 conflict while a subscription uses it. */
+  /** The publication's prices on sale, cheapest first (the key's publication: publishers' pages read it). */
+  ListOffer: requestPattern<{ publicationId: string }, { prices: OfferedPriceView[] }>('billing.offer.list'),
   DeletePrice: requestPattern<{ publicationId: string; priceId: string }, { deleted: true }>('billing.prices.delete'),
 
   GetProcessorSettings: requestPattern<{ publicationId: string }, ProcessorSettingsView>('billing.processor-settings.get'),

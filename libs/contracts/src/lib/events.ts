@@ -5,7 +5,8 @@ import { eventType } from './patterns';
  * services use among themselves. All `data` keys are camelCase. docs/events.md documents each.
  */
 
-export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'cancelled';
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Spec 2.6, plus the flags named in the event rules of spec 6. */
 export interface SubscriptionEventData {
@@ -113,4 +114,6 @@ export const InternalEvents = {
   EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
   /** Broadcast to every gateway replica; each refuses the customer's still-unexpired access tokens. */
   CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
+  /** Broadcast to every access replica: a paywall, segment or experiment of the envelope's publication changed. */
+  AccessRulesChanged: eventType<Record<string, never>>('internal.access.rules.changed'),
 } as const;

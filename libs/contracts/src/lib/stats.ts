@@ -3,7 +3,8 @@ import { requestPattern } from './patterns';
 
 /* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
 
-export type StatsInterval = 'day' | 'hour';
+export const STATS_INTERVALS = ['day', 'hour'] as const;
+export type StatsInterval = (typeof STATS_INTERVALS)[number];
 
 export interface StatsRequest {
   publicationId: string;

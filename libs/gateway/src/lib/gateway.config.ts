@@ -12,6 +12,15 @@ export class GatewayConfig extends BusConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
   PUBLIC_BASE_URL?: string;
 
+  /**
+   * On SIGTERM, how long readiness fails while the gateway still serves, so the load balancer
+   * stops sending before connections are refused (a preStop delay). Then in-flight requests finish.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  SHUTDOWN_DELAY_MS: number = 0;
+
   /** Redis for rate-limit counters shared by every gateway replica; unset: counters per process. */
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })

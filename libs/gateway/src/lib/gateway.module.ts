@@ -22,10 +22,11 @@ import { JwksController } from './auth/jwks.controller';
 import { ApiKeyCache } from './edge/api-key.cache';
 import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
 import { EdgeGuard } from './edge/edge.guard';
+import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayConfig } from './gateway.config';
-import { HealthController, ProbeController } from './health/health.controller';
+import { GatewayReadiness, HealthController, ProbeController } from './health/health.controller';
 
 /** Closes what the gateway opened itself: its event connection and its counters' store. */
 @Injectable()
@@ -52,6 +53,7 @@ export class GatewayModule {
         ConfigModule.forValue(GatewayConfig, config),
         BusModule.forRoot(bus),
         PassportModule,
+        IdempotencyModule.forRoot(config.REDIS_URL),
         AccessRoutesModule,
         BillingRoutesModule,
         WebhooksOutRoutesModule,
@@ -86,6 +88,7 @@ export class GatewayModule {
         RateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
+        GatewayReadiness,
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { Transform, plainToInstance } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy, validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy, validateSync, type ValidationError } from 'class-validator';
 
 /** Thrown when the environment does not describe a runnable service; its message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -19,13 +19,26 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   const config = plainToInstance(cls, present, { enableImplicitConversion: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
   if (errors.length > 0) throw new ConfigError(describe(errors[0]));
+  if (env['NODE_ENV'] === 'production') refusePlaceholders(cls, present);
   return config;
+}
+
+/** Values the example manifests carry until an operator replaces them. */
+const PLACEHOLDER = /REPLACE[_-]?ME/i;
+
+/** In production a variable the service reads may not keep an example value: it would start "working" with a public secret. */
+function refusePlaceholders(cls: new () => object, env: Record<string, string | undefined>): void {
+  const declared = new Set(getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).map((m) => m.propertyName));
+  const placeholder = [...declared].find((name) => PLACEHOLDER.test(env[name] ?? ''));
+  if (placeholder) throw new ConfigError(`Invalid configuration: ${placeholder} still holds a placeholder (REPLACE_ME): set a real value`);
 }
 
 function describe(error: ValidationError): string {
   const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
   return `Invalid configuration: ${error.property} ${message.replace(new RegExp(`^${error.property}\\s*`), '')}`;
 }
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 
 /** What every process reads: how to reach the bus, and how to log. */
 export class BusConfig {
@@ -40,6 +53,21 @@ export class BusConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /** Copies of the event stream in a clustered NATS (1, 3 or 5); applied when a service starts. */
+  @IsIn([1, 3, 5])
+  EVENT_STREAM_REPLICAS: number = 1;
+
+  /** Size cap of the event stream in bytes (oldest events go first past it); -1: only the 7-day age limit. */
+  @IsInt()
+  @Min(-1)
+  EVENT_STREAM_MAX_BYTES: number = -1;
+
+  /** On SIGTERM, how long the process may take to finish what it holds before it exits anyway; keep it below the pod's grace period. */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS: number = DEFAULT_SHUTDOWN_GRACE_MS;
 }
 
 /** What every backend service reads: the bus, and its database. */

@@ -2,6 +2,7 @@ import type {
   AccessCheckResult,
   BrandingConfiguration,
   CheckoutRequest,
+  OfferedPriceView,
   CheckoutSessionView,
   CustomerAuthResult,
   TrackEvent,
@@ -76,6 +77,7 @@ const COMMANDS = new Set([
   'checkout',
   'openPortal',
   'getBranding',
+  'getPrices',
   'on',
 ]);
 
@@ -91,6 +93,7 @@ export class Gatehouse {
   private events?: EventQueue;
   private failMode: FailMode = 'open';
   private branding?: Promise<BrandingConfiguration>;
+  private prices?: Promise<OfferedPriceView[]>;
   private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
   private readonly pending: Command[] = [];
   /** The page's last access result, for UI that starts listening after the check (the web components). */
@@ -272,6 +275,19 @@ export class Gatehouse {
       throw error;
     });
     return this.branding;
+  }
+
+  /** The prices on sale (active prices of active products, cheapest first), fetched once per page: what the paywalls offer. */
+  getPrices(): Promise<OfferedPriceView[]> {
+    const api = this.ready();
+    this.prices ??= api.request<{ prices: OfferedPriceView[] }>('/prices').then(
+      (answer) => answer.prices,
+      (error) => {
+        this.prices = undefined;
+        throw error;
+      },
+    );
+    return this.prices;
   }
 
   on<K extends keyof Events>(event: K, handler: (payload: Events[K]) => void): () => void {

@@ -26,4 +26,9 @@ export class WebhooksOutConfig extends ServiceConfig {
   @Min(50, { message: 'must be an integer from 50 to 60000' })
   @Max(60_000, { message: 'must be an integer from 50 to 60000' })
   WEBHOOK_TIMEOUT_MS: number = 10_000;
+
+  /** Days a finished delivery and its attempts stay in the delivery log. */
+  @IsInt()
+  @Min(1)
+  DELIVERY_LOG_RETENTION_DAYS: number = 30;
 }

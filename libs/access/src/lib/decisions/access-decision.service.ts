@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
-import { DataSource } from 'typeorm';
+import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
 import { applyVariant, assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
@@ -24,7 +24,6 @@ type Decision = Omit<AccessCheckResult, 'customerId'>;
 @Injectable()
 export class AccessDecisionService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly catalog: PaywallCatalog,
     private readonly readers: ReadersService,
@@ -32,6 +31,7 @@ export class AccessDecisionService {
     private readonly meters: MetersService,
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
+    private readonly crawlers: CrawlerPolicyService,
   ) {}
 
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
@@ -39,19 +39,26 @@ export class AccessDecisionService {
     requirePublicationHost(page, request.domains);
     const now = this.clock.now();
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
-    const visits = await this.readers.recordVisit(reader, now);
+    this.readers.recordVisit(reader, now);
     const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.path));
-    const facts = await this.factsOf(request, reader, page, visits, covering);
+    const facts = await this.factsOf(request, reader, page, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
-    const decision: Decision = paywall ? await this.apply(paywall, reader, page, now, request.customerEmailVerified === true) : { granted: true, reason: 'no_rule' };
-    if (!request.trial) await this.rollups.add(this.dataSource.manager, request.publicationId, [
-      {
+    // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
+    const crawler = paywall ? await this.crawlers.decide(request.publicationId, request.client) : null;
+    let decision: Decision = { granted: true, reason: 'no_rule' };
+    if (paywall) {
+      decision = crawler
+        ? { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) }
+        : await this.apply(paywall, reader, page, now, request.customerEmailVerified === true);
+    }
+    if (!request.trial) {
+      this.rollups.count(request.publicationId, {
         at: now,
         paywallId: paywall?.rule.paywallId ?? null,
         experiment: decision.experiment ?? null,
-        counter: decision.granted ? 'checks_granted' : 'checks_denied',
-      },
-    ]);
+        counter: crawler ? 'crawler_checks' : decision.granted ? 'checks_granted' : 'checks_denied',
+      });
+    }
     const { granted, reason, paywallRule, meter, experiment } = decision;
     return { granted, reason, paywallRule, customerId: request.customerId, meter, experiment };
   }
@@ -93,15 +100,11 @@ export class AccessDecisionService {
     return { rule: applyVariant(paywall.rule, variant.overrides), experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
   }
 
-  /** Asks billing for the `subscriber` attribute only when a segment in play looks at it. */
-  private async factsOf(
-    request: AccessCheckRequest,
-    reader: Reader,
-    page: PageAddress,
-    visits: number | undefined,
-    covering: CandidatePaywall[],
-  ): Promise<VisitorFacts> {
-    const asksSubscriber = covering.some((candidate) => candidate.segment && usesAttribute(candidate.segment, 'subscriber'));
+  /** Asks billing for the `subscriber` attribute, and counts visits, only when a segment in play looks at them. */
+  private async factsOf(request: AccessCheckRequest, reader: Reader, page: PageAddress, covering: CandidatePaywall[]): Promise<VisitorFacts> {
+    const asks = (attribute: 'subscriber' | 'visit_count') => covering.some((candidate) => candidate.segment && usesAttribute(candidate.segment, attribute));
+    const asksSubscriber = asks('subscriber');
+    const visits = asks('visit_count') ? await this.readers.visitsOf(reader) : undefined;
     const { attributes } = request;
     return {
       authenticated: reader.customerId !== null,

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from './catalog.module';
+import { CrawlersModule } from '../crawlers/crawlers.module';
 import { MetersModule } from '../meters/meters.module';
 import { PassesModule } from '../passes/passes.module';
 import { ReadersModule } from '../readers/readers.module';
@@ -6,11 +8,10 @@ import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
 import { AccessCheckHandler } from './access-check.handler';
 import { AccessDecisionService } from './access-decision.service';
-import { PaywallCatalog } from './paywall-catalog';
 
 @Module({
-  imports: [ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
+  imports: [CatalogModule, CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
   controllers: [AccessCheckHandler],
-  providers: [AccessDecisionService, PaywallCatalog],
+  providers: [AccessDecisionService],
 })
 export class DecisionsModule {}

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../decisions/catalog.module';
 import { PaywallsModule } from '../paywalls/paywalls.module';
 import { ExperimentsHandler } from './experiments.handler';
 import { ExperimentsService } from './experiments.service';
 
-@Module({ imports: [PaywallsModule], controllers: [ExperimentsHandler], providers: [ExperimentsService] })
+@Module({ imports: [PaywallsModule, CatalogModule], controllers: [ExperimentsHandler], providers: [ExperimentsService] })
 export class ExperimentsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { GroupCommit } from '../shared/group-commit';
 import type { Reader } from '../readers/reader';
 import type { PageAddress } from '../shared/page-url';
 import { calendarPeriod } from './meter-period';
@@ -15,9 +16,25 @@ export interface MeterOutcome {
  * in the current calendar period. A URL already counted in the period is granted again without
  * counting twice; a reader without identity has used the whole meter.
  */
+/** How long a replica answers a re-read page from memory before reading the meter again (other replicas count too). */
+const REMEMBERED_MS = 5_000;
+const MAX_REMEMBERED = 100_000;
+
+interface Remembered {
+  /** Pages known to be counted in the period: they stay counted. */
+  pages: Set<string>;
+  used: number;
+  readAt: number;
+}
+
 @Injectable()
 export class MetersService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly commits: GroupCommit;
+  private readonly remembered = new Map<string, Remembered>();
+
+  constructor(private readonly dataSource: DataSource) {
+    this.commits = new GroupCommit(dataSource);
+  }
 
   async consume(reader: Reader, paywallId: string, page: PageAddress, config: MeteredConfig, now: Date): Promise<MeterOutcome> {
     const { start, end } = calendarPeriod(now, config.period);
@@ -29,26 +46,56 @@ export class MetersService {
       resetsAt: end.toISOString(),
     });
     if (!reader.key) return { granted: false, meter: state(config.limit) };
+    const readerKey = reader.key;
 
-    return this.dataSource.transaction(async (manager) => {
+    // A page counted in the period stays counted: a page this replica saw counted a moment ago is
+    // granted from memory (its `used` may miss what other replicas counted in those seconds).
+    const memoryKey = `${reader.publicationId} ${paywallId} ${start.getTime()} ${reader.keys.join(' ')}`;
+    const known = this.remembered.get(memoryKey);
+    if (known && known.pages.has(page.key) && Date.now() - known.readAt < REMEMBERED_MS) return { granted: true, meter: state(known.used) };
+    const remember = (used: number, counted: boolean) => {
+      const entry = this.remembered.get(memoryKey);
+      const pages = entry && Date.now() - entry.readAt < REMEMBERED_MS ? entry.pages : new Set<string>();
+      if (counted) pages.add(page.key);
+      this.remembered.delete(memoryKey);
+      if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value as string);
+      this.remembered.set(memoryKey, { pages, used, readAt: Date.now() });
+    };
+
+    // A used-up meter stays used up too: both are answered from one read, without a lock or a write.
+    const seenBefore = await this.usage(this.dataSource.manager, reader, paywallId, page, start, end);
+    remember(seenBefore.used, seenBefore.seen);
+    if (seenBefore.seen) return { granted: true, meter: state(seenBefore.used) };
+    if (seenBefore.used >= config.limit) return { granted: false, meter: state(seenBefore.used) };
+
+    // A new page: counted durably before the answer, in a transaction shared with the checks that came meanwhile.
+    const outcome = await this.commits.run(async (manager) => {
       // One reader's checks take turns, so two new URLs at the last free view cannot both get it.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`meter:${reader.publicationId}:${paywallId}:${reader.key}`]);
-      const [{ used, seen }]: Array<{ used: number; seen: boolean }> = await manager.query(
-        `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
-           FROM meter_views
-          WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`,
-        [reader.publicationId, paywallId, reader.keys, page.key, start, end],
-      );
+      const { used, seen } = await this.usage(manager, reader, paywallId, page, start, end);
       if (seen) return { granted: true, meter: state(used) };
       if (used >= config.limit) return { granted: false, meter: state(used) };
       await manager.query('INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at) VALUES ($1, $2, $3, $4, $5)', [
         reader.publicationId,
         paywallId,
-        reader.key,
+        readerKey,
         page.key,
         now,
       ]);
       return { granted: true, meter: state(used + 1) };
     });
+    if (outcome.granted) remember(outcome.meter.used, true);
+    return outcome;
+  }
+
+  /** The distinct pages the reader viewed through the paywall in the period, and whether this page is one of them. */
+  private async usage(manager: EntityManager, reader: Reader, paywallId: string, page: PageAddress, start: Date, end: Date): Promise<{ used: number; seen: boolean }> {
+    const [usage]: Array<{ used: number; seen: boolean }> = await manager.query(
+      `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
+         FROM meter_views
+        WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`,
+      [reader.publicationId, paywallId, reader.keys, page.key, start, end],
+    );
+    return usage;
   }
 }

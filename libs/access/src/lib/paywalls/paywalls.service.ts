@@ -22,10 +22,7 @@ const BY_PRIORITY: Keyset<Paywall> = {
   valuesOf: (paywall) => [paywall.priority, paywall.createdAt.toISOString(), paywall.id],
 };
 
-/**
- * Paywalls of one publication. Nothing is cached: every access check reads the paywalls as they
- * are, so a change is seen by the next check on every replica.
- */
+/** Paywalls of one publication. Checks read them from the PaywallCatalog, which each write's handler tells of the change. */
 @Injectable()
 export class PaywallsService {
   private readonly paywalls: Repository<Paywall>;

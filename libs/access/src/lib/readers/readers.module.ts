@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ReadersService } from './readers.service';
+import { VisitCounter } from './visit-counter';
 
-@Module({ providers: [ReadersService], exports: [ReadersService] })
+@Module({ providers: [ReadersService, VisitCounter], exports: [ReadersService, VisitCounter] })
 export class ReadersModule {}

@@ -2,17 +2,18 @@ import { Injectable } from '@nestjs/common';
 import type { AccessCounts, AccessStats, AccessStatsRequest, FieldError } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { rejectInvalid } from '../shared/invalid';
+import { RollupsService } from './rollups.service';
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** The longest range per interval: a month of hours, a year and a day of days. */
 const MAX_RANGE_MS = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
 
-const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied",
+const SUMS = `coalesce(sum(checks_granted), 0) AS "checksGranted", coalesce(sum(checks_denied), 0) AS "checksDenied", coalesce(sum(crawler_checks), 0) AS "crawlerChecks",
   coalesce(sum(shown), 0) AS shown, coalesce(sum(dismissed), 0) AS dismissed, coalesce(sum(converted), 0) AS converted`;
 
 /** The counts of `counted` (see the per-variant query), zero where a variant has none. */
-const COUNTED = `coalesce(c."checksGranted", 0) AS "checksGranted", coalesce(c."checksDenied", 0) AS "checksDenied",
+const COUNTED = `coalesce(c."checksGranted", 0) AS "checksGranted", coalesce(c."checksDenied", 0) AS "checksDenied", coalesce(c."crawlerChecks", 0) AS "crawlerChecks",
   coalesce(c.shown, 0) AS shown, coalesce(c.dismissed, 0) AS dismissed, coalesce(c.converted, 0) AS converted`;
 
 type CountRow = Record<keyof AccessCounts, string | number>;
@@ -20,11 +21,16 @@ type CountRow = Record<keyof AccessCounts, string | number>;
 /** Reads the hourly rollups for the stats view (decisions H5): totals, a series, and per-paywall and per-variant counts. */
 @Injectable()
 export class AccessStatsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rollups: RollupsService,
+  ) {}
 
   async stats(request: AccessStatsRequest): Promise<AccessStats> {
     const { interval, publicationId } = request;
     const { from, to } = checkedRange(request);
+    // What this replica counted in memory is in the answer; other replicas' last second may not be.
+    await this.rollups.flush();
     const range = [publicationId, from, to];
     const inRange = `publication_id = $1 AND hour >= $2 AND hour < $3`;
     const [totals] = await this.dataSource.query(`SELECT ${SUMS} FROM hourly_stats WHERE ${inRange} AND variant_id IS NULL`, range);
@@ -103,6 +109,7 @@ function counts(row: CountRow): AccessCounts {
   return {
     checksGranted: Number(row.checksGranted),
     checksDenied: Number(row.checksDenied),
+    crawlerChecks: Number(row.crawlerChecks),
     shown: Number(row.shown),
     dismissed: Number(row.dismissed),
     converted: Number(row.converted),

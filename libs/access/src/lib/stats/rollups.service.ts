@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ExperimentAssignment } from '@gatehouse/contracts';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { FlushSchedule } from '../shared/flush-schedule';
 
-export const COUNTERS = ['checks_granted', 'checks_denied', 'shown', 'dismissed', 'converted'] as const;
+export const COUNTERS = ['checks_granted', 'checks_denied', 'crawler_checks', 'shown', 'dismissed', 'converted'] as const;
 export type Counter = (typeof COUNTERS)[number];
 
 /** One count to add: to a paywall (null for checks no paywall applied to), and to its variant when an experiment covers it. */
@@ -13,40 +14,111 @@ export interface Tally {
   counter: Counter;
 }
 
+interface RollupRow {
+  publicationId: string;
+  hour: Date;
+  paywallId: string | null;
+  experimentId: string | null;
+  variantId: string | null;
+  counts: Record<Counter, number>;
+}
+
 const HOUR_MS = 3600 * 1000;
 
 /**
  * Hourly rollups per paywall and per variant, which the stats view reads through GetStats. Each
  * tally adds to its paywall's row (variant null) and, with an experiment, to its variant's row, so
- * totals and per-paywall counts never count a variant twice.
+ * totals and per-paywall counts never count a variant twice. Checks' tallies are summed in memory
+ * and written at most a second later (and at shutdown): a crash loses at most that second of
+ * counts. Track events' tallies are written in the transaction that accepts them.
  */
 @Injectable()
-export class RollupsService {
-  async add(manager: EntityManager, publicationId: string, tallies: readonly Tally[]): Promise<void> {
-    const rows = new Map<string, { hour: Date; paywallId: string | null; experimentId: string | null; variantId: string | null; counts: Record<Counter, number> }>();
-    const bump = (hour: Date, paywallId: string | null, experimentId: string | null, variantId: string | null, counter: Counter) => {
-      const key = `${hour.toISOString()}|${paywallId ?? ''}|${variantId ?? ''}`;
-      const row = rows.get(key) ?? { hour, paywallId, experimentId, variantId, counts: Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number> };
-      row.counts[counter] += 1;
-      rows.set(key, row);
-    };
-    for (const tally of tallies) {
-      const hour = new Date(Math.floor(tally.at.getTime() / HOUR_MS) * HOUR_MS);
-      bump(hour, tally.paywallId, null, null, tally.counter);
-      if (tally.experiment && tally.paywallId) bump(hour, tally.paywallId, tally.experiment.experimentId, tally.experiment.variantId, tally.counter);
-    }
-    if (rows.size === 0) return;
-    // Always in key order, so two transactions adding to the same rows cannot deadlock.
-    const ordered = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-    const width = 5 + COUNTERS.length;
-    const values = ordered.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(', ')})`);
-    const params = ordered.flatMap((row) => [publicationId, row.hour, row.paywallId, row.experimentId, row.variantId, ...COUNTERS.map((c) => row.counts[c])]);
-    await manager.query(
-      `INSERT INTO hourly_stats (publication_id, hour, paywall_id, experiment_id, variant_id, ${COUNTERS.join(', ')})
-       VALUES ${values.join(', ')}
-       ON CONFLICT (publication_id, hour, paywall_id, variant_id)
-       DO UPDATE SET ${COUNTERS.map((c) => `${c} = hourly_stats.${c} + EXCLUDED.${c}`).join(', ')}`,
-      params,
-    );
+export class RollupsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(RollupsService.name);
+  private buffered = new Map<string, RollupRow>();
+  private readonly schedule = new FlushSchedule(
+    () => this.writeBuffered(),
+    (err) => this.logger.warn(`Rollups not written yet: ${String(err)}`),
+  );
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.schedule.start();
   }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
+  }
+
+  /** Durably, in the caller's transaction. */
+  async add(manager: EntityManager, publicationId: string, tallies: readonly Tally[]): Promise<void> {
+    const rows = new Map<string, RollupRow>();
+    for (const tally of tallies) addTally(rows, publicationId, tally);
+    await write(manager, [...rows.values()]);
+  }
+
+  /** In memory, until the next flush. */
+  count(publicationId: string, tally: Tally): void {
+    addTally(this.buffered, publicationId, tally);
+  }
+
+  /** Writes what was counted in memory so far; one flush at a time. */
+  flush(): Promise<void> {
+    return this.schedule.flush();
+  }
+
+  private async writeBuffered(): Promise<void> {
+    if (this.buffered.size === 0) return;
+    const batch = this.buffered;
+    this.buffered = new Map();
+    try {
+      await write(this.dataSource.manager, [...batch.values()]);
+    } catch (err) {
+      for (const [key, row] of batch) {
+        const later = this.buffered.get(key);
+        if (later) for (const c of COUNTERS) later.counts[c] += row.counts[c];
+        else this.buffered.set(key, row);
+      }
+      throw err;
+    }
+  }
+}
+
+function addTally(rows: Map<string, RollupRow>, publicationId: string, tally: Tally): void {
+  const hour = new Date(Math.floor(tally.at.getTime() / HOUR_MS) * HOUR_MS);
+  const bump = (experimentId: string | null, variantId: string | null) => {
+    const key = `${publicationId}|${hour.toISOString()}|${tally.paywallId ?? ''}|${variantId ?? ''}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { publicationId, hour, paywallId: tally.paywallId, experimentId, variantId, counts: Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number> };
+      rows.set(key, row);
+    }
+    row.counts[tally.counter] += 1;
+  };
+  bump(null, null);
+  if (tally.experiment && tally.paywallId) bump(tally.experiment.experimentId, tally.experiment.variantId);
+}
+
+/** Rows per statement, within PostgreSQL's 65,535 parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+
+async function write(manager: EntityManager, rows: RollupRow[]): Promise<void> {
+  // Always in key order, so two transactions adding to the same rows cannot deadlock.
+  const keyOf = (row: RollupRow) => `${row.publicationId}|${row.hour.toISOString()}|${row.paywallId ?? ''}|${row.variantId ?? ''}`;
+  const ordered = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  for (let i = 0; i < ordered.length; i += ROWS_PER_STATEMENT) await writeRows(manager, ordered.slice(i, i + ROWS_PER_STATEMENT));
+}
+
+async function writeRows(manager: EntityManager, ordered: RollupRow[]): Promise<void> {
+  const width = 5 + COUNTERS.length;
+  const values = ordered.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(', ')})`);
+  const params = ordered.flatMap((row) => [row.publicationId, row.hour, row.paywallId, row.experimentId, row.variantId, ...COUNTERS.map((c) => row.counts[c])]);
+  await manager.query(
+    `INSERT INTO hourly_stats (publication_id, hour, paywall_id, experiment_id, variant_id, ${COUNTERS.join(', ')})
+     VALUES ${values.join(', ')}
+     ON CONFLICT (publication_id, hour, paywall_id, variant_id)
+     DO UPDATE SET ${COUNTERS.map((c) => `${c} = hourly_stats.${c} + EXCLUDED.${c}`).join(', ')}`,
+    params,
+  );
 }

@@ -12,6 +12,7 @@ import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { filledFields, PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
+import { GroupCommit } from '../shared/group-commit';
 import { parsePageUrl, requirePublicationHost } from '../shared/page-url';
 import { RollupsService, type Counter, type Tally } from '../stats/rollups.service';
 
@@ -49,23 +50,31 @@ interface KnownReferences {
  */
 @Injectable()
 export class TrackEventsService {
+  private readonly commits: GroupCommit;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(dataSource);
+  }
 
   async track(request: TrackEventsRequest): Promise<{ accepted: number }> {
     const now = this.clock.now();
     const events = request.events.map(withCanonicalIds);
     const known = await this.knownReferences(request.publicationId, events);
     const accepted = events.map((event, i) => this.accept(event, (name) => (request.batch ? `events[${i}].${name}` : name), request, known, now));
-    await this.dataSource.transaction(async (manager) => {
-      for (const item of accepted) await this.record(manager, request, item, now);
-      await this.rollups.add(manager, request.publicationId, accepted.flatMap(tallyOf));
-    });
+    const recorded = accepted.filter((item) => item.event.type !== 'page_view');
+    // Durable before the answer, in a transaction shared with the requests that came meanwhile (page views record nothing).
+    if (recorded.length > 0) {
+      await this.commits.run(async (manager) => {
+        for (const item of recorded) await this.record(manager, request, item, now);
+        await this.rollups.add(manager, request.publicationId, recorded.flatMap(tallyOf));
+      });
+    }
     return { accepted: accepted.length };
   }
 

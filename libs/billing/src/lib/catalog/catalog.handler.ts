@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type Page, type PriceView, type ProductView, type RequestOf } from '@gatehouse/contracts';
+import { BillingRequests, type OfferedPriceView, type Page, type PriceView, type ProductView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { PricesService } from './prices.service';
 import { ProductsService } from './products.service';
 
-const { ListProducts, GetProduct, CreateProduct, UpdateProduct, DeleteProduct, ListPrices, GetPrice, CreatePrice, UpdatePrice, DeletePrice } =
+const { ListProducts, GetProduct, CreateProduct, UpdateProduct, DeleteProduct, ListPrices, ListOffer, GetPrice, CreatePrice, UpdatePrice, DeletePrice } =
   BillingRequests;
 
 @Controller()
@@ -42,6 +42,11 @@ export class CatalogHandler {
   @Handles(ListPrices)
   listPrices({ publicationId, productId, limit, cursor }: RequestOf<typeof ListPrices>): Promise<Page<PriceView>> {
     return this.prices.list(publicationId, productId, { limit, cursor });
+  }
+
+  @Handles(ListOffer)
+  async listOffer({ publicationId }: RequestOf<typeof ListOffer>): Promise<{ prices: OfferedPriceView[] }> {
+    return { prices: await this.prices.offer(publicationId) };
   }
 
   @Handles(GetPrice)

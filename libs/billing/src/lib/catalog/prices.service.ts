@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Page, NewPrice, PageRequest, PriceView } from '@gatehouse/contracts';
+import type { Page, NewPrice, OfferedPriceView, PageRequest, PriceView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { priceView } from './catalog-views';
@@ -22,6 +22,26 @@ export class PricesService {
     private readonly processorCatalog: ProcessorCatalog,
     private readonly products: ProductsService,
   ) {}
+
+  /** The active prices of the publication's active products, cheapest first, then oldest first. */
+  async offer(publicationId: string): Promise<OfferedPriceView[]> {
+    const products = await this.dataSource.getRepository(Product).findBy({ publicationId, active: true });
+    if (products.length === 0) return [];
+    const names = new Map(products.map((product) => [product.id, product.name]));
+    const prices = await this.dataSource.getRepository(Price).find({
+      where: { publicationId, active: true, productId: In([...names.keys()]) },
+      order: { unitAmount: 'ASC', createdAt: 'ASC' },
+    });
+    return prices.map((price) => ({
+      id: price.id,
+      productId: price.productId,
+      productName: names.get(price.productId) as string,
+      currency: price.currency,
+      unitAmount: price.unitAmount,
+      interval: price.interval,
+      trialDays: price.trialDays,
+    }));
+  }
 
   async list(publicationId: string, productId: string, page: PageRequest): Promise<Page<PriceView>> {
     await this.products.find(publicationId, productId);

@@ -20,6 +20,8 @@ export interface EventTransport {
    */
   listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
   close(): Promise<void>;
+  /** Whether the transport reaches its broker now (always, in process). */
+  isConnected(): boolean;
 }
 
 export interface EventSubscription {

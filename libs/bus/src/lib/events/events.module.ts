@@ -9,7 +9,7 @@ import { OutboxRelay } from './outbox-relay';
 
 export function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
   return options.transport.kind === 'nats'
-    ? JetStreamEventTransport.connect(options.transport.servers, options.namespace)
+    ? JetStreamEventTransport.connect(options.transport.servers, options.namespace, options.stream)
     : options.transport.hub.events;
 }
 

@@ -50,6 +50,10 @@ export class InProcessEventTransport implements EventTransport {
     await Promise.all([...this.durables.values()].map((durable) => durable.close()));
   }
 
+  isConnected(): boolean {
+    return true;
+  }
+
   private forgetPublishedBefore(cutoff: number): void {
     // Map iteration follows insertion order, which is publication order.
     for (const [id, at] of this.publishedAt) {

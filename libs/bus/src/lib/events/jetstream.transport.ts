@@ -16,6 +16,8 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { EventEnvelope } from '@gatehouse/contracts';
+import type { EventStreamLimits } from '../bus-options';
+import { NATS_CONNECTION_OPTIONS } from '../requests/nats.transport';
 import { describeError } from './describe-error';
 import { EVENT_RETENTION_MS } from './event-retention';
 import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
@@ -41,6 +43,7 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly codec = JSONCodec<EventEnvelope>();
   private readonly js: JetStreamClient;
   private readonly stream: string;
+  private connected = true;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -49,13 +52,25 @@ export class JetStreamEventTransport implements EventTransport {
   ) {
     this.js = nc.jetstream();
     this.stream = streamName(namespace);
+    void this.watchConnection();
   }
 
-  static async connect(servers: string[], namespace: string): Promise<JetStreamEventTransport> {
-    const nc = await connect({ servers, name: `${namespace}-events`, maxReconnectAttempts: -1 });
+  isConnected(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') this.connected = true;
+    }
+  }
+
+  static async connect(servers: string[], namespace: string, limits: EventStreamLimits = { replicas: 1, maxBytes: -1 }): Promise<JetStreamEventTransport> {
+    const nc = await connect({ servers, name: `${namespace}-events`, ...NATS_CONNECTION_OPTIONS });
     try {
       const jsm = await nc.jetstreamManager();
-      await ensureStream(jsm, namespace);
+      await ensureStream(jsm, namespace, limits);
       return new JetStreamEventTransport(nc, jsm, namespace);
     } catch (err) {
       await nc.close();
@@ -220,7 +235,7 @@ function consumerName(durable: string): string {
   return durable.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-async function ensureStream(jsm: JetStreamManager, namespace: string): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, namespace: string, limits: EventStreamLimits): Promise<void> {
   const config = {
     name: streamName(namespace),
     subjects: [`${namespace}.events.>`],
@@ -228,6 +243,8 @@ async function ensureStream(jsm: JetStreamManager, namespace: string): Promise<v
     storage: StorageType.File,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(EVENT_RETENTION_MS),
+    num_replicas: limits.replicas,
+    max_bytes: limits.maxBytes,
   };
   try {
     // Adding a stream that exists with the same configuration succeeds, so replicas may race here.

@@ -2,14 +2,29 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import type { ClientProxy } from '@nestjs/microservices';
 import type { RequestPattern } from '@gatehouse/contracts';
 import { AppError, isProblem } from '@gatehouse/platform';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 
 export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 
 /** The part of a NestJS client proxy (NATS or in-process) the bus uses. */
-export type RequestClient = Pick<ClientProxy, 'send' | 'close'>;
+export type RequestClient = Pick<ClientProxy, 'send' | 'close' | 'connect'> & {
+  /** True while a connection that was up is lost (NATS reconnecting). */
+  readonly disconnected?: boolean;
+};
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+
+const patience = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` with its bus requests waiting up to `timeoutMs` for their replies instead of the
+ * usual limit: for idempotent writes, whose caller may be answered 503 earlier while the outcome
+ * is still awaited and kept for the caller's retry.
+ */
+export function withRequestPatience<T>(timeoutMs: number, work: () => T): T {
+  return patience.run(timeoutMs, work);
+}
 
 /**
  * Sends typed requests to other services. A reply that does not come within the timeout, or a
@@ -25,8 +40,16 @@ export class BusClient implements OnApplicationShutdown {
     @Inject(REQUEST_CLIENT) private readonly client: RequestClient,
   ) {}
 
+  /** How long a request waits for its reply unless told otherwise. */
+  get timeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
   async request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>, timeoutMs?: number): Promise<Res> {
-    const limit = timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const limit = timeoutMs ?? patience.getStore() ?? this.timeoutMs;
+    if (this.client.disconnected) {
+      throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
+    }
     try {
       return await firstValueFrom(this.client.send<Res, Req>(pattern.pattern, payload).pipe(timeout(limit)));
     } catch (err) {
@@ -37,6 +60,15 @@ export class BusClient implements OnApplicationShutdown {
       this.logger.warn(`${pattern.pattern} failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       throw new AppError('service_unavailable', `The service answering ${pattern.pattern} could not be reached.`);
     }
+  }
+
+  /** Whether requests can be sent now; connects first when none was sent yet. */
+  async connected(): Promise<boolean> {
+    if (this.client.disconnected) return false;
+    return this.client.connect().then(
+      () => !this.client.disconnected,
+      () => false,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,17 +1,44 @@
-import { ClientNats, ServerNats, type CustomTransportStrategy, type MsPattern } from '@nestjs/microservices';
+import { ClientNats, ServerNats, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
+import type { ConnectionOptions, Msg, NatsConnection, NatsError, Subscription } from 'nats';
+
+/**
+ * How every NATS connection of a process behaves: it reconnects without a limit, 1 to 2 s apart
+ * (jittered, so replicas do not return in step), so the system recovers by itself within seconds
+ * of NATS returning, however long the outage.
+ */
+export const NATS_CONNECTION_OPTIONS = {
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 1_000,
+  reconnectJitter: 1_000,
+} satisfies Partial<ConnectionOptions>;
+
+type NestNatsStatus = 'connected' | 'disconnected' | 'reconnecting';
 
 /**
  * NestJS's NATS transport with every subject prefixed by the bus namespace, so several
  * environments (or test runs) can share one NATS cluster. Replicas of a service share a queue
- * group named after it, so each request is answered once.
+ * group named after it, so each request is answered once. Closing drains: no new request is
+ * taken, the ones in hand are answered (within `graceMs`), then the replies are flushed.
  */
 export class NamespacedNatsServer extends ServerNats implements CustomTransportStrategy {
+  private readonly requestSubscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly settle = new WeakMap<Msg, () => void>();
+  private state: NestNatsStatus | undefined;
+
   constructor(
     servers: string[],
-    queue: string,
+    private readonly queue: string,
     private readonly namespace: string,
+    private readonly graceMs: number,
   ) {
-    super({ servers, queue });
+    super({ servers, queue, ...NATS_CONNECTION_OPTIONS });
+    this.status.subscribe((status) => (this.state = status as NestNatsStatus));
+  }
+
+  /** Whether requests reach this service now. */
+  get connected(): boolean {
+    return this.state === 'connected';
   }
 
   override async listen(callback: (err?: unknown) => void): Promise<void> {
@@ -21,14 +48,83 @@ export class NamespacedNatsServer extends ServerNats implements CustomTransportS
     }
     return super.listen(callback);
   }
+
+  /** Subjects are plain strings: Nest's own lookup tries JSON.parse on each first, and the exception costs more than the lookup. */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    return this.messageHandlers.get(pattern) ?? null;
+  }
+
+  override bindEvents(client: NatsConnection): void {
+    for (const channel of this.messageHandlers.keys()) {
+      const handle = this.getMessageHandler(channel) as (err: NatsError | null, msg: Msg) => void;
+      this.requestSubscriptions.push(client.subscribe(channel, { queue: this.queue, callback: (err, msg) => handle(err, msg) }));
+    }
+  }
+
+  override async handleMessage(channel: string, msg: Msg): Promise<unknown> {
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    this.inFlight.add(finished);
+    const settle = () => {
+      this.inFlight.delete(finished);
+      done();
+    };
+    this.settle.set(msg, settle);
+    try {
+      const handled = await super.handleMessage(channel, msg);
+      // Nothing is sent back for a message without a reply subject.
+      if (!msg.reply) settle();
+      return handled;
+    } catch (err) {
+      settle();
+      throw err;
+    }
+  }
+
+  override getPublisher(msg: Msg, id: string, ctx: Parameters<ServerNats['getPublisher']>[2]): (response: { isDisposed?: boolean; err?: unknown }) => unknown {
+    const publish = super.getPublisher(msg, id, ctx);
+    return (response) => {
+      const sent = publish(response);
+      if (response.isDisposed || response.err !== undefined) this.settle.get(msg)?.();
+      return sent;
+    };
+  }
+
+  override async close(): Promise<void> {
+    let connection: NatsConnection | undefined;
+    try {
+      connection = this.unwrap<NatsConnection>();
+    } catch {
+      return super.close();
+    }
+    // Unsubscribe from the queue group (the other replicas take the new requests) while the
+    // messages already delivered to this process are still handled.
+    await Promise.all(this.requestSubscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.graceMs))),
+    ]);
+    clearTimeout(timer);
+    if (!connection.isClosed()) await connection.drain().catch(() => undefined);
+    await super.close();
+  }
 }
 
 export class NamespacedNatsClient extends ClientNats {
+  private state: NestNatsStatus | undefined;
+
   constructor(
     servers: string[],
     private readonly namespace: string,
   ) {
-    super({ servers });
+    super({ servers, ...NATS_CONNECTION_OPTIONS });
+    this.status.subscribe((status) => (this.state = status as NestNatsStatus));
+  }
+
+  /** True once connected while the connection is lost: requests then fail at once instead of waiting. */
+  get disconnected(): boolean {
+    return this.state === 'disconnected' || this.state === 'reconnecting';
   }
 
   protected override normalizePattern(pattern: MsPattern): string {

@@ -40,6 +40,7 @@ export class AccessCheckController {
       customerEmailVerified: caller.customer?.emailVerified,
       userId: query.userId ?? null,
       attributes: visitorAttributesOf(query, request, this.config),
+      client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
     });
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccessCheckController } from './access-check.controller';
 import { AccessTrialController } from './access-trial.controller';
+import { CrawlerPolicyController } from './crawler-policy.controller';
 import { EventsController } from './events.controller';
 import { ExperimentsController } from './experiments.controller';
 import { PaywallsController } from './paywalls.controller';
 import { SegmentsController } from './segments.controller';
 
 /** The public routes of the access feature, behind the gateway's edge guard. */
-@Module({ controllers: [AccessCheckController, AccessTrialController, EventsController, PaywallsController, SegmentsController, ExperimentsController] })
+@Module({ controllers: [AccessCheckController, AccessTrialController, EventsController, PaywallsController, SegmentsController, ExperimentsController, CrawlerPolicyController] })
 export class AccessRoutesModule {}

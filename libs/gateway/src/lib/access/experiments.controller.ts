@@ -7,9 +7,8 @@ import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreateExperimentDto, UpdateExperimentDto } from './dtos/experiments.dto';
 import { PageQueryDto } from '../edge/page-query.dto';
+import { ExperimentViewDto, ExperimentPageDto } from './dtos/access-views.dto';
 
-const EXPERIMENT =
-  '`{id, name, paywallId, status: draft|running|stopped, variants: [{id, name, weight, overrides: {config?, presentation?, copy?}}], startedAt, stoppedAt, createdAt, updatedAt}`';
 const INVALID = '`validation_failed` naming the field: `paywallId` of no paywall of yours, weights adding up to 0, a config override that does not suit the paywall';
 
 @ApiTags('admin experiments')
@@ -20,7 +19,7 @@ export class ExperimentsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's experiments, newest first." })
-  @ApiOkResponse({ description: `\`{items: [${EXPERIMENT}], nextCursor}\`` })
+  @ApiOkResponse({ type: ExperimentPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
   list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<ExperimentView>> {
     return this.bus.request(AccessRequests.ListExperiments, { publicationId: sessionOf(caller).publicationId, ...page });
@@ -29,7 +28,7 @@ export class ExperimentsController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Create a draft experiment on a paywall (decisions H4).' })
-  @ApiCreatedResponse({ description: EXPERIMENT })
+  @ApiCreatedResponse({ type: ExperimentViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   create(@Caller() caller: Principal, @Body() body: CreateExperimentDto): Promise<ExperimentView> {
     return this.bus.request(AccessRequests.CreateExperiment, { publicationId: sessionOf(caller).publicationId, experiment: body });
@@ -38,7 +37,7 @@ export class ExperimentsController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One experiment.' })
-  @ApiOkResponse({ description: EXPERIMENT })
+  @ApiOkResponse({ type: ExperimentViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<ExperimentView> {
     return this.bus.request(AccessRequests.GetExperiment, { publicationId: sessionOf(caller).publicationId, experimentId: id });
@@ -47,7 +46,7 @@ export class ExperimentsController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Rename an experiment, or change the variants of a draft.' })
-  @ApiOkResponse({ description: EXPERIMENT })
+  @ApiOkResponse({ type: ExperimentViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`conflict`: the variants of a running or stopped experiment' })
@@ -70,7 +69,7 @@ export class ExperimentsController {
   @HttpCode(200)
   @Auth('session')
   @ApiOperation({ summary: 'Start a draft: from the next access check, visitors of its paywall get their variant.' })
-  @ApiOkResponse({ description: EXPERIMENT })
+  @ApiOkResponse({ type: ExperimentViewDto })
   @ApiResponse({ status: 400, description: "`validation_failed`: a variant's config override no longer suits the paywall" })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`conflict`: not a draft, or another experiment runs on the paywall' })
@@ -82,7 +81,7 @@ export class ExperimentsController {
   @HttpCode(200)
   @Auth('session')
   @ApiOperation({ summary: 'Stop a running experiment: its paywall is shown as configured again.' })
-  @ApiOkResponse({ description: EXPERIMENT })
+  @ApiOkResponse({ type: ExperimentViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`conflict`: not running' })
   stop(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<ExperimentView> {

@@ -7,8 +7,8 @@ import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { CreatePaywallDto, UpdatePaywallDto } from './dtos/paywalls.dto';
+import { PaywallViewDto, PaywallPageDto } from './dtos/access-views.dto';
 
-const PAYWALL = '`{id, name, type, config, match: {include, exclude}, segmentId, priority, enabled, presentation, copy, createdAt, updatedAt}`';
 const INVALID = '`validation_failed` naming the field: a bad glob (`match.include[0]`), a config that does not suit the type (`config.limit`), an unknown segment (`segmentId`)';
 
 @ApiTags('admin paywalls')
@@ -19,7 +19,7 @@ export class PaywallsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's paywalls in the order they compete for a page: lowest priority first." })
-  @ApiOkResponse({ description: `\`{items: [${PAYWALL}], nextCursor}\`` })
+  @ApiOkResponse({ type: PaywallPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
   list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<PaywallView>> {
     return this.bus.request(AccessRequests.ListPaywalls, { publicationId: sessionOf(caller).publicationId, ...page });
@@ -28,7 +28,7 @@ export class PaywallsController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Create a paywall. The next access check sees it.' })
-  @ApiCreatedResponse({ description: PAYWALL })
+  @ApiCreatedResponse({ type: PaywallViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   create(@Caller() caller: Principal, @Body() body: CreatePaywallDto): Promise<PaywallView> {
     return this.bus.request(AccessRequests.CreatePaywall, { publicationId: sessionOf(caller).publicationId, paywall: body });
@@ -37,7 +37,7 @@ export class PaywallsController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One paywall.' })
-  @ApiOkResponse({ description: PAYWALL })
+  @ApiOkResponse({ type: PaywallViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<PaywallView> {
     return this.bus.request(AccessRequests.GetPaywall, { publicationId: sessionOf(caller).publicationId, paywallId: id });
@@ -46,7 +46,7 @@ export class PaywallsController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Change a paywall; the next access check sees the change.' })
-  @ApiOkResponse({ description: PAYWALL })
+  @ApiOkResponse({ type: PaywallViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   @ApiResponse({ status: 404, description: '`not_found`' })
   update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePaywallDto): Promise<PaywallView> {

@@ -7,8 +7,8 @@ import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { CreateSegmentDto, UpdateSegmentDto } from './dtos/segments.dto';
+import { SegmentViewDto, SegmentPageDto } from './dtos/access-views.dto';
 
-const SEGMENT = '`{id, name, match: all|any, conditions: [{attribute, operator, value}], createdAt, updatedAt}`';
 const INVALID = '`validation_failed` naming the field, e.g. `conditions[0].operator` for an operator the attribute does not take';
 
 @ApiTags('admin segments')
@@ -19,7 +19,7 @@ export class SegmentsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's segments, newest first." })
-  @ApiOkResponse({ description: `\`{items: [${SEGMENT}], nextCursor}\`` })
+  @ApiOkResponse({ type: SegmentPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
   list(@Caller() caller: Principal, @Query() page: PageQueryDto): Promise<Page<SegmentView>> {
     return this.bus.request(AccessRequests.ListSegments, { publicationId: sessionOf(caller).publicationId, ...page });
@@ -28,7 +28,7 @@ export class SegmentsController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Create a segment.' })
-  @ApiCreatedResponse({ description: SEGMENT })
+  @ApiCreatedResponse({ type: SegmentViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   create(@Caller() caller: Principal, @Body() body: CreateSegmentDto): Promise<SegmentView> {
     return this.bus.request(AccessRequests.CreateSegment, { publicationId: sessionOf(caller).publicationId, segment: body });
@@ -37,7 +37,7 @@ export class SegmentsController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One segment.' })
-  @ApiOkResponse({ description: SEGMENT })
+  @ApiOkResponse({ type: SegmentViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<SegmentView> {
     return this.bus.request(AccessRequests.GetSegment, { publicationId: sessionOf(caller).publicationId, segmentId: id });
@@ -46,7 +46,7 @@ export class SegmentsController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Change a segment; the next access check sees the change.' })
-  @ApiOkResponse({ description: SEGMENT })
+  @ApiOkResponse({ type: SegmentViewDto })
   @ApiResponse({ status: 400, description: INVALID })
   @ApiResponse({ status: 404, description: '`not_found`' })
   update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdateSegmentDto): Promise<SegmentView> {

@@ -7,6 +7,7 @@ import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreateApiKeyPairDto } from './dtos/admin.dto';
+import { ApiKeyViewDto, CreatedApiKeyPairDto } from './dtos/admin-views.dto';
 
 @ApiTags('admin api keys')
 @Controller('admin/api-keys')
@@ -19,7 +20,7 @@ export class ApiKeysController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's keys, revoked ones included; never the keys themselves." })
-  @ApiOkResponse({ description: '`[{id, name, kind, prefix, createdAt, lastUsedAt, revokedAt}]`' })
+  @ApiOkResponse({ type: [ApiKeyViewDto] })
   list(@Caller() caller: Principal): Promise<ApiKeyView[]> {
     return this.bus.request(AdminRequests.ListApiKeys, { publicationId: sessionOf(caller).publicationId });
   }
@@ -27,7 +28,7 @@ export class ApiKeysController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Create a key pair. Both keys are in this answer only; they are stored hashed.' })
-  @ApiCreatedResponse({ description: '`{name, publishableKey, secretKey}`' })
+  @ApiCreatedResponse({ type: CreatedApiKeyPairDto })
   @ApiResponse({ status: 409, description: '`conflict`: the name was used before in this publication, even by a revoked pair' })
   create(@Caller() caller: Principal, @Body() body: CreateApiKeyPairDto): Promise<CreatedApiKeyPair> {
     return this.bus.request(AdminRequests.CreateApiKeyPair, { publicationId: sessionOf(caller).publicationId, name: body.name });

@@ -6,6 +6,7 @@ import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreatePublicationDto, UpdatePublicationDto } from './dtos/admin.dto';
+import { MembershipPageDto, MembershipViewDto } from './dtos/admin-views.dto';
 
 @ApiTags('admin publications')
 @Controller('admin/publications')
@@ -15,7 +16,7 @@ export class PublicationsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The caller's publications with the caller's role in each." })
-  @ApiOkResponse({ description: '`{items: [{id, name, domains, role}], nextCursor: null}`' })
+  @ApiOkResponse({ type: MembershipPageDto, description: 'Every publication of the caller, on one page.' })
   async list(@Caller() caller: Principal): Promise<{ items: MembershipView[]; nextCursor: null }> {
     const { publications } = await this.bus.request(AdminRequests.ListPublications, { staffId: sessionOf(caller).staffId });
     return { items: publications, nextCursor: null };
@@ -24,7 +25,7 @@ export class PublicationsController {
   @Post()
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
-  @ApiCreatedResponse({ description: '`{id, name, domains, role: "admin"}`' })
+  @ApiCreatedResponse({ type: MembershipViewDto, description: 'The caller is its `admin`.' })
   create(@Caller() caller: Principal, @Body() body: CreatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.CreatePublication, { staffId: sessionOf(caller).staffId, ...body });
   }
@@ -32,7 +33,7 @@ export class PublicationsController {
   @Patch(':id')
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
-  @ApiOkResponse({ description: '`{id, name, domains, role}`' })
+  @ApiOkResponse({ type: MembershipViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });

@@ -8,6 +8,7 @@ import { Auth } from '../edge/credentials';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { clearedSessionCookie, sessionCookie } from '../edge/session-cookie';
 import { StaffLoginDto, SwitchPublicationDto } from './dtos/admin.dto';
+import { SessionViewDto, StaffLoginResultDto } from './dtos/admin-views.dto';
 
 @ApiTags('admin session')
 @Controller('admin/session')
@@ -25,7 +26,7 @@ export class SessionController {
   @HttpCode(200)
   @Auth('none')
   @ApiOperation({ summary: 'Log a staff member in; sets the `service_session` cookie (HttpOnly, SameSite=Lax).' })
-  @ApiOkResponse({ description: '`{staff: {id, email, name}, publication: {id, name, domains, role}}`' })
+  @ApiOkResponse({ type: StaffLoginResultDto })
   @ApiResponse({ status: 401, description: '`invalid_credentials`' })
   async login(@Body() body: StaffLoginDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ staff: StaffView; publication: MembershipView }> {
     const { token, staff, publication } = await this.bus.request(AdminRequests.CreateSession, body);
@@ -36,7 +37,7 @@ export class SessionController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: 'The session: staff member, current publication with role, and all publications.' })
-  @ApiOkResponse({ description: '`{staff, publication: {id, name, domains, role}, publications: [...]}`' })
+  @ApiOkResponse({ type: SessionViewDto })
   current(@Caller() caller: Principal): Promise<SessionView> {
     return this.bus.request(AdminRequests.GetSession, { sessionId: sessionOf(caller).sessionId });
   }
@@ -44,7 +45,7 @@ export class SessionController {
   @Put('publication')
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Switch the publication every admin route acts on.' })
-  @ApiOkResponse({ description: 'The session after the switch.' })
+  @ApiOkResponse({ type: SessionViewDto, description: 'The session after the switch.' })
   @ApiResponse({ status: 404, description: '`not_found`: not a publication of yours' })
   switchPublication(@Caller() caller: Principal, @Body() body: SwitchPublicationDto): Promise<SessionView> {
     return this.bus.request(AdminRequests.SwitchPublication, { sessionId: sessionOf(caller).sessionId, publicationId: body.publicationId });

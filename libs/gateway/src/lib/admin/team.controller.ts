@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminRequests, type CreatedInvitation, type MembershipView, type StaffRole, type StaffView, type TeamMemberView, type TeamView } from '@gatehouse/contracts';
+import { AdminRequests, type CreatedInvitation, type MembershipView, type ReplyOf, type StaffView, type TeamMemberView, type TeamView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
@@ -10,8 +10,10 @@ import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { sessionCookie } from '../edge/session-cookie';
 import { AcceptInvitationDto, ChangeRoleDto, InvitationTokenDto, InviteStaffDto } from './dtos/admin.dto';
+import { CreatedInvitationDto, InvitationPreviewDto, StaffLoginResultDto, TeamMemberViewDto, TeamViewDto } from './dtos/admin-views.dto';
 
 const OWNERS_ONLY = '`forbidden`: only an owner (`admin`) changes the team';
+const NO_INVITATION = '`not_found`: unknown, used, revoked or expired';
 
 @ApiTags('admin team')
 @Controller('admin/team')
@@ -21,7 +23,7 @@ export class TeamController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The current publication's members with their roles, open invitations and the log of changes." })
-  @ApiOkResponse({ description: '`{members: [{id, email, name, role, joinedAt}], invitations: [...], log: [{action, actor, subject, role, at}]}`' })
+  @ApiOkResponse({ type: TeamViewDto })
   list(@Caller() caller: Principal): Promise<TeamView> {
     return this.bus.request(AdminRequests.ListTeam, { actor: sessionOf(caller) });
   }
@@ -29,7 +31,7 @@ export class TeamController {
   @Post('invitations')
   @Auth('session')
   @ApiOperation({ summary: 'Invite someone by email with a role: a single-use link valid 7 days. Its token is in this answer only.' })
-  @ApiCreatedResponse({ description: '`{id, email, role, invitedBy, createdAt, expiresAt, token}`' })
+  @ApiCreatedResponse({ type: CreatedInvitationDto, description: 'The invitation, with the token of its link (this answer only).' })
   @ApiResponse({ status: 409, description: '`conflict`: already a member' })
   @ApiResponse({ status: 403, description: OWNERS_ONLY })
   invite(@Caller() caller: Principal, @Body() body: InviteStaffDto): Promise<CreatedInvitation> {
@@ -40,7 +42,9 @@ export class TeamController {
   @HttpCode(204)
   @Auth('session')
   @ApiOperation({ summary: 'Revoke an open invitation: its link stops working.' })
-  @ApiNoContentResponse()
+  @ApiNoContentResponse({ description: 'Revoked.' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such open invitation' })
+  @ApiResponse({ status: 403, description: OWNERS_ONLY })
   async revokeInvitation(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
     await this.bus.request(AdminRequests.RevokeInvitation, { actor: sessionOf(caller), invitationId: id });
   }
@@ -48,8 +52,10 @@ export class TeamController {
   @Patch('members/:staffId')
   @Auth('session')
   @ApiOperation({ summary: "Change a member's role." })
-  @ApiOkResponse({ description: '`{id, email, name, role, joinedAt}`' })
+  @ApiOkResponse({ type: TeamMemberViewDto, description: 'The member with the new role.' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such member of the publication' })
   @ApiResponse({ status: 409, description: '`conflict`: it would leave the publication without an owner' })
+  @ApiResponse({ status: 403, description: OWNERS_ONLY })
   changeRole(@Caller() caller: Principal, @Param('staffId', IdParamPipe) staffId: string, @Body() body: ChangeRoleDto): Promise<TeamMemberView> {
     return this.bus.request(AdminRequests.ChangeRole, { actor: sessionOf(caller), staffId, role: body.role });
   }
@@ -58,8 +64,10 @@ export class TeamController {
   @HttpCode(204)
   @Auth('session')
   @ApiOperation({ summary: 'Remove a member from the publication; their sessions in it end at once.' })
-  @ApiNoContentResponse()
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such member of the publication' })
   @ApiResponse({ status: 409, description: '`conflict`: the last owner' })
+  @ApiResponse({ status: 403, description: OWNERS_ONLY })
   async remove(@Caller() caller: Principal, @Param('staffId', IdParamPipe) staffId: string): Promise<void> {
     await this.bus.request(AdminRequests.RemoveMember, { actor: sessionOf(caller), staffId });
   }
@@ -82,9 +90,9 @@ export class InvitationsController {
   @HttpCode(200)
   @Auth('none')
   @ApiOperation({ summary: 'What an invitation link is for, before accepting it.' })
-  @ApiOkResponse({ description: '`{email, role, publicationName, accountExists}`' })
-  @ApiResponse({ status: 404, description: '`not_found`: unknown, used, revoked or expired' })
-  preview(@Body() body: InvitationTokenDto): Promise<{ email: string; role: StaffRole; publicationName: string; accountExists: boolean }> {
+  @ApiOkResponse({ type: InvitationPreviewDto })
+  @ApiResponse({ status: 404, description: NO_INVITATION })
+  preview(@Body() body: InvitationTokenDto): Promise<ReplyOf<typeof AdminRequests.GetInvitation>> {
     return this.bus.request(AdminRequests.GetInvitation, { tokenHash: sha256Hex(body.token) });
   }
 
@@ -92,8 +100,12 @@ export class InvitationsController {
   @HttpCode(200)
   @Auth('none')
   @ApiOperation({ summary: 'Accept an invitation by setting a password (or giving your existing one); signs you in to that publication.' })
-  @ApiOkResponse({ description: '`{staff, publication}`, with the `service_session` cookie set' })
-  @ApiResponse({ status: 404, description: '`not_found`: unknown, used, revoked or expired' })
+  @ApiOkResponse({
+    type: StaffLoginResultDto,
+    description: 'Signed in to the publication joined.',
+    headers: { 'Set-Cookie': { description: 'The `service_session` cookie (HttpOnly, SameSite=Lax).', schema: { type: 'string' } } },
+  })
+  @ApiResponse({ status: 404, description: NO_INVITATION })
   @ApiResponse({ status: 401, description: '`invalid_credentials`: the email has an account and the password is not its own' })
   async accept(@Body() body: AcceptInvitationDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ staff: StaffView; publication: MembershipView }> {
     const { email, publicationId } = await this.bus.request(AdminRequests.AcceptInvitation, { tokenHash: sha256Hex(body.token), name: body.name, password: body.password });

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
 import { checked } from './account-email.controller';
 import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, RefreshTokenDto, RegisterCustomerDto } from './dtos/customer-auth.dto';
@@ -14,6 +15,7 @@ export class CustomerAuthController {
 
   @Post('register')
   @Auth('any-key')
+  @Idempotent()
   @ApiOperation({ summary: 'Register a customer with email and password; a verification email goes to the address (docs/email.md).' })
   @ApiCreatedResponse({ type: CustomerAuthResultDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { GetJwks, type Jwks } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
+import { JwksDto } from './dtos/jwks.dto';
 
 @ApiTags('customer auth')
 @Controller('auth/.well-known')
@@ -13,7 +14,7 @@ export class JwksController {
   @Auth('none')
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys that verify customer access tokens (JWKS). No credentials.' })
-  @ApiOkResponse({ description: '`{keys: [{kty, crv, x, y, kid, alg, use}]}`' })
+  @ApiOkResponse({ type: JwksDto })
   @ApiServiceUnavailableResponse({ description: '`service_unavailable`: identity did not answer within 5 s.' })
   jwks(): Promise<Jwks> {
     return this.bus.request(GetJwks, {});

@@ -7,9 +7,8 @@ import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { CreatePriceDto, CreateProductDto, UpdatePriceDto, UpdateProductDto } from './dtos/billing.dto';
+import { PricePageDto, PriceViewDto, ProductPageDto, ProductViewDto } from './dtos/billing-views.dto';
 
-const PRODUCT = '`{id, name, description, entitlements, active, createdAt, updatedAt}`';
-const PRICE = '`{id, productId, currency, unitAmount, interval, trialDays, active, createdAt}`';
 const PAGE_REFUSAL = '`validation_failed`: a bad `limit`, or a `cursor` this list did not issue';
 const PROCESSOR_REFUSAL = '`processor_error`: the payment processor refused or failed; nothing changed';
 
@@ -21,7 +20,7 @@ export class AdminProductsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's products, newest first, cursor paginated." })
-  @ApiOkResponse({ description: `\`{items: [${PRODUCT}], nextCursor}\`` })
+  @ApiOkResponse({ type: ProductPageDto })
   @ApiResponse({ status: 400, description: PAGE_REFUSAL })
   list(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<ProductView>> {
     return this.bus.request(BillingRequests.ListProducts, { publicationId: sessionOf(caller).publicationId, ...query });
@@ -30,7 +29,7 @@ export class AdminProductsController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Create a product; with processor settings saved, at the processor too.' })
-  @ApiCreatedResponse({ description: PRODUCT })
+  @ApiCreatedResponse({ type: ProductViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 502, description: PROCESSOR_REFUSAL })
   create(@Caller() caller: Principal, @Body() body: CreateProductDto): Promise<ProductView> {
@@ -40,7 +39,7 @@ export class AdminProductsController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One product.' })
-  @ApiOkResponse({ description: PRODUCT })
+  @ApiOkResponse({ type: ProductViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<ProductView> {
     return this.bus.request(BillingRequests.GetProduct, { publicationId: sessionOf(caller).publicationId, productId: id });
@@ -49,7 +48,7 @@ export class AdminProductsController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Change a product. Changing `entitlements` refreshes what its subscribers may read at once.' })
-  @ApiOkResponse({ description: PRODUCT })
+  @ApiOkResponse({ type: ProductViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 502, description: PROCESSOR_REFUSAL })
@@ -72,7 +71,7 @@ export class AdminProductsController {
   @Get(':id/prices')
   @Auth('session')
   @ApiOperation({ summary: "The product's prices, newest first, cursor paginated." })
-  @ApiOkResponse({ description: `\`{items: [${PRICE}], nextCursor}\`` })
+  @ApiOkResponse({ type: PricePageDto })
   @ApiResponse({ status: 400, description: PAGE_REFUSAL })
   @ApiResponse({ status: 404, description: '`not_found`: no such product' })
   listPrices(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Query() query: PageQueryDto): Promise<Page<PriceView>> {
@@ -82,7 +81,7 @@ export class AdminProductsController {
   @Post(':id/prices')
   @Auth('session')
   @ApiOperation({ summary: 'Create a price of the product; with processor settings saved, at the processor too. Prices are immutable but for `active`.' })
-  @ApiCreatedResponse({ description: PRICE })
+  @ApiCreatedResponse({ type: PriceViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 404, description: '`not_found`: no such product' })
   @ApiResponse({ status: 502, description: PROCESSOR_REFUSAL })
@@ -99,7 +98,7 @@ export class AdminPricesController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One price.' })
-  @ApiOkResponse({ description: PRICE })
+  @ApiOkResponse({ type: PriceViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<PriceView> {
     return this.bus.request(BillingRequests.GetPrice, { publicationId: sessionOf(caller).publicationId, priceId: id });
@@ -108,7 +107,7 @@ export class AdminPricesController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Activate or deactivate a price (an inactive price cannot be bought; its subscriptions go on).' })
-  @ApiOkResponse({ description: PRICE })
+  @ApiOkResponse({ type: PriceViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: anything but `active`' })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 502, description: PROCESSOR_REFUSAL })

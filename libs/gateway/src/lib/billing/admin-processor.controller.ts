@@ -5,8 +5,8 @@ import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { ProcessorSettingsDto } from './dtos/billing.dto';
+import { ProcessorSettingsViewDto } from './dtos/billing-views.dto';
 
-const SETTINGS = '`{configured, secretKey, webhookSecret, webhookEndpointId, webhookUrl, updatedAt}`, secrets masked (`sk_...1234`)';
 
 @ApiTags('admin processor settings')
 @Controller('admin/processor')
@@ -16,7 +16,7 @@ export class AdminProcessorController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's payment-processor settings; secrets are write-only and shown masked." })
-  @ApiOkResponse({ description: SETTINGS })
+  @ApiOkResponse({ type: ProcessorSettingsViewDto })
   get(@Caller() caller: Principal): Promise<ProcessorSettingsView> {
     return this.bus.request(BillingRequests.GetProcessorSettings, { publicationId: sessionOf(caller).publicationId });
   }
@@ -27,7 +27,7 @@ export class AdminProcessorController {
     summary:
       'Save the processor secret key. Without `webhookSecret`, the webhook endpoint (`webhookUrl`, the events billing handles) is created at the processor and its secret stored; with it, that step is skipped.',
   })
-  @ApiOkResponse({ description: SETTINGS })
+  @ApiOkResponse({ type: ProcessorSettingsViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 502, description: '`processor_error`: the processor refused the key or the endpoint; nothing was saved' })
   save(@Caller() caller: Principal, @Body() body: ProcessorSettingsDto): Promise<ProcessorSettingsView> {

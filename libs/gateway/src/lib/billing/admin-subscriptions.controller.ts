@@ -3,12 +3,12 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags }
 import { BillingRequests, type Page, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { AtPeriodEndDto, GrantSubscriptionDto, SubscriptionListQueryDto } from './dtos/billing.dto';
+import { SubscriptionViewDto, SubscriptionPageDto } from './dtos/billing-views.dto';
 
-const SUBSCRIPTION =
-  '`{subscriptionId, customerId, priceId, status, currentPeriodStart, currentPeriodEnd, source, cancelAtPeriodEnd, trialStart, trialEnd, createdAt}`';
 
 @ApiTags('admin subscriptions')
 @Controller('admin/subscriptions')
@@ -18,7 +18,7 @@ export class AdminSubscriptionsController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's subscriptions, newest first, cursor paginated; filter by customer or status." })
-  @ApiOkResponse({ description: `\`{items: [${SUBSCRIPTION}], nextCursor}\`` })
+  @ApiOkResponse({ type: SubscriptionPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad filter, `limit` or `cursor`' })
   list(@Caller() caller: Principal, @Query() query: SubscriptionListQueryDto): Promise<Page<SubscriptionView>> {
     return this.bus.request(BillingRequests.ListSubscriptions, { publicationId: sessionOf(caller).publicationId, ...query });
@@ -27,7 +27,7 @@ export class AdminSubscriptionsController {
   @Get(':id')
   @Auth('session')
   @ApiOperation({ summary: 'One subscription.' })
-  @ApiOkResponse({ description: SUBSCRIPTION })
+  @ApiOkResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<SubscriptionView> {
     return this.bus.request(BillingRequests.GetSubscription, { publicationId: sessionOf(caller).publicationId, subscriptionId: id });
@@ -35,8 +35,9 @@ export class AdminSubscriptionsController {
 
   @Post()
   @Auth('session')
+  @Idempotent()
   @ApiOperation({ summary: 'Grant a subscription by hand (`source: "manual"`), active now and until `currentPeriodEnd` when given. Emits `subscription.created`.' })
-  @ApiCreatedResponse({ description: SUBSCRIPTION })
+  @ApiCreatedResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: e.g. `currentPeriodEnd` not in the future' })
   @ApiResponse({ status: 404, description: '`not_found`: no such customer or price in the publication' })
   grant(@Caller() caller: Principal, @Body() body: GrantSubscriptionDto): Promise<SubscriptionView> {
@@ -46,8 +47,9 @@ export class AdminSubscriptionsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @Auth('session')
+  @Idempotent()
   @ApiOperation({ summary: 'Cancel a subscription, at the period end (the default) or now, as `POST /api/v1/subscriptions/cancel` does.' })
-  @ApiOkResponse({ description: SUBSCRIPTION })
+  @ApiOkResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
   cancel(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: AtPeriodEndDto): Promise<SubscriptionView> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
+import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 
@@ -9,6 +10,7 @@ import { SubscriptionsController } from './subscriptions.controller';
 @Module({
   controllers: [
     SubscriptionsController,
+    PricesController,
     ProcessorWebhookController,
     AdminProductsController,
     AdminPricesController,

@@ -4,6 +4,7 @@ import { BillingRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { RequestWithRawBody } from '../create-gateway';
 import { Auth } from '../edge/credentials';
+import { ProcessorWebhookReceivedDto } from './dtos/billing-views.dto';
 import { ProcessorWebhookQueryDto } from './dtos/billing.dto';
 
 @ApiTags('processor webhook')
@@ -20,7 +21,7 @@ export class ProcessorWebhookController {
       "The payment processor's events (spec 4.5, 6.1), verified by their `Stripe-Signature` (300 s tolerance) against the publication's webhook secret when `?publication=` is given, else PROCESSOR_WEBHOOK_SECRET. Each event id is handled once.",
   })
   @ApiHeader({ name: 'Stripe-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256>`' })
-  @ApiOkResponse({ description: '`{received: true}`' })
+  @ApiOkResponse({ type: ProcessorWebhookReceivedDto })
   @ApiResponse({ status: 400, description: '`signature_invalid`: missing, malformed, older than 300 s or wrong; nothing is stored' })
   @ApiResponse({ status: 413, description: '`payload_too_large`: over 1 MiB' })
   receive(

@@ -4,11 +4,11 @@ import { BillingRequests, type CheckoutSessionView, type SubscriptionView } from
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
+import { CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
 import { CancelSubscriptionDto, CheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
 
-const SUBSCRIPTION_FIELDS =
-  '`{subscriptionId, customerId, priceId, status, currentPeriodStart, currentPeriodEnd, source, cancelAtPeriodEnd, trialStart, trialEnd, createdAt}`';
 const CUSTOMER_RULE = "With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required.";
 
 /**
@@ -36,7 +36,7 @@ export class SubscriptionsController {
   @Get('me')
   @Auth('secret-or-customer')
   @ApiOperation({ summary: `The customer's subscriptions, newest first, cancelled ones included. ${CUSTOMER_RULE}` })
-  @ApiOkResponse({ description: `\`{subscriptions: [${SUBSCRIPTION_FIELDS}]}\`; \`currentPeriodEnd\` 9999-12-31T23:59:59.999Z: never ends` })
+  @ApiOkResponse({ type: CustomerSubscriptionsDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: no `customerId` with a secret key' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
   @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
@@ -46,10 +46,11 @@ export class SubscriptionsController {
 
   @Post('checkout')
   @Auth('secret-or-customer')
+  @Idempotent()
   @ApiOperation({
     summary: `Start a checkout at the payment processor for one price; redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. ${CUSTOMER_RULE}`,
   })
-  @ApiCreatedResponse({ description: '`{url, sessionId}`' })
+  @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price or customer in the publication' })
@@ -66,7 +67,7 @@ export class SubscriptionsController {
   @Post('portal')
   @Auth('secret-or-customer')
   @ApiOperation({ summary: `Open the payment processor's billing portal for the customer; redirect them to \`url\`. ${CUSTOMER_RULE}` })
-  @ApiCreatedResponse({ description: '`{url}`' })
+  @ApiCreatedResponse({ type: PortalSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
   @ApiResponse({ status: 404, description: '`not_found`: the customer has no account at the processor yet (never checked out)' })
@@ -82,11 +83,12 @@ export class SubscriptionsController {
   @Post('cancel')
   @HttpCode(200)
   @Auth('secret')
+  @Idempotent()
   @ApiOperation({
     summary:
       'Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing.',
   })
-  @ApiOkResponse({ description: `the subscription, ${SUBSCRIPTION_FIELDS}` })
+  @ApiOkResponse({ type: SubscriptionViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })

@@ -22,7 +22,7 @@ export class BrandingController {
       'Cacheable for 60 s (`Cache-Control: public, max-age=60`, `Vary: X-API-Key`) with a strong `ETag`; a request whose `If-None-Match` names the current tag answers 304 without a body.',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds.' })
-  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body' } } })
+  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the body', schema: { type: 'string', example: '"9c1f0e2a"' } } } })
   @ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current' })
   async get(
     @Caller() caller: Principal,
@@ -41,7 +41,11 @@ export class BrandingController {
   @Get('admin')
   @Auth('session')
   @ApiOperation({ summary: "The current publication's branding, for the dashboard." })
-  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag, for `If-Match` on the next PUT' } } })
+  @ApiOkResponse({
+    type: BrandingConfigurationDto,
+    description: 'Not cached (`Cache-Control: no-store`).',
+    headers: { ETag: { description: 'Strong entity tag, for `If-Match` on the next PUT', schema: { type: 'string', example: '"9c1f0e2a"' } } },
+  })
   async getForStaff(@Caller() caller: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrandingConfiguration> {
     const configuration = await this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
     void reply.header('Cache-Control', 'no-store').header('ETag', entityTagOf(configuration));
@@ -51,9 +55,11 @@ export class BrandingController {
   @Put('admin')
   @Auth('session')
   @ApiOperation({ summary: 'Change the branding: omitted fields stay as they are, `null` clears one. Answers the whole configuration.' })
-  @ApiOkResponse({ type: BrandingConfigurationDto })
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag of the configuration the change was made on; another tag answers 412.' })
-  @ApiOkResponse({ type: BrandingConfigurationDto, headers: { ETag: { description: 'Strong entity tag of the new configuration' } } })
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag of the configuration the change was made on; another tag answers 412.', schema: { type: 'string' } })
+  @ApiOkResponse({
+    type: BrandingConfigurationDto,
+    headers: { ETag: { description: 'Strong entity tag of the new configuration', schema: { type: 'string', example: '"9c1f0e2a"' } } },
+  })
   @ApiResponse({ status: 400, description: '`validation_failed`, naming each invalid or unknown field in `errors`' })
   @ApiResponse({ status: 412, description: '`precondition_failed`: someone changed the branding since the `If-Match` copy was read' })
   async update(

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { CustomerRequests, type Page, type CustomerRecord } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
+import { Idempotent } from '../edge/idempotency';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, publicationOf, type Principal } from '../edge/principal';
 import { DeletedCustomers } from './deleted-customers';
@@ -27,6 +28,7 @@ export class CustomersController {
 
   @Post()
   @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({ summary: 'Create a customer, with or without a password. Emits `customer.created`.' })
   @ApiCreatedResponse({ type: CustomerRecordDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })

@@ -49,6 +49,16 @@ function kidOf(rawJwt: string): string | undefined {
   }
 }
 
+/** The `exp` of a token that just verified, in epoch milliseconds. */
+function expiryOf(authorization: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(authorization.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Customer access tokens: ES256 pinned, `iss`, `aud` and `exp` checked (decisions D2). */
 @Injectable()
 export class CustomerTokenStrategy extends PassportStrategy(Strategy, 'customer-jwt') {
@@ -77,12 +87,32 @@ export class CustomerTokenStrategy extends PassportStrategy(Strategy, 'customer-
   }
 }
 
-/** Runs the strategy and turns its verdict into our codes: expired tokens are told apart so the SDK refreshes. */
+/** A verified token is trusted again without a signature check for this long at most (never past its `exp`). */
+const VERIFIED_TTL_MS = 60_000;
+const MAX_VERIFIED = 10_000;
+
+/**
+ * Runs the strategy and turns its verdict into our codes: expired tokens are told apart so the SDK
+ * refreshes. A token that verified is remembered until its expiry (a minute at most), so a reader's
+ * page views cost one signature check a minute rather than one each.
+ */
 @Injectable()
 export class CustomerTokenGuard extends AuthGuard('customer-jwt') {
+  private readonly verified = new Map<string, { customer: VerifiedCustomer; until: number }>();
+
   async verify(context: ExecutionContext): Promise<VerifiedCustomer> {
+    const request = context.switchToHttp().getRequest<{ user: VerifiedCustomer; headers: Record<string, string | string[] | undefined> }>();
+    const token = request.headers['authorization'];
+    const known = typeof token === 'string' ? this.verified.get(token) : undefined;
+    if (known && known.until > Date.now()) return known.customer;
     await this.canActivate(context);
-    return context.switchToHttp().getRequest<{ user: VerifiedCustomer }>().user;
+    const customer = request.user;
+    const expiresAt = typeof token === 'string' ? expiryOf(token) : undefined;
+    if (typeof token === 'string' && expiresAt !== undefined) {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(token, { customer, until: Math.min(expiresAt, Date.now() + VERIFIED_TTL_MS) });
+    }
+    return customer;
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {

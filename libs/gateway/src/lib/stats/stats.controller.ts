@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { StatsRequests, type Stats, type StatsInterval } from '@gatehouse/contracts';
+import { STATS_INTERVALS, StatsRequests, type Stats, type StatsInterval } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { Auth } from '../edge/credentials';
+import { StatsDto } from './stats-views.dto';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 
 const DAY_MS = 24 * 3600_000;
@@ -23,9 +24,9 @@ export class StatsQueryDto {
   @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or time' })
   to?: string;
 
-  @ApiPropertyOptional({ enum: ['day', 'hour'], default: 'day' })
+  @ApiPropertyOptional({ enum: STATS_INTERVALS, default: 'day' })
   @IsOptional()
-  @IsIn(['day', 'hour'])
+  @IsIn(STATS_INTERVALS)
   interval?: StatsInterval;
 }
 
@@ -40,7 +41,7 @@ export class StatsController {
     summary:
       'Access checks (granted/denied), paywall shown/dismissed/converted and conversion rate, new and cancelled subscriptions, active subscribers, MRR per currency; per paywall and per experiment variant with checkout conversion and its significance against the first variant.',
   })
-  @ApiOkResponse({ description: '`{from, to, interval, totals, series: [...], paywalls: [...], variants: [...]}`' })
+  @ApiOkResponse({ type: StatsDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: `from` not before `to`, or a range over 366 days by day / 31 days by hour' })
   stats(@Caller() caller: Principal, @Query() query: StatsQueryDto): Promise<Stats> {
     const interval = query.interval ?? 'day';

@@ -6,9 +6,8 @@ import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreateWebhookDto, UpdateWebhookDto } from './dtos/webhooks.dto';
+import { CreatedWebhookDto, DeliveryAttemptViewDto, WebhookListDto, WebhookViewDto } from './dtos/webhooks-views.dto';
 
-const ATTEMPT = '`{id (the delivery id), event, attempt, status: pending|succeeded|failed, responseCode, responseBody (first 2 KiB), durationMs, error, createdAt, dueAt, attemptedAt}`';
-const REGISTRATION = '`{id, url, events, description, createdAt}`';
 const NOT_FOUND = '`not_found`: no such webhook in the current publication';
 
 @ApiTags('admin webhooks')
@@ -19,7 +18,7 @@ export class WebhooksController {
   @Get()
   @Auth('session')
   @ApiOperation({ summary: "The publication's outbound webhooks, newest first, each with its last 20 delivery attempts; never the secrets." })
-  @ApiOkResponse({ description: `\`{webhooks: [{id, url, events, description, createdAt, deliveries: [attempt]}]}\`, an attempt being ${ATTEMPT}` })
+  @ApiOkResponse({ type: WebhookListDto })
   list(@Caller() caller: Principal): Promise<{ webhooks: WebhookWithDeliveries[] }> {
     return this.bus.request(WebhooksOutRequests.ListWebhooks, { publicationId: sessionOf(caller).publicationId });
   }
@@ -27,7 +26,7 @@ export class WebhooksController {
   @Post()
   @Auth('session')
   @ApiOperation({ summary: 'Register an endpoint for events of spec 6.2. The signing secret is in this answer only.' })
-  @ApiCreatedResponse({ description: '`{id, url, events, description, secret, createdAt}`; `secret` is `whsec_` + 32 random bytes, base64.' })
+  @ApiCreatedResponse({ type: CreatedWebhookDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: `url` not https or pointing to a private network, or `events` not names of spec 6.2' })
   @ApiResponse({ status: 409, description: '`conflict`: the publication has 50 webhooks already' })
   create(@Caller() caller: Principal, @Body() body: CreateWebhookDto): Promise<CreatedWebhook> {
@@ -37,7 +36,7 @@ export class WebhooksController {
   @Patch(':id')
   @Auth('session')
   @ApiOperation({ summary: 'Change the URL, the events or the description; the secret is kept. Pending retries go to the new URL.' })
-  @ApiOkResponse({ description: REGISTRATION })
+  @ApiOkResponse({ type: WebhookViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 404, description: NOT_FOUND })
   update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
@@ -60,7 +59,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send a `webhook.test` event (not an event of spec 6.2) to this webhook only, signed and retried like any delivery.',
   })
-  @ApiAcceptedResponse({ description: `The scheduled first attempt: ${ATTEMPT}` })
+  @ApiAcceptedResponse({ type: DeliveryAttemptViewDto, description: 'The scheduled first attempt.' })
   @ApiResponse({ status: 404, description: NOT_FOUND })
   sendTest(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<DeliveryAttemptView> {
     return this.bus.request(WebhooksOutRequests.SendTestEvent, { publicationId: sessionOf(caller).publicationId, webhookId: id });
@@ -70,7 +69,7 @@ export class WebhooksController {
   @HttpCode(202)
   @Auth('session')
   @ApiOperation({ summary: 'Start a new series of attempts for a delivery that succeeded or failed: same delivery id, same body, fresh signatures.' })
-  @ApiAcceptedResponse({ description: `The scheduled attempt: ${ATTEMPT}` })
+  @ApiAcceptedResponse({ type: DeliveryAttemptViewDto, description: 'The scheduled attempt.' })
   @ApiResponse({ status: 404, description: '`not_found`: no such webhook or delivery in the current publication' })
   @ApiResponse({ status: 409, description: '`conflict`: the delivery is still being attempted' })
   redeliver(

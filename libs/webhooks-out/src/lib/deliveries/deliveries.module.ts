@@ -5,6 +5,7 @@ import { AttemptQueue } from './attempt-queue';
 import { DeliveriesHandler } from './deliveries.handler';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryLog } from './delivery-log';
+import { DeliveryRetention } from './delivery-retention';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { EventFanOut } from './event-fan-out';
 import { RetrySchedule } from './retry-schedule';
@@ -13,7 +14,7 @@ import { WebhookSender } from './webhook-sender';
 @Module({
   imports: [SecretsModule, TargetsModule],
   controllers: [DeliveriesHandler],
-  providers: [DeliveriesService, DeliveryLog, AttemptQueue, RetrySchedule, WebhookSender, DeliveryScheduler, EventFanOut],
+  providers: [DeliveriesService, DeliveryLog, AttemptQueue, RetrySchedule, WebhookSender, DeliveryScheduler, EventFanOut, DeliveryRetention],
   exports: [DeliveryLog],
 })
 export class DeliveriesModule {}

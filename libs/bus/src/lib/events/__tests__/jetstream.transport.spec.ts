@@ -40,6 +40,14 @@ describe('JetStreamEventTransport', () => {
     await (await nats.jetstreamManager()).streams.delete(`${namespace}_events`);
   });
 
+  it('sizes the stream as configured, and applies a new cap when a service starts with one', async () => {
+    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 50_000_000 }));
+    const jsm = await nats.jetstreamManager();
+    expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000 });
+    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 80_000_000 }));
+    expect((await jsm.streams.info(`${namespace}_events`)).config.max_bytes).toBe(80_000_000);
+  });
+
   it('lets replicas start at once on one durable and handles each event on exactly one of them', async () => {
     const handledBy = new Map<string, number[]>();
     const replicas = await Promise.all([replica(), replica(), replica()]);

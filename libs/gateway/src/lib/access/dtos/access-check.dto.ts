@@ -4,13 +4,19 @@ import {
   METER_PERIODS,
   PAYWALL_PRESENTATIONS,
   PAYWALL_TYPES,
+  VISITOR_DEVICES,
+  type AccessCheckResult,
   type AccessReason,
+  type ExperimentAssignment,
+  type MeterState,
+  type PaywallRule,
   type MeterPeriod,
   type PaywallCopy,
   type PaywallPresentation,
   type PaywallType,
   type VisitorDevice,
 } from '@gatehouse/contracts';
+import { PaywallCopyViewDto } from './access-views.dto';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 
 /** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
@@ -32,9 +38,9 @@ export class AccessCheckQueryDto {
   @MaxLength(2048)
   referrer?: string;
 
-  @ApiPropertyOptional({ enum: ['desktop', 'mobile', 'tablet'], description: 'Derived from the User-Agent when absent.' })
+  @ApiPropertyOptional({ enum: VISITOR_DEVICES, description: 'Derived from the User-Agent when absent.' })
   @IsOptional()
-  @IsIn(['desktop', 'mobile', 'tablet'])
+  @IsIn(VISITOR_DEVICES)
   device?: VisitorDevice;
 
   @ApiPropertyOptional({ example: 'DE', description: 'ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent.' })
@@ -61,16 +67,22 @@ export class AccessCheckQueryDto {
   utm_campaign?: string;
 }
 
-class PaywallRuleDto {
+class PaywallRuleDto implements PaywallRule {
   @ApiProperty({ format: 'uuid' }) paywallId: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: PAYWALL_TYPES }) type: PaywallType;
-  @ApiProperty({ description: '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.' }) config: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { limit: 3, period: 'month' },
+    description: '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.',
+  })
+  config: Record<string, unknown>;
   @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
-  @ApiProperty({ nullable: true, description: '`{heading?, description?, ctaText?}`' }) copy: PaywallCopy | null;
+  @ApiProperty({ type: PaywallCopyViewDto, nullable: true }) copy: PaywallCopy | null;
 }
 
-class MeterDto {
+class MeterDto implements MeterState {
   @ApiProperty() limit: number;
   @ApiProperty({ description: 'Distinct URLs viewed in the period, this view included.' }) used: number;
   @ApiProperty() remaining: number;
@@ -78,17 +90,17 @@ class MeterDto {
   @ApiProperty({ format: 'date-time', description: 'When the next calendar period (UTC) starts.' }) resetsAt: string;
 }
 
-class ExperimentAssignmentDto {
+class ExperimentAssignmentDto implements ExperimentAssignment {
   @ApiProperty({ format: 'uuid' }) experimentId: string;
   @ApiProperty({ format: 'uuid' }) variantId: string;
 }
 
-export class AccessCheckResultDto {
+export class AccessCheckResultDto implements AccessCheckResult {
   @ApiProperty() granted: boolean;
   @ApiProperty({ enum: ACCESS_REASONS }) reason: AccessReason;
   @ApiPropertyOptional({ type: PaywallRuleDto, description: 'When denied, and as a hint with `soft`: the paywall with the variant applied.' })
   paywallRule?: PaywallRuleDto;
-  @ApiProperty({ nullable: true, format: 'uuid', description: 'The customer of the JWT; null without one.' }) customerId: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The customer of the JWT; null without one.' }) customerId: string | null;
   @ApiPropertyOptional({ type: MeterDto, description: 'When a metered paywall applied.' }) meter?: MeterDto;
   @ApiPropertyOptional({ type: ExperimentAssignmentDto, description: 'When a running experiment covers the paywall.' })
   experiment?: ExperimentAssignmentDto;

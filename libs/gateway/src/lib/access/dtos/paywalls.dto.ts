@@ -42,19 +42,19 @@ export class PaywallMatchDto {
 
 /** Null or absent fields fall back to the branding copy. */
 export class PaywallCopyDto {
-  @ApiPropertyOptional({ nullable: true, maxLength: 200 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   heading?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 1000 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 100 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -86,7 +86,7 @@ export class CreatePaywallDto {
   @Type(() => PaywallMatchDto)
   match: PaywallMatchDto;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'Only visitors of this segment; null: everyone.' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Only visitors of this segment; null: everyone.' })
   @IsOptional()
   @IsUUID('all', { message: 'must be a UUID' })
   segmentId?: string | null;

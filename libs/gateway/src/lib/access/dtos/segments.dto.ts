@@ -1,6 +1,7 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { SEGMENT_ATTRIBUTES, SEGMENT_OPERATORS, type SegmentAttribute, type SegmentOperator, type SegmentValue } from '@gatehouse/contracts';
 import { Type } from 'class-transformer';
+import { SEGMENT_VALUE_SCHEMA } from './access-views.dto';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsString, Length, ValidateNested } from 'class-validator';
 
 export class SegmentConditionDto {
@@ -15,7 +16,7 @@ export class SegmentConditionDto {
   @IsIn(SEGMENT_OPERATORS)
   operator: SegmentOperator;
 
-  @ApiProperty({ description: 'true/false, a number or a string as the attribute takes; a list of 1-100 of them for `in`.', example: 'mobile' })
+  @ApiProperty({ ...SEGMENT_VALUE_SCHEMA, description: 'true/false, a number or a string as the attribute takes; a list of 1-100 of them for `in`.', example: 'mobile' })
   @IsDefined()
   value: SegmentValue;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CustomerAuthResult, CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import { Transform } from 'class-transformer';
 import { IsByteLength, IsEmail, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
 
@@ -58,7 +59,7 @@ export class RefreshTokenDto {
   refreshToken: string;
 }
 
-class CustomerDto {
+class CustomerDto implements CustomerView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
@@ -66,13 +67,13 @@ class CustomerDto {
   emailVerified: boolean;
 }
 
-export class CustomerAuthResultDto {
+export class CustomerAuthResultDto implements CustomerAuthResult {
   @ApiProperty({ description: 'ES256 JWT, valid 15 minutes.' }) accessToken: string;
   @ApiProperty({ description: 'Opaque, single use, valid 30 days.' }) refreshToken: string;
   @ApiProperty({ description: 'Access-token expiry, Unix epoch milliseconds.' }) expiresAt: number;
   @ApiProperty({ type: CustomerDto }) customer: CustomerDto;
 }
 
-export class CustomerProfileDto extends CustomerDto {
+export class CustomerProfileDto extends CustomerDto implements CustomerProfile {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { PriceInterval, SubscriptionStatus } from '@gatehouse/contracts';
+import { PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
 import { PageQueryDto } from '../../edge/page-query.dto';
 import { Transform } from 'class-transformer';
 import {
@@ -24,8 +24,6 @@ import {
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const URL_MESSAGE = { message: 'must be an absolute http(s) URL' };
 const UUID_MESSAGE = { message: 'must be a UUID' };
-const INTERVALS: PriceInterval[] = ['month', 'year', 'lifetime'];
-const STATUSES: SubscriptionStatus[] = ['active', 'trialing', 'past_due', 'cancelled'];
 
 /* Customer-facing subscription routes (spec 2.5, 4.3; decisions F5-F8). */
 
@@ -112,9 +110,9 @@ export class SubscriptionListQueryDto extends PageQueryDto {
   @IsUUID('all', UUID_MESSAGE)
   customerId?: string;
 
-  @ApiPropertyOptional({ enum: STATUSES })
+  @ApiPropertyOptional({ enum: SUBSCRIPTION_STATUSES })
   @IsOptional()
-  @IsIn(STATUSES)
+  @IsIn(SUBSCRIPTION_STATUSES)
   status?: SubscriptionStatus;
 }
 
@@ -183,8 +181,8 @@ export class CreatePriceDto {
   @Max(99_999_999)
   unitAmount: number;
 
-  @ApiProperty({ enum: INTERVALS, description: '`lifetime`: paid once, never ends.' })
-  @IsIn(INTERVALS)
+  @ApiProperty({ enum: PRICE_INTERVALS, description: '`lifetime`: paid once, never ends.' })
+  @IsIn(PRICE_INTERVALS)
   interval: PriceInterval;
 
   @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 730, description: 'Free days before the first payment (not for lifetime prices).' })

@@ -18,6 +18,7 @@ const URL_MAX_CHARS = 2000;
 
 const colour = { message: 'must be a hex colour, #RGB or #RRGGBB' };
 const copy = (soft: number, description: string) => ({
+  type: String,
   nullable: true,
   maxLength: BRANDING_COPY_MAX_CHARS,
   description: `${description} Soft limit ${soft} characters (a dashboard warning, not enforced).`,
@@ -30,28 +31,28 @@ export class UpdateBrandingDto implements BrandingChanges {
   @IsIn(BRANDING_MODES, { message: `must be one of ${BRANDING_MODES.join(', ')}` })
   brandingMode?: BrandingMode;
 
-  @ApiPropertyOptional({ nullable: true, example: '#6C5CE7', description: 'Primary colour, #RGB or #RRGGBB.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#6C5CE7', description: 'Primary colour, #RGB or #RRGGBB.' })
   @IsOptional()
   @Matches(HEX_COLOUR, colour)
   brandColor?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: '#5A4BD1', description: 'Hover colour, #RGB or #RRGGBB.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#5A4BD1', description: 'Hover colour, #RGB or #RRGGBB.' })
   @IsOptional()
   @Matches(HEX_COLOUR, colour)
   brandColorHover?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'https://cdn.example.com/logo.svg', description: 'An http(s) URL of an SVG or PNG image.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://cdn.example.com/logo.svg', description: 'An http(s) URL of an SVG or PNG image.' })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'must be an http(s) URL' })
   @MaxLength(URL_MAX_CHARS)
   logoUrl?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: '8', description: 'A whole number of pixels, as a string.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '8', description: 'A whole number of pixels, as a string.' })
   @IsOptional()
   @Matches(WHOLE_PIXELS, { message: 'must be a whole number of pixels as a string, such as "8"' })
   borderRadius?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'Georgia, serif', maxLength: FONT_FAMILY_MAX_CHARS, description: 'A CSS font-family value.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Georgia, serif', maxLength: FONT_FAMILY_MAX_CHARS, description: 'A CSS font-family value.' })
   @IsOptional()
   @IsString()
   @MaxLength(FONT_FAMILY_MAX_CHARS)
@@ -100,7 +101,7 @@ export class UpdateBrandingDto implements BrandingChanges {
   @MaxLength(BRANDING_COPY_MAX_CHARS)
   paywallCtaText?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'CSS injected into every UI component in `custom` mode; at most 20 KiB of UTF-8.' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'CSS injected into every UI component in `custom` mode; at most 20 KiB of UTF-8.' })
   @IsOptional()
   @IsString()
   @IsByteLength(0, BRANDING_CUSTOM_CSS_MAX_BYTES, { message: `must be at most ${BRANDING_CUSTOM_CSS_MAX_BYTES / 1024} KiB of UTF-8` })

@@ -31,7 +31,7 @@ const URL_DOC = {
   description: 'https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).',
 };
 const EVENTS_DOC = { example: ['subscription.created', 'subscription.cancelled'], enum: OUTBOUND_EVENT_NAMES, isArray: true, description: 'Events of spec 6.2.' };
-const DESCRIPTION_DOC = { maxLength: 500, nullable: true, example: 'CRM sync' };
+const DESCRIPTION_DOC = { type: String, maxLength: 500, nullable: true, example: 'CRM sync' };
 
 export class CreateWebhookDto {
   @ApiProperty(URL_DOC)

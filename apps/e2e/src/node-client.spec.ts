@@ -1,0 +1,152 @@
+import { Events, Gatehouse, GatehouseApiError, GatehouseConnectionError, isEvent, verifyWebhook, WebhookVerificationError } from '@gatehouse/node';
+import { eventually } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
+import { call } from './support/http';
+import { SITE, WholeSystem } from './support/system-all';
+import { WebhookReceiver } from './support/webhooks';
+
+/** `@gatehouse/node` against the running system: every method, retries, timeouts and webhook verification. */
+describe('@gatehouse/node', () => {
+  let system: WholeSystem;
+  let receiver: WebhookReceiver;
+  let client: Gatehouse;
+  let priceId: string;
+
+  beforeAll(async () => {
+    [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true }), WebhookReceiver.start()]);
+    client = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey, publishableKey: system.publishableKey });
+    const product = await system.product('Digital');
+    priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await receiver?.close();
+    await system?.close();
+  });
+
+  const newEmail = () => `node-${randomUUID()}@example.com`;
+
+  it('registers, logs in, refreshes, names and logs out a customer', async () => {
+    const email = newEmail();
+    const registered = await client.auth.register({ email, password: 'reader-password', name: 'Node Reader' });
+    expect(registered.customer).toMatchObject({ email, name: 'Node Reader' });
+    const login = await client.auth.login({ email, password: 'reader-password' });
+    const refreshed = await client.auth.refresh(login.refreshToken);
+    expect(refreshed.refreshToken).not.toBe(login.refreshToken);
+    expect(await client.auth.me(refreshed.accessToken)).toMatchObject({ id: registered.customer.id, email });
+    await client.auth.logout(refreshed.refreshToken);
+    await expect(client.auth.refresh(refreshed.refreshToken)).rejects.toMatchObject({ status: 401, code: 'refresh_token_invalid' });
+  });
+
+  it('carries the problem details and the request id of a refusal', async () => {
+    const email = newEmail();
+    await client.auth.register({ email, password: 'reader-password', name: 'Twice' });
+    const refusal = await client.auth.register({ email, password: 'reader-password', name: 'Twice' }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(GatehouseApiError);
+    expect(refusal).toMatchObject({ status: 409, code: 'email_taken', problem: { type: expect.any(String), title: expect.any(String), detail: expect.any(String) } });
+    expect((refusal as GatehouseApiError).requestId).toMatch(/.+/);
+    const invalid = await client.customers.create({ email: 'not-an-email', name: '' }).catch((e: GatehouseApiError) => e);
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect((invalid as GatehouseApiError).errors.map((e) => e.field)).toEqual(expect.arrayContaining(['email', 'name']));
+  });
+
+  it('creates, finds, changes and deletes customer records', async () => {
+    const email = newEmail();
+    const created = await client.customers.create({ email, name: 'Record' });
+    expect(created).toMatchObject({ email, name: 'Record', hasPassword: false });
+    expect((await client.customers.list({ email })).items.map((c) => c.id)).toEqual([created.id]);
+    expect(await client.customers.update(created.id, { name: 'Renamed', password: 'a-new-password' })).toMatchObject({ name: 'Renamed', hasPassword: true });
+    await client.customers.delete(created.id);
+    expect((await client.customers.list({ email })).items).toEqual([]);
+    await expect(client.customers.delete(created.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('checks out, lists, opens the portal and cancels subscriptions', async () => {
+    const customer = await client.auth.register({ email: newEmail(), password: 'reader-password', name: 'Subscriber' });
+    const reader = { id: customer.customer.id, accessToken: customer.accessToken };
+    const checkout = await client.subscriptions.checkout({ customerId: reader.id, priceId, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` });
+    expect(checkout).toEqual({ url: expect.stringContaining(checkout.sessionId), sessionId: expect.stringMatching(/^cs_/) });
+    const { events } = await system.fake.completeCheckout(checkout.sessionId, { created: system.processorNow() });
+    for (const event of events) await system.deliver(event);
+    const [subscription] = await eventually(async () => {
+      const list = await client.subscriptions.list(reader.id);
+      return list.length > 0 ? list : undefined;
+    });
+    expect(subscription).toMatchObject({ customerId: reader.id, priceId, status: 'active', cancelAtPeriodEnd: false });
+    expect((await client.subscriptions.portal({ customerId: reader.id, returnUrl: `${SITE}/account` })).url).toMatch(/^http/);
+    expect(await client.subscriptions.cancel(subscription.subscriptionId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    expect(await client.subscriptions.cancel(subscription.subscriptionId, { atPeriodEnd: false })).toMatchObject({ status: 'cancelled' });
+    await expect(client.subscriptions.list(randomUUID())).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  }, 60_000);
+
+  it('asks for access decisions with the publishable key, as a reader or a visitor', async () => {
+    await system.paywall({ name: 'Hard', type: 'hard', match: { include: ['/node-premium/**'] } });
+    const visitor = await client.access.check({ url: `${SITE}/node-premium/story`, userId: 'visitor-node' });
+    expect(visitor).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { type: 'hard' } });
+    expect(await client.access.check({ url: `${SITE}/free` })).toMatchObject({ granted: true, reason: 'no_rule' });
+    const secretOnly = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey });
+    expect(() => secretOnly.access.check({ url: `${SITE}/free` })).toThrow(/publishableKey/);
+    const wrongKind = new Gatehouse({ baseUrl: system.url, publishableKey: system.secretKey });
+    await expect(wrongKind.access.check({ url: `${SITE}/free` })).rejects.toMatchObject({ status: 403, code: 'api_key_wrong_kind' });
+  });
+
+  it('waits as Retry-After says when rate limited, then succeeds', async () => {
+    const keys = await system.admin('/admin/api-keys', { body: { name: `limited-${randomUUID().slice(0, 8)}` } });
+    const seen: Array<{ status: number; retryAfter: string | null; at: number }> = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      seen.push({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now() });
+      return response;
+    };
+    const limited = new Gatehouse({ baseUrl: system.url, secretKey: keys.body.secretKey, fetch: recording, maxRetryDelayMs: 61_000 });
+    // Use up the key's 200 requests of this minute.
+    for (let used = 0; used < 200; ) {
+      const batch = await Promise.all(Array.from({ length: 20 }, () => call(system.url, '/api/v1/customers?limit=1', { key: keys.body.secretKey })));
+      used += batch.length;
+      if (batch.some((answer) => answer.status === 429)) break;
+    }
+    const page = await limited.customers.list({ limit: 1 });
+    expect(page.items).toBeDefined();
+    expect(seen[0]).toMatchObject({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+    expect(seen.at(-1)!.status).toBe(200);
+    expect(seen.at(-1)!.at - seen[0].at).toBeGreaterThanOrEqual((Number(seen[0].retryAfter) - 1) * 1000);
+  }, 120_000);
+
+  it('gives up with a connection error when the server does not answer in time', async () => {
+    receiver.answer('/api/v1/customers', () => 'no answer');
+    const slow = new Gatehouse({ baseUrl: receiver.url, secretKey: 'sk_test', timeoutMs: 300, maxRetries: 1, retryBaseDelayMs: 10 });
+    await expect(slow.customers.list()).rejects.toThrow(GatehouseConnectionError);
+    expect(receiver.at('/api/v1/customers')).toHaveLength(2);
+  });
+
+  it('repeats a read after a 5xx, and not a plain write', async () => {
+    receiver.answer('/api/v1/customers', (_, nth) => (nth === 1 ? { status: 503, body: '{"code":"service_unavailable","status":503}' } : { status: 200, body: '{"items":[],"nextCursor":null}' }));
+    const flaky = new Gatehouse({ baseUrl: receiver.url, secretKey: 'sk_test', retryBaseDelayMs: 10 });
+    expect(await flaky.customers.list()).toEqual({ items: [], nextCursor: null });
+    receiver.answer('/api/v1/auth/customers/register', () => ({ status: 503, body: '{"code":"service_unavailable","status":503}' }));
+    await expect(flaky.auth.register({ email: 'a@example.com', password: 'reader-password', name: 'A' })).rejects.toMatchObject({ status: 503 });
+    expect(receiver.at('/api/v1/auth/customers/register')).toHaveLength(1);
+  });
+
+  it('verifies a real webhook delivery, and refuses a tampered or stale one', async () => {
+    const created = await system.admin('/admin/webhooks', { body: { url: `${receiver.url}/node-hook`, events: ['customer.created'] } });
+    expect(created.status).toBe(201);
+    const secret = created.body.secret as string;
+    const email = newEmail();
+    await client.customers.create({ email, name: 'Hooked' });
+    const delivery = await eventually(async () => receiver.at('/node-hook').find((request) => request.body.includes(email)));
+
+    const event = verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secret });
+    expect(event).toMatchObject({ event: 'customer.created', deliveryId: delivery.headers['webhook-id'] });
+    expect(isEvent(event, Events.CustomerCreated) && event.data.email).toBe(email);
+
+    const tampered = delivery.body.replace(email, `x${email}`);
+    expect(() => verifyWebhook({ body: tampered, headers: delivery.headers as Record<string, string>, secret })).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secret: `${secret.slice(0, -4)}AAA=` })).toThrow(
+      WebhookVerificationError,
+    );
+    const later = new Date(delivery.at + 10 * 60_000);
+    expect(() => verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secret, now: later })).toThrow(/tolerance/);
+    expect(verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secret, now: later, toleranceSeconds: 900 }).event).toBe('customer.created');
+  }, 60_000);
+});

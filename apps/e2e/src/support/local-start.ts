@@ -1,0 +1,79 @@
+import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, sessionFrom, type Answer, type Call } from './http';
+import { freePort, ROOT } from './processes';
+
+/** The bootstrap admin `npm start` creates on a fresh database (its demo values). */
+export const LOCAL_ADMIN = { email: 'admin@example.com', password: 'gatehouse-demo' };
+
+/**
+ * `npm start` itself (the `start` script of package.json) on a free port and a fresh DATA_DIR:
+ * every service in one process on the in-process bus, the demo site, the local fake processor.
+ * With `database: 'test'` it uses a fresh test database instead of the embedded PostgreSQL.
+ */
+export class LocalStart {
+  output = '';
+  private constructor(
+    readonly child: ChildProcess,
+    /** http://localhost:<port> */
+    readonly base: string,
+    private readonly dataDir: string,
+    private readonly db: TestDatabase | undefined,
+  ) {}
+
+  static async start(options: { database: 'embedded' | 'test'; env?: Record<string, string>; waitFor?: string } = { database: 'test' }): Promise<LocalStart> {
+    const [port, db] = await Promise.all([freePort(), options.database === 'test' ? createTestDatabase() : undefined]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EXAMPLE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env };
+    for (const name of ['DATABASE_URL', 'NATS_URL', 'PUBLIC_BASE_URL', 'PROCESSOR_API_URL']) delete env[name];
+    if (db) env['DATABASE_URL'] = db.url;
+    // Exactly the `start` script of package.json, exec'd so that signals reach the Node process itself.
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const child = spawn('sh', ['-c', `exec ${scripts['start']}`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = new LocalStart(child, `http://localhost:${port}`, dataDir, db);
+    child.stdout!.on('data', (chunk) => (started.output += chunk));
+    child.stderr!.on('data', (chunk) => (started.output += chunk));
+    const marker = options.waitFor ?? 'Demo publisher site';
+    await new Promise<void>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`npm start did not come up:\n${started.output}`)), 110_000);
+      const check = setInterval(() => {
+        if (started.output.includes(marker)) {
+          clearTimeout(timer);
+          clearInterval(check);
+          ok();
+        }
+      }, 100);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        clearInterval(check);
+        fail(new Error(`npm start exited with ${code}:\n${started.output}`));
+      });
+    });
+    return started;
+  }
+
+  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
+    return call<T>(this.base, `/api/v1${path}`, options);
+  }
+
+  /** A session of the bootstrap admin. */
+  async adminSession(): Promise<string> {
+    return sessionFrom(await this.api('/admin/session', { body: LOCAL_ADMIN }));
+  }
+
+  /** Whatever is left running (the whole process group, embedded PostgreSQL and the fake processor included), then the data. */
+  async close(): Promise<void> {
+    if (this.child.pid && this.child.exitCode === null) {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+    await this.db?.drop();
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { promises as dns } from 'node:dns';
+import { inRange, type SearchEngine } from './known-crawlers';
+
+const DNS_TIMEOUT_MS = 1_000;
+const CACHE_TTL_MS = 60 * 60 * 1000;
+const CACHE_MAX = 10_000;
+
+/** How the address was judged: a DNS round trip, the shipped ranges, or neither. */
+export type Verification = 'dns' | 'ranges' | null;
+
+/**
+ * Verifies that an address belongs to a search engine: reverse DNS must name a host of the engine
+ * and that host must resolve back to the address; where DNS gives no answer, the engine's published
+ * ranges decide. Answers are cached for an hour per engine and address.
+ */
+@Injectable()
+export class CrawlerVerification {
+  private readonly cache = new Map<string, { verification: Verification; until: number }>();
+
+  async verify(engine: SearchEngine, ip: string): Promise<Verification> {
+    const key = `${engine.name}|${ip}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.until > Date.now()) return cached.verification;
+    const verification = (await this.byDns(engine, ip)) ? 'dns' : engine.ranges.some((range) => inRange(ip, range)) ? 'ranges' : null;
+    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, { verification, until: Date.now() + CACHE_TTL_MS });
+    return verification;
+  }
+
+  private async byDns(engine: SearchEngine, ip: string): Promise<boolean> {
+    if (engine.hostSuffixes.length === 0) return false;
+    try {
+      const hosts = await withTimeout(dns.reverse(ip));
+      for (const host of hosts.filter((h) => engine.hostSuffixes.some((suffix) => h.toLowerCase().endsWith(suffix)))) {
+        const addresses = await withTimeout(dns.lookup(host, { all: true }));
+        if (addresses.some((a) => a.address === ip.replace(/^::ffff:/i, ''))) return true;
+      }
+    } catch {
+      // no answer: the ranges decide
+    }
+    return false;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('dns timeout')), DNS_TIMEOUT_MS).unref())]);
+}

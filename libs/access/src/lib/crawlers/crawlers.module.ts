@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CrawlerPolicyHandler } from './crawler-policy.handler';
+import { CrawlerPolicyService } from './crawler-policy.service';
+import { CrawlerVerification } from './crawler-verification';
+
+@Module({
+  controllers: [CrawlerPolicyHandler],
+  providers: [CrawlerPolicyService, CrawlerVerification],
+  exports: [CrawlerPolicyService],
+})
+export class CrawlersModule {}

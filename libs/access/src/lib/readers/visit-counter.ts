@@ -1,0 +1,142 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { FlushSchedule } from '../shared/flush-schedule';
+import type { Reader } from './reader';
+
+/** How long a replica trusts its copy of a reader's count before reading again (other replicas count too). */
+const FRESH_MS = 60_000;
+const MAX_READERS = 200_000;
+
+interface Known {
+  /** The count in the database when read, plus what this replica flushed since. */
+  stored: number;
+  readAt: number;
+}
+
+/**
+ * Visits (the `visit_count` segment attribute) counted in memory and written in one statement at
+ * most a second later, and at shutdown. A reader's count is read once and then kept up to date
+ * here; reads and flushes take turns, so a count is never read half-flushed. A crash loses at most
+ * the last second of visits.
+ */
+@Injectable()
+export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(VisitCounter.name);
+  private readonly known = new Map<string, Known>();
+  private unflushed = new Map<string, { publicationId: string; readerKey: string; count: number; lastVisitAt: Date }>();
+  private wanted = new Map<string, Array<() => void>>();
+  private readsQueued = false;
+  private readonly schedule = new FlushSchedule(
+    () => this.write(),
+    (err) => this.logger.warn(`Visit counts not written yet: ${String(err)}`),
+  );
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.schedule.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
+  }
+
+  /** Counts a visit of the reader (this check). */
+  add(reader: Reader, now: Date): void {
+    if (!reader.key) return;
+    const own = idOf(reader.publicationId, reader.key);
+    const pending = this.unflushed.get(own);
+    if (pending) {
+      pending.count += 1;
+      pending.lastVisitAt = now;
+    } else {
+      this.unflushed.set(own, { publicationId: reader.publicationId, readerKey: reader.key, count: 1, lastVisitAt: now });
+    }
+  }
+
+  /** The reader's visits so far (linked visitor ids too), read from the database only when this replica does not know them yet. */
+  async total(reader: Reader): Promise<number | undefined> {
+    if (!reader.key) return undefined;
+    const ids = reader.keys.map((key) => idOf(reader.publicationId, key));
+    const stale = ids.filter((id) => !this.isFresh(id));
+    if (stale.length > 0) await Promise.all(stale.map((id) => this.read(id)));
+    return ids.reduce((sum, id) => sum + (this.known.get(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
+  }
+
+  private isFresh(id: string): boolean {
+    const known = this.known.get(id);
+    return known !== undefined && Date.now() - known.readAt < FRESH_MS;
+  }
+
+  /** Reads of readers not known yet are grouped into one query, between flushes. */
+  private read(id: string): Promise<void> {
+    return new Promise((resolve) => {
+      this.wanted.set(id, [...(this.wanted.get(id) ?? []), resolve]);
+      if (this.readsQueued) return;
+      this.readsQueued = true;
+      void this.schedule.inTurn(() => this.readWanted());
+    });
+  }
+
+  private async readWanted(): Promise<void> {
+    this.readsQueued = false;
+    const wanted = this.wanted;
+    this.wanted = new Map();
+    const byPublication = new Map<string, string[]>();
+    for (const id of wanted.keys()) {
+      const [publicationId, readerKey] = splitId(id);
+      byPublication.set(publicationId, [...(byPublication.get(publicationId) ?? []), readerKey]);
+    }
+    const counts = new Map<string, number>();
+    try {
+      for (const [publicationId, readerKeys] of byPublication) {
+        const rows: Array<{ reader_key: string; count: number }> = await this.dataSource.query(
+          'SELECT reader_key, count FROM visits WHERE publication_id = $1 AND reader_key = ANY($2::text[])',
+          [publicationId, readerKeys],
+        );
+        for (const row of rows) counts.set(idOf(publicationId, row.reader_key), Number(row.count));
+      }
+      const readAt = Date.now();
+      for (const id of wanted.keys()) {
+        this.known.delete(id);
+        if (this.known.size >= MAX_READERS) this.known.delete(this.known.keys().next().value as string);
+        this.known.set(id, { stored: counts.get(id) ?? 0, readAt });
+      }
+    } catch (err) {
+      // The check goes on with what this replica knows; the next one reads again.
+      this.logger.warn(`Visit counts not read: ${String(err)}`);
+    }
+    for (const resolvers of wanted.values()) resolvers.forEach((resolve) => resolve());
+  }
+
+  private async write(): Promise<void> {
+    if (this.unflushed.size === 0) return;
+    const batch = [...this.unflushed.values()].sort((a, b) => (a.publicationId + a.readerKey < b.publicationId + b.readerKey ? -1 : 1));
+    this.unflushed = new Map();
+    try {
+      await this.dataSource.query(
+        `INSERT INTO visits (publication_id, reader_key, count, last_visit_at)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[])
+         ON CONFLICT (publication_id, reader_key) DO UPDATE SET count = visits.count + EXCLUDED.count, last_visit_at = EXCLUDED.last_visit_at`,
+        [batch.map((v) => v.publicationId), batch.map((v) => v.readerKey), batch.map((v) => v.count), batch.map((v) => v.lastVisitAt)],
+      );
+    } catch (err) {
+      for (const visit of batch) {
+        const id = idOf(visit.publicationId, visit.readerKey);
+        const later = this.unflushed.get(id);
+        this.unflushed.set(id, later ? { ...later, count: later.count + visit.count } : visit);
+      }
+      throw err;
+    }
+    for (const visit of batch) {
+      const known = this.known.get(idOf(visit.publicationId, visit.readerKey));
+      if (known) known.stored += visit.count;
+    }
+  }
+}
+
+const idOf = (publicationId: string, readerKey: string) => `${publicationId} ${readerKey}`;
+const splitId = (id: string): [string, string] => {
+  const at = id.indexOf(' ');
+  return [id.slice(0, at), id.slice(at + 1)];
+};

@@ -1,0 +1,47 @@
+import { openServiceDatabase } from '@gatehouse/db';
+import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
+import type { DataSource } from 'typeorm';
+import { GroupCommit } from '../group-commit';
+
+describe('group commit', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = await openServiceDatabase({ url: db.url, schema: 'group_commit', entities: [], migrations: [] });
+    await dataSource.query('CREATE TABLE written (id int PRIMARY KEY, txid bigint NOT NULL)');
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  const insert = (id: number) => async (manager: DataSource['manager']) => {
+    const [{ txid }] = await manager.query('INSERT INTO written (id, txid) VALUES ($1, txid_current()) RETURNING txid', [id]);
+    return Number(txid);
+  };
+
+  it('commits the works that arrive while a transaction commits together in the next one, each caller answered with its own result', async () => {
+    const commits = new GroupCommit(dataSource);
+    const first = commits.run(insert(1));
+    const meanwhile = await Promise.all([2, 3, 4, 5].map((id) => commits.run(insert(id))));
+    const firstTx = await first;
+    expect(new Set(meanwhile).size).toBe(1);
+    expect(meanwhile[0]).not.toBe(firstTx);
+    const rows: Array<{ id: number; txid: string }> = await dataSource.query('SELECT id, txid FROM written WHERE id <= 5 ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(rows.slice(1).map((row) => row.txid)).size).toBe(1);
+  });
+
+  it('fails only the work that fails: the others of its transaction are committed on their own', async () => {
+    const commits = new GroupCommit(dataSource);
+    const warmUp = commits.run(insert(10));
+    const outcomes = await Promise.allSettled([commits.run(insert(11)), commits.run(insert(10)), commits.run(insert(12))]);
+    await warmUp;
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows: Array<{ id: number }> = await dataSource.query('SELECT id FROM written WHERE id >= 10 ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual([10, 11, 12]);
+  });
+});

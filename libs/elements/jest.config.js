@@ -1,0 +1,1 @@
+module.exports = { displayName: 'elements', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,473 @@
+import type { DataWallField, OfferedPriceView, PaywallPresentation, PaywallRule } from '@gatehouse/contracts';
+import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { GatehouseElement, sharedStyles } from './base';
+import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
+import { offeredPrices, onAccess, recheckAccess, whenSdk, type AccessResult } from './sdk';
+
+/** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
+export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string };
+
+/** What a paywall element shows without an access result: `preview="hard"` etc. (for the dashboard's preview and docs). */
+function previewRule(type: string | null): PaywallRule {
+  const known = ['hard', 'soft', 'metered', 'registration', 'newsletter', 'data'];
+  const kind = (known.includes(type ?? '') ? type : 'hard') as PaywallRule['type'];
+  const config = kind === 'data' ? { fields: [{ name: 'company', label: 'Company', type: 'text', required: true }] } : {};
+  return { paywallId: 'preview', name: 'Preview', type: kind, config, presentation: 'modal', copy: null };
+}
+
+const paywallStyles = css`
+  .plans {
+    border: 0;
+    margin: 0 0 4px;
+    padding: 0;
+    display: grid;
+    gap: 8px;
+  }
+  .plans legend {
+    font-weight: 600;
+    font-size: 0.9rem;
+    margin-block-end: 6px;
+    padding: 0;
+  }
+  .plan {
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    padding: 10px 12px;
+    border: 1px solid #6b7080;
+    border-radius: var(--gh-radius);
+    font-weight: 400;
+    margin: 0;
+    cursor: pointer;
+  }
+  .plan input {
+    width: auto;
+    margin: 0;
+    accent-color: var(--gh-primary);
+  }
+  .plan strong {
+    margin-inline-start: auto;
+  }
+  .secondary {
+    margin: 12px 0 0;
+    text-align: center;
+  }
+  .card {
+    border: 1px solid #c9ccd6;
+    border-radius: var(--gh-radius);
+    padding: 24px;
+    background: #fff;
+  }
+  @media (max-width: 400px) {
+    .card {
+      padding: 16px 12px;
+    }
+  }
+`;
+
+/**
+ * Shared by the four paywall elements: the last access result of the page (or `preview`),
+ * the rule's copy with the experiment variant applied, the offer for its type, and the
+ * paywall events (`paywall_shown`, `paywall_dismissed`, `paywall_converted`).
+ */
+export abstract class PaywallElement extends GatehouseElement {
+  static override styles: CSSResultGroup = [sharedStyles, paywallStyles];
+  /** The presentation this element shows by itself when no `paywall-id` names the paywall. */
+  static presentation: PaywallPresentation;
+
+  static paywallProperties(name: 'paywall-modal' | 'inline-paywall' | 'sticky-bar' | 'content-lock'): PropertyDeclarations {
+    return {
+      ...GatehouseElement.properties,
+      ...GatehouseElement.brandingProperties(name),
+      paywallId: { type: String, attribute: 'paywall-id' },
+      prices: { type: Array },
+      successUrl: { type: String, attribute: 'success-url' },
+      cancelUrl: { type: String, attribute: 'cancel-url' },
+      preview: { type: String },
+      rule: { state: true },
+      access: { state: true },
+      onSale: { state: true },
+    };
+  }
+
+  declare paywallId: string | null;
+  /** Given by the page; null: the publication's prices on sale. */
+  declare prices: OfferedPrice[] | null;
+  declare onSale: OfferedPrice[];
+  declare successUrl: string | null;
+  declare cancelUrl: string | null;
+  declare preview: string | null;
+  declare rule: PaywallRule | null;
+  declare access: AccessResult | null;
+  private unsubscribe?: () => void;
+  private shownFor: string | null = null;
+  private dismissed = false;
+
+  constructor() {
+    super();
+    this.paywallId = null;
+    this.prices = null;
+    this.onSale = [];
+    this.successUrl = null;
+    this.cancelUrl = null;
+    this.preview = null;
+    this.rule = null;
+    this.access = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = onAccess((result) => this.receive(result));
+    if (this.prices === null) void offeredPrices().then((prices) => (this.onSale = prices));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+  }
+
+  /** The rule this element shows, or null. */
+  protected get activeRule(): PaywallRule | null {
+    return this.preview !== null ? previewRule(this.preview) : this.dismissed ? null : this.rule;
+  }
+
+  protected receive(result: AccessResult | null): void {
+    this.access = result;
+    const rule = result?.paywallRule ?? null;
+    const mine = rule !== null && (this.paywallId ? rule.paywallId === this.paywallId : this.handles(rule));
+    const showing = mine && result !== null && (!result.granted || (result.reason === 'soft' && this.offersSoft));
+    this.rule = showing ? rule : null;
+    // One element per rule counts as showing it: the one of its presentation, or the one naming it.
+    if (!showing || !(this.paywallId || rule.presentation === (this.constructor as typeof PaywallElement).presentation)) return;
+    const key = `${rule.paywallId}:${result.experiment?.variantId ?? ''}`;
+    if (this.shownFor !== key) {
+      this.shownFor = key;
+      this.dismissed = false;
+      this.track('paywall_shown');
+    }
+  }
+
+  /** Whether a soft rule's hint (access granted) shows the offer. */
+  protected offersSoft = true;
+
+  protected handles(rule: PaywallRule): boolean {
+    return rule.presentation === (this.constructor as typeof PaywallElement).presentation;
+  }
+
+  private track(type: 'paywall_shown' | 'paywall_dismissed' | 'paywall_converted'): void {
+    const rule = this.rule;
+    if (!rule || this.preview !== null) return;
+    const experiment = this.access?.experiment;
+    void whenSdk().then((sdk) => sdk.trackEvent(type, { paywallId: rule.paywallId, ...(experiment ?? {}) }));
+  }
+
+  /** The reader closed the offer: `paywall_dismissed`, and the `close` event. */
+  protected dismiss(): void {
+    this.track('paywall_dismissed');
+    this.dismissed = true;
+    this.emit('close');
+    this.requestUpdate();
+  }
+
+  protected heading(rule: PaywallRule): string {
+    return this.copy('paywallHeading', rule.copy);
+  }
+
+  protected description(rule: PaywallRule): string {
+    // Only the elements spec 8.1 lists for paywallDescription show it; the others say why.
+    return this.elementName === 'paywall-modal' || this.elementName === 'inline-paywall' ? this.copy('paywallDescription', rule.copy) : this.messages.reason[rule.type];
+  }
+
+  protected cta(rule: PaywallRule): string {
+    const own = this.copy('paywallCtaText', rule.copy);
+    return own === this.messages.paywallCtaText ? this.messages.cta[rule.type] : own;
+  }
+
+  private priceLabel(price: OfferedPrice): string {
+    const lang = this.closest('[lang]')?.getAttribute('lang') || 'en';
+    let amount: string;
+    try {
+      amount = new Intl.NumberFormat(lang, { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
+    } catch {
+      amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
+    }
+    return `${amount} ${this.messages.interval[price.interval]}`;
+  }
+
+  /** The offer of the rule's type: plans and checkout, a free account, the newsletter or the data form. */
+  protected offer(rule: PaywallRule, compact = false): TemplateResult {
+    const m = this.messages;
+    const signIn = html`<p class="secondary">
+      <button type="button" class="link" part="login-link" @click=${() => void pageAuthModal().show('login')}>${m.haveAccount}</button>
+    </p>`;
+    if (rule.type === 'registration') {
+      return html`<button type="button" part="primary-button" @click=${() => void pageAuthModal().show('register')}>${this.cta(rule)}</button>${signIn}`;
+    }
+    if (rule.type === 'newsletter' || rule.type === 'data') {
+      const fields: DataWallField[] =
+        rule.type === 'newsletter' ? [{ name: 'email', label: m.email, type: 'email', required: true }] : (((rule.config as { fields?: DataWallField[] }).fields ?? []) as DataWallField[]);
+      return html`<form part="form" novalidate @submit=${(event: SubmitEvent) => this.submitWall(rule, event)}>
+          ${fields.map((f) => this.field(f.name, f.label, f.type, f.type === 'email' ? 'email' : 'off', f.required))} ${this.formFooter(this.cta(rule))}
+        </form>
+        ${signIn}`;
+    }
+    const prices = this.prices ?? this.onSale;
+    const plans = compact
+      ? html`<label for="plan" class="visually-hidden">${m.choosePlan}</label>
+          <select id="plan" name="priceId" part="plans">
+            ${prices.map((p) => html`<option value=${p.id}>${p.productName ? `${p.productName} · ` : ''}${this.priceLabel(p)}</option>`)}
+          </select>`
+      : html`<fieldset class="plans" part="plans">
+          <legend>${m.choosePlan}</legend>
+          ${prices.map(
+            (p, i) =>
+              html`<label class="plan" part="plan"><input type="radio" name="priceId" value=${p.id} ?checked=${i === 0} /><span>${p.productName ?? ''}</span><strong>${this.priceLabel(p)}</strong></label>`,
+          )}
+        </fieldset>`;
+    return html`<form part="form" @submit=${(event: SubmitEvent) => this.startCheckout(event)}>
+        ${prices.length ? plans : html`<p class="muted">${m.noPlans}</p>`} ${this.formFooter(this.cta(rule))}
+      </form>
+      ${signIn}`;
+  }
+
+  private async submitWall(rule: PaywallRule, event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const values = this.formValues(event.target as HTMLFormElement);
+    const type = rule.type === 'newsletter' ? 'newsletter_subscribe' : 'data_submit';
+    await this.submitting(async (sdk) => {
+      sdk.trackEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
+      await sdk.flush();
+      // The event is counted asynchronously: the wall opens on one of the next checks.
+      for (let attempt = 0; attempt < 10; attempt++) {
+        if ((await recheckAccess()).granted) return;
+        await new Promise((done) => setTimeout(done, 500));
+      }
+      throw { detail: this.messages.failed, status: 400 };
+    });
+  }
+
+  /** Checkout for the chosen price; a reader not logged in registers first, then it goes on. */
+  private async startCheckout(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const priceId = this.formValues(event.target as HTMLFormElement)['priceId'];
+    const rule = this.rule;
+    if (!priceId) return;
+    if (!this.emit('checkout', { priceId, paywallId: rule?.paywallId ?? null }, true)) return;
+    const sdk = await whenSdk();
+    if (!(await sdk.getSession())) {
+      const modal = pageAuthModal();
+      const proceed = () => void this.checkout(priceId);
+      const onAuth = () => {
+        modal.removeEventListener('close', onClose);
+        proceed();
+      };
+      const onClose = () => {
+        modal.removeEventListener('login', onAuth);
+        modal.removeEventListener('register', onAuth);
+      };
+      modal.addEventListener('login', onAuth, { once: true });
+      modal.addEventListener('register', onAuth, { once: true });
+      modal.addEventListener('close', onClose, { once: true });
+      await modal.show('register');
+      return;
+    }
+    await this.checkout(priceId);
+  }
+
+  private async checkout(priceId: string): Promise<void> {
+    const experiment = this.access?.experiment;
+    await this.submitting(async (sdk) => {
+      this.track('paywall_converted');
+      await sdk.flush();
+      const paywallId = this.rule && this.preview === null ? this.rule.paywallId : undefined;
+      await sdk.checkout({ priceId, successUrl: this.successUrl || location.href, cancelUrl: this.cancelUrl || location.href, paywallId, ...(experiment ?? {}) });
+    });
+  }
+}
+
+/** `<gatehouse-paywall-modal>`: the offer in a dialog over the page. */
+export class PaywallModal extends PaywallElement {
+  static override elementName = 'paywall-modal' as const;
+  static override presentation: PaywallPresentation = 'modal';
+  static override styles: CSSResultGroup = [sharedStyles, dialogStyles, paywallStyles];
+  static override properties = PaywallElement.paywallProperties('paywall-modal');
+  private readonly dialog = new ModalDialog(this, () => this.close());
+
+  /** Closes the offer (as Escape does): `paywall_dismissed` and `close`. */
+  close(): void {
+    if (this.dialog.close()) this.dismiss();
+  }
+
+  override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (this.activeRule && !this.dialog.isOpen) void this.dialog.open();
+    if (!this.activeRule && this.dialog.isOpen) this.dialog.close();
+  }
+
+  override render() {
+    const rule = this.activeRule;
+    const m = this.messages;
+    const body = rule
+      ? html`${this.logo()}
+          <h2 part="heading" id="heading">${this.heading(rule)}</h2>
+          <p part="description" class="muted">${this.description(rule)}</p>
+          ${this.offer(rule)}`
+      : nothing;
+    return this.frame(this.dialog.shell(m.paywallDialog, m.close, body));
+  }
+}
+
+/** `<gatehouse-inline-paywall>`: the offer in the flow of the article. */
+export class InlinePaywall extends PaywallElement {
+  static override elementName = 'inline-paywall' as const;
+  static override presentation: PaywallPresentation = 'inline';
+  static override properties = PaywallElement.paywallProperties('inline-paywall');
+
+  override render() {
+    const rule = this.activeRule;
+    if (!rule) return nothing;
+    return this.frame(
+      html`<section class="card" part="card" aria-labelledby="heading">
+        ${this.logo()}
+        <h2 part="heading" id="heading">${this.heading(rule)}</h2>
+        <p part="description" class="muted">${this.description(rule)}</p>
+        ${this.offer(rule)} ${rule.type === 'soft' ? html`<p class="secondary"><button type="button" class="link" part="dismiss" @click=${() => this.dismiss()}>${this.messages.close}</button></p>` : nothing}
+      </section>`,
+    );
+  }
+}
+
+const barStyles = css`
+  .bar {
+    position: fixed;
+    inset-inline: 0;
+    inset-block-end: 0;
+    z-index: 2147483000;
+    background: #fff;
+    border-block-start: 1px solid #c9ccd6;
+    box-shadow: 0 -6px 24px rgba(0, 0, 0, 0.12);
+    padding: 12px 56px 12px 16px;
+  }
+  .bar[dir='rtl'] {
+    padding: 12px 16px 12px 56px;
+  }
+  .inner {
+    max-width: 960px;
+    margin: 0 auto;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 8px 16px;
+  }
+  .inner .logo {
+    margin: 0;
+    max-height: 28px;
+  }
+  .inner > .text {
+    flex: 1 1 220px;
+  }
+  .inner h2 {
+    font-size: 1.05rem;
+    margin: 0;
+  }
+  .inner p {
+    margin: 0;
+  }
+  .inner form {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    flex: 1 1 240px;
+  }
+  .inner form > * {
+    flex: 1 1 140px;
+  }
+  .inner .form-error {
+    flex-basis: 100%;
+  }
+  .inner .secondary {
+    margin: 0;
+    flex-basis: 100%;
+    text-align: start;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;
+
+/** `<gatehouse-sticky-bar>`: a compact offer fixed to the bottom of the window; the reader may close it. */
+export class StickyBar extends PaywallElement {
+  static override elementName = 'sticky-bar' as const;
+  static override presentation: PaywallPresentation = 'sticky_bar';
+  static override styles: CSSResultGroup = [sharedStyles, paywallStyles, barStyles];
+  static override properties = PaywallElement.paywallProperties('sticky-bar');
+
+  override render() {
+    const rule = this.activeRule;
+    if (!rule) return nothing;
+    return this.frame(
+      html`<section class="inner" aria-labelledby="heading">
+          ${this.logo()}
+          <div class="text">
+            <h2 part="heading" id="heading">${this.heading(rule)}</h2>
+            <p class="muted" part="description">${this.description(rule)}</p>
+          </div>
+          ${this.offer(rule, true)}
+        </section>
+        <button class="close" part="close-button" type="button" aria-label=${this.messages.close} @click=${() => this.dismiss()}>×</button>`,
+      'bar',
+    );
+  }
+}
+
+const lockStyles = css`
+  .locked {
+    border: 1px dashed #6b7080;
+    border-radius: var(--gh-radius);
+    padding: 24px;
+    background: #f6f6f9;
+  }
+  @media (max-width: 400px) {
+    .locked {
+      padding: 16px 12px;
+    }
+  }
+`;
+
+/**
+ * `<gatehouse-content-lock>`: its children show only to a reader granted access to the page;
+ * a denied reader sees why, with the rule's copy and its offer.
+ */
+export class ContentLock extends PaywallElement {
+  static override elementName = 'content-lock' as const;
+  static override presentation: PaywallPresentation = 'content_lock';
+  static override styles: CSSResultGroup = [sharedStyles, paywallStyles, lockStyles];
+  static override properties = PaywallElement.paywallProperties('content-lock');
+
+  protected override offersSoft = false;
+
+  /** Every denial locks the content, whatever the rule's presentation; `paywall-id` narrows it to one paywall. */
+  protected override handles(): boolean {
+    return true;
+  }
+
+  override render() {
+    const rule = this.activeRule;
+    // Until the first access result the children stay hidden: a denied reader never glimpses them.
+    if (this.preview === null && this.access?.granted === true) return html`<slot></slot>`;
+    if (!rule) return html`<div part="pending" aria-busy="true"></div>`;
+    return this.frame(
+      html`<section class="locked" part="card" aria-labelledby="heading">
+        ${this.logo()}
+        <h2 part="heading" id="heading">${this.heading(rule)}</h2>
+        <p part="description" class="muted">${this.description(rule)}</p>
+        ${this.offer(rule)}
+      </section>`,
+    );
+  }
+}

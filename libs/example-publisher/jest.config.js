@@ -1,0 +1,1 @@
+module.exports = { displayName: 'example-publisher', preset: '../../jest.preset.js', rootDir: __dirname };

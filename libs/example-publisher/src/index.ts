@@ -1,0 +1,2 @@
+export * from './lib/example-publisher';
+export * from './lib/local-start';

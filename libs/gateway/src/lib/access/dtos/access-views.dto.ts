@@ -1,0 +1,106 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  EXPERIMENT_STATUSES,
+  PAYWALL_PRESENTATIONS,
+  PAYWALL_TYPES,
+  SEGMENT_ATTRIBUTES,
+  SEGMENT_OPERATORS,
+  type ExperimentStatus,
+  type ExperimentVariant,
+  type ExperimentView,
+  type PaywallConfig,
+  type PaywallCopy,
+  type PaywallMatch,
+  type PaywallPresentation,
+  type PaywallType,
+  type PaywallView,
+  type SegmentAttribute,
+  type SegmentCondition,
+  type SegmentOperator,
+  type SegmentValue,
+  type SegmentView,
+  type VariantOverrides,
+} from '@gatehouse/contracts';
+import { PageOf } from '../../edge/api-views';
+
+/* What the paywall, segment and experiment routes answer (decisions E4, E7, H4). */
+
+/** `SegmentValue`: a string, number or boolean, or a list of strings and numbers. */
+export const SEGMENT_VALUE_SCHEMA = {
+  oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } }],
+};
+
+const CONFIG = '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.';
+
+export class PaywallCopyViewDto implements PaywallCopy {
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Subscribe to keep reading' }) heading?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) description?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Subscribe' }) ctaText?: string | null;
+}
+
+class PaywallMatchViewDto implements PaywallMatch {
+  @ApiProperty({ type: [String], example: ['/premium/**'] }) include: string[];
+  @ApiProperty({ type: [String], example: [] }) exclude: string[];
+}
+
+export class PaywallViewDto implements PaywallView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'Premium articles' }) name: string;
+  @ApiProperty({ enum: PAYWALL_TYPES, example: 'metered' }) type: PaywallType;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: CONFIG, example: { limit: 3, period: 'month' } }) config: PaywallConfig;
+  @ApiProperty({ type: PaywallMatchViewDto }) match: PaywallMatchViewDto;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) segmentId: string | null;
+  @ApiProperty({ example: 10, description: 'The lowest applies first.' }) priority: number;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
+  @ApiProperty({ type: PaywallCopyViewDto, nullable: true }) copy: PaywallCopyViewDto | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export const PaywallPageDto = PageOf(PaywallViewDto, 'PaywallPageDto');
+
+class SegmentConditionViewDto implements SegmentCondition {
+  @ApiProperty({ enum: SEGMENT_ATTRIBUTES }) attribute: SegmentAttribute;
+  @ApiProperty({ enum: SEGMENT_OPERATORS }) operator: SegmentOperator;
+  @ApiProperty({ ...SEGMENT_VALUE_SCHEMA, example: 'mobile' })
+  value: SegmentValue;
+}
+
+export class SegmentViewDto implements SegmentView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'Mobile readers' }) name: string;
+  @ApiProperty({ enum: ['all', 'any'] }) match: 'all' | 'any';
+  @ApiProperty({ type: [SegmentConditionViewDto] }) conditions: SegmentConditionViewDto[];
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export const SegmentPageDto = PageOf(SegmentViewDto, 'SegmentPageDto');
+
+class VariantOverridesViewDto implements VariantOverrides {
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { limit: 5 } }) config?: PaywallConfig;
+  @ApiPropertyOptional({ enum: PAYWALL_PRESENTATIONS }) presentation?: PaywallPresentation;
+  @ApiPropertyOptional({ type: PaywallCopyViewDto }) copy?: PaywallCopyViewDto;
+}
+
+class ExperimentVariantViewDto implements ExperimentVariant {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'Five free articles' }) name: string;
+  @ApiProperty({ example: 50 }) weight: number;
+  @ApiProperty({ type: VariantOverridesViewDto }) overrides: VariantOverridesViewDto;
+}
+
+export class ExperimentViewDto implements ExperimentView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'Meter limit test' }) name: string;
+  @ApiProperty({ format: 'uuid' }) paywallId: string;
+  @ApiProperty({ enum: EXPERIMENT_STATUSES }) status: ExperimentStatus;
+  @ApiProperty({ type: [ExperimentVariantViewDto] }) variants: ExperimentVariantViewDto[];
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) stoppedAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export const ExperimentPageDto = PageOf(ExperimentViewDto, 'ExperimentPageDto');

@@ -1,0 +1,106 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  STAFF_ROLES,
+  type AdminRequests,
+  type ApiKeyKind,
+  type ApiKeyView,
+  type CreatedApiKeyPair,
+  type CreatedInvitation,
+  type InvitationView,
+  type MembershipView,
+  type ReplyOf,
+  type SessionView,
+  type StaffRole,
+  type StaffView,
+  type TeamChangeAction,
+  type TeamChangeView,
+  type TeamMemberView,
+  type TeamView,
+} from '@gatehouse/contracts';
+import { PageOf } from '../../edge/api-views';
+
+/* What the session, publication, API-key and team routes answer (decisions A4, H1). */
+
+class StaffViewDto implements StaffView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'editor@news.example' }) email: string;
+  @ApiProperty({ example: 'Ada Editor' }) name: string;
+}
+
+export class MembershipViewDto implements MembershipView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'The Daily Example' }) name: string;
+  @ApiProperty({ type: [String], example: ['news.example', '*.news.example'], description: '`*.example.com` matches any subdomain.' }) domains: string[];
+  @ApiProperty({ enum: STAFF_ROLES, description: "The caller's role in it." }) role: StaffRole;
+}
+
+export const MembershipPageDto = PageOf(MembershipViewDto, 'MembershipPageDto');
+
+export class StaffLoginResultDto implements Pick<SessionView, 'staff' | 'publication'> {
+  @ApiProperty({ type: StaffViewDto }) staff: StaffViewDto;
+  @ApiProperty({ type: MembershipViewDto, description: 'The publication the session acts on.' }) publication: MembershipViewDto;
+}
+
+export class SessionViewDto extends StaffLoginResultDto implements SessionView {
+  @ApiProperty({ type: [MembershipViewDto] }) publications: MembershipViewDto[];
+}
+
+export class ApiKeyViewDto implements ApiKeyView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'website' }) name: string;
+  @ApiProperty({ enum: ['publishable', 'secret'] satisfies ApiKeyKind[] }) kind: ApiKeyKind;
+  @ApiProperty({ example: 'pk_4Hc8s1Lq9', description: 'The first 12 characters of the key.' }) prefix: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+}
+
+export class CreatedApiKeyPairDto implements CreatedApiKeyPair {
+  @ApiProperty({ example: 'website' }) name: string;
+  @ApiProperty({ example: 'pk_4Hc8s1Lq9…', description: 'Shown here only.' }) publishableKey: string;
+  @ApiProperty({ example: 'sk_Jd02kQm1x…', description: 'Shown here only; keep it on your server.' }) secretKey: string;
+}
+
+const ROLE = { enum: STAFF_ROLES, description: '`admin` is an owner; `editor` changes all but the team and the publication; `viewer` reads only.' };
+
+export class TeamMemberViewDto extends StaffViewDto implements TeamMemberView {
+  @ApiProperty(ROLE) role: StaffRole;
+  @ApiProperty({ format: 'date-time' }) joinedAt: string;
+}
+
+export class InvitationViewDto implements InvitationView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'colleague@news.example' }) email: string;
+  @ApiProperty(ROLE) role: StaffRole;
+  @ApiProperty({ example: 'editor@news.example', description: 'The email of the owner who invited.' }) invitedBy: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', description: '7 days after `createdAt`.' }) expiresAt: string;
+}
+
+export class CreatedInvitationDto extends InvitationViewDto implements CreatedInvitation {
+  @ApiProperty({ example: 'k3Jd9sQ0v…', description: 'The token of the invitation link; shown here only (only its hash is stored).' }) token: string;
+}
+
+const TEAM_CHANGE_ACTIONS = ['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed'] as const satisfies readonly TeamChangeAction[];
+
+class TeamChangeViewDto implements TeamChangeView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: TEAM_CHANGE_ACTIONS }) action: TeamChangeAction;
+  @ApiProperty({ example: 'editor@news.example', description: 'Who made the change (the new member for `joined`).' }) actor: string;
+  @ApiProperty({ example: 'colleague@news.example', description: 'The email the change concerns.' }) subject: string;
+  @ApiProperty({ ...ROLE, nullable: true }) role: StaffRole | null;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}
+
+export class TeamViewDto implements TeamView {
+  @ApiProperty({ type: [TeamMemberViewDto] }) members: TeamMemberViewDto[];
+  @ApiProperty({ type: [InvitationViewDto], description: 'Open invitations: not accepted, revoked or expired.' }) invitations: InvitationViewDto[];
+  @ApiProperty({ type: [TeamChangeViewDto], description: 'The newest changes first (at most 50).' }) log: TeamChangeViewDto[];
+}
+
+export class InvitationPreviewDto implements ReplyOf<typeof AdminRequests.GetInvitation> {
+  @ApiProperty({ example: 'colleague@news.example', description: 'The email the invitation is for; it becomes the sign-in email.' }) email: string;
+  @ApiProperty(ROLE) role: StaffRole;
+  @ApiProperty({ example: 'The Daily Example' }) publicationName: string;
+  @ApiProperty({ description: 'Whether that email has an account already: then accepting takes its password, and `name` is ignored.' }) accountExists: boolean;
+}

@@ -1,0 +1,100 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  NEVER_ENDS,
+  PRICE_INTERVALS,
+  SUBSCRIPTION_STATUSES,
+  type CheckoutSessionView,
+  type OfferedPriceView,
+  type PriceInterval,
+  type PriceView,
+  type ProcessorSettingsView,
+  type ProductView,
+  type SubscriptionStatus,
+  type SubscriptionView,
+} from '@gatehouse/contracts';
+import { PageOf } from '../../edge/api-views';
+
+/* What the billing routes answer (spec 2.5, 2.6; decisions F1-F9). */
+
+export class SubscriptionViewDto implements SubscriptionView {
+  @ApiProperty({ format: 'uuid' }) subscriptionId: string;
+  @ApiProperty({ format: 'uuid' }) customerId: string;
+  @ApiProperty({ format: 'uuid' }) priceId: string;
+  @ApiProperty({ enum: SUBSCRIPTION_STATUSES, example: 'active' }) status: SubscriptionStatus;
+  @ApiProperty({ format: 'date-time' }) currentPeriodStart: string;
+  @ApiProperty({ format: 'date-time', description: `${NEVER_ENDS}: never ends (a lifetime price, or a manual grant without an end).` })
+  currentPeriodEnd: string;
+  @ApiProperty({ enum: ['processor', 'manual'] }) source: 'processor' | 'manual';
+  @ApiProperty({ description: 'Cancelled at the end of the current period: it stays active until then.' }) cancelAtPeriodEnd: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialStart: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export const SubscriptionPageDto = PageOf(SubscriptionViewDto, 'SubscriptionPageDto');
+
+export class CustomerSubscriptionsDto {
+  @ApiProperty({ type: [SubscriptionViewDto], description: 'Newest first, cancelled ones included.' }) subscriptions: SubscriptionViewDto[];
+}
+
+export class CheckoutSessionDto implements CheckoutSessionView {
+  @ApiProperty({ example: 'https://checkout.stripe.com/c/pay/cs_test_a1', description: 'Redirect the customer here.' }) url: string;
+  @ApiProperty({ example: 'cs_test_a1', description: "The processor's checkout session id." }) sessionId: string;
+}
+
+export class PortalSessionDto {
+  @ApiProperty({ example: 'https://billing.stripe.com/p/session/test_a1', description: 'Redirect the customer here.' }) url: string;
+}
+
+export class ProcessorWebhookReceivedDto {
+  @ApiProperty({ enum: [true] }) received: true;
+}
+
+export class ProductViewDto implements ProductView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'Digital access' }) name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: [String], description: 'Paywall ids the product unlocks; empty means every paywall.', example: [] }) entitlements: string[];
+  @ApiProperty() active: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export const ProductPageDto = PageOf(ProductViewDto, 'ProductPageDto');
+
+export class PriceViewDto implements PriceView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) productId: string;
+  @ApiProperty({ example: 'eur', description: 'ISO 4217, lower case.' }) currency: string;
+  @ApiProperty({ example: 900, description: 'Minor units (cents).' }) unitAmount: number;
+  @ApiProperty({ enum: PRICE_INTERVALS }) interval: PriceInterval;
+  @ApiProperty({ example: 0 }) trialDays: number;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export const PricePageDto = PageOf(PriceViewDto, 'PricePageDto');
+
+export class OfferedPriceViewDto implements OfferedPriceView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) productId: string;
+  @ApiProperty({ example: 'Digital subscription' }) productName: string;
+  @ApiProperty({ example: 'eur', description: 'ISO 4217, lower case.' }) currency: string;
+  @ApiProperty({ example: 900, description: 'Minor units (cents).' }) unitAmount: number;
+  @ApiProperty({ enum: PRICE_INTERVALS }) interval: PriceInterval;
+  @ApiProperty({ example: 0 }) trialDays: number;
+}
+
+export class PriceOfferDto {
+  @ApiProperty({ type: [OfferedPriceViewDto], description: 'Cheapest first.' }) prices: OfferedPriceViewDto[];
+}
+
+export class ProcessorSettingsViewDto implements ProcessorSettingsView {
+  @ApiProperty() configured: boolean;
+  @ApiProperty({ type: String, nullable: true, example: 'sk_...1234', description: 'Masked.' }) secretKey: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'whsec_...abcd', description: 'Masked.' }) webhookSecret: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The processor's id of the endpoint this service created; null when the secret was supplied." })
+  webhookEndpointId: string | null;
+  @ApiProperty({ example: 'https://gatehouse.example/api/v1/webhooks/processor?publication=0b6f…' }) webhookUrl: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt: string | null;
+}

@@ -1,0 +1,73 @@
+import { InProcessHub } from '@gatehouse/bus';
+import { loadConfig } from '@gatehouse/platform';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createGateway } from '../../create-gateway';
+import { GatewayConfig } from '../../gateway.config';
+
+const run = promisify(execFile);
+const REDOCLY = join(__dirname, '../../../../../../node_modules/.bin/redocly');
+
+/** The document at /docs/json is valid OpenAPI, clean under redocly's recommended rules. */
+describe('the OpenAPI document', () => {
+  let app: NestFastifyApplication;
+  let dir: string;
+  let file: string;
+  let document: Record<string, any>;
+
+  beforeAll(async () => {
+    app = await createGateway(loadConfig(GatewayConfig, { LOG_LEVEL: 'silent', PORT: '0' }), { kind: 'in-process', hub: new InProcessHub() });
+    await app.init();
+    const answer = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/docs/json' });
+    document = JSON.parse(answer.body);
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-openapi-'));
+    file = join(dir, 'openapi.json');
+    await writeFile(file, answer.body);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('passes @apidevtools/swagger-parser validation', async () => {
+    // An ES module: run in its own Node process, as a CI step would.
+    const script = "import('@apidevtools/swagger-parser').then((p) => p.default.validate(process.argv[1])).then(() => console.log('valid'))";
+    const { stdout } = await run(process.execPath, ['-e', script, file], { cwd: join(__dirname, '../../../../../..') });
+    expect(stdout.trim()).toBe('valid');
+  }, 60_000);
+
+  it('has no error and no warning under redocly lint with the recommended rules', async () => {
+    const { stdout } = await run(REDOCLY, ['lint', file, '--extends=recommended', '--format=json'], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } }).catch(
+      (failure: { stdout: string }) => failure,
+    );
+    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
+
+  it('describes every success with a schema and every error as problem details with its codes', () => {
+    for (const [path, item] of Object.entries<Record<string, any>>(document['paths'])) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          if (status === '204' || status === '304') expect([where, response.content]).toEqual([where, undefined]);
+          else if (Number(status) < 400) expect([where, Object.keys(response.content ?? {})]).toEqual([where, ['application/json']]);
+          else if (path !== '/api/v1/health') {
+            const schema = response.content['application/problem+json'].schema;
+            expect([where, schema.allOf[0].$ref]).toEqual([where, '#/components/schemas/ProblemDetailsDto']);
+            expect(schema.allOf[1].properties.code.enum.length).toBeGreaterThan(0);
+            expect(schema.allOf[1].properties.code.enum).toContain(response.content['application/problem+json'].example.code);
+          }
+        }
+        expect(operation.security).toBeDefined();
+      }
+    }
+    expect(document['servers'].length).toBeGreaterThan(0);
+    expect(document['info'].license.name).toBe('Apache-2.0');
+  });
+});

@@ -1,0 +1,68 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { STATS_INTERVALS, type Funnel, type Significance, type Stats, type StatsBucket, type StatsInterval, type VariantStats } from '@gatehouse/contracts';
+
+/* What `GET /api/v1/admin/stats` answers (decisions H5). */
+
+class FunnelDto implements Funnel {
+  @ApiProperty({ example: 1200 }) checksGranted: number;
+  @ApiProperty({ example: 300 }) checksDenied: number;
+  @ApiProperty({ example: 12, description: 'Checks the crawler policy decided; not in checksGranted or checksDenied.' }) crawlerChecks: number;
+  @ApiProperty({ example: 280, description: 'Paywall impressions.' }) shown: number;
+  @ApiProperty({ example: 200 }) dismissed: number;
+  @ApiProperty({ example: 14 }) converted: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.05, description: '`converted / shown`; null without impressions.' }) conversionRate: number | null;
+}
+
+class StatsBucketDto extends FunnelDto implements StatsBucket {
+  @ApiProperty({ format: 'date-time' }) start: string;
+  @ApiProperty() newSubscriptions: number;
+  @ApiProperty() cancelledSubscriptions: number;
+}
+
+class MrrDto {
+  @ApiProperty({ example: 'eur' }) currency: string;
+  @ApiProperty({ example: 45000, description: 'Minor units.' }) amount: number;
+}
+
+type StatsTotals = Stats['totals'];
+
+class StatsTotalsDto extends FunnelDto implements StatsTotals {
+  @ApiProperty() newSubscriptions: number;
+  @ApiProperty() cancelledSubscriptions: number;
+  @ApiProperty({ description: 'Customers holding a live subscription at `to`.' }) activeSubscribers: number;
+  @ApiProperty({ type: [MrrDto], description: 'Per currency at `to`; yearly prices count 1/12, lifetime ones nothing.' }) mrr: MrrDto[];
+}
+
+class PaywallFunnelDto extends FunnelDto {
+  @ApiProperty({ format: 'uuid' }) paywallId: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Null for a deleted paywall.' }) name: string | null;
+}
+
+class SignificanceDto implements Significance {
+  @ApiProperty({ format: 'uuid' }) baselineVariantId: string;
+  @ApiProperty() zScore: number;
+  @ApiProperty({ description: 'Two-sided.' }) pValue: number;
+  @ApiProperty({ description: '`pValue` below 0.05.' }) significant: boolean;
+}
+
+class VariantStatsDto extends FunnelDto implements VariantStats {
+  @ApiProperty({ format: 'uuid' }) experimentId: string;
+  @ApiProperty({ type: String, nullable: true }) experimentName: string | null;
+  @ApiProperty({ format: 'uuid' }) variantId: string;
+  @ApiProperty({ type: String, nullable: true }) variantName: string | null;
+  @ApiProperty({ format: 'uuid' }) paywallId: string;
+  @ApiProperty() checkouts: number;
+  @ApiProperty({ type: Number, nullable: true, description: '`checkouts / shown`; null without impressions.' }) checkoutRate: number | null;
+  @ApiProperty({ type: SignificanceDto, nullable: true, description: 'Against the first variant; null for it, or while either side has no impressions.' })
+  significance: SignificanceDto | null;
+}
+
+export class StatsDto implements Stats {
+  @ApiProperty({ format: 'date-time' }) from: string;
+  @ApiProperty({ format: 'date-time' }) to: string;
+  @ApiProperty({ enum: STATS_INTERVALS }) interval: StatsInterval;
+  @ApiProperty({ type: StatsTotalsDto }) totals: StatsTotalsDto;
+  @ApiProperty({ type: [StatsBucketDto], description: 'Every bucket of the range, oldest first.' }) series: StatsBucketDto[];
+  @ApiProperty({ type: [PaywallFunnelDto] }) paywalls: PaywallFunnelDto[];
+  @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'node-client', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,126 @@
+import type {
+  AccessCheckResult,
+  CheckoutRequest,
+  CheckoutSessionView,
+  CustomerAuthResult,
+  CustomerProfile,
+  CustomerRecord,
+  Page,
+  SubscriptionView,
+  VisitorAttributes,
+} from '@gatehouse/contracts';
+import { Transport, type TransportOptions } from './http';
+
+export interface GatehouseOptions extends TransportOptions {
+  /** `sk_…`: everything a publisher's server does. */
+  secretKey?: string;
+  /** `pk_…`: access checks (secret keys are refused there), e.g. for server-side enforcement. */
+  publishableKey?: string;
+}
+
+/** Decisions F6: the customer, the price, where the processor sends them back, and the experiment that led there. */
+export type CheckoutParams = Omit<CheckoutRequest, 'publicationId'>;
+
+/** The page, the visitor, and what segment conditions may look at (decisions E1, E2). */
+export interface AccessCheckParams extends VisitorAttributes {
+  /** The page's absolute URL, on a domain of the publication. */
+  url: string;
+  /** The site's own visitor id (the SDK's first-party id). */
+  userId?: string;
+  /** A reader's customer access token; it takes the place of `userId`. */
+  accessToken?: string;
+  /** The reader's User-Agent: the device is derived from it, and crawlers are known by it. */
+  userAgent?: string;
+  /** The reader's address, sent as `X-Forwarded-For`: the gateway uses it (with TRUST_PROXY) to verify search-engine crawlers. */
+  clientIp?: string;
+}
+
+/**
+ * The Gatehouse API for a publisher's server (spec 4.1, 4.3, 4.7, 5.1): customer auth, customer
+ * records, subscriptions, checkout, portal and cancel with the secret key; access checks with the
+ * publishable key.
+ */
+export class Gatehouse {
+  private readonly http: Transport;
+
+  constructor(private readonly options: GatehouseOptions) {
+    this.http = new Transport(options);
+  }
+
+  /** Customer auth (spec 4.1): register, log in, refresh, log out, and who a token belongs to. */
+  readonly auth = {
+    register: (body: { email: string; password: string; name: string }) =>
+      this.http.request<CustomerAuthResult>({ method: 'POST', path: '/auth/customers/register', body, apiKey: this.secret() }),
+    login: (body: { email: string; password: string }) =>
+      this.http.request<CustomerAuthResult>({ method: 'POST', path: '/auth/customers/login', body, apiKey: this.secret() }),
+    /** Rotates: the refresh token given is used up. */
+    refresh: (refreshToken: string) =>
+      this.http.request<CustomerAuthResult>({ method: 'POST', path: '/auth/customers/refresh', body: { refreshToken }, apiKey: this.secret() }),
+    logout: (refreshToken: string) =>
+      this.http.request<void>({ method: 'POST', path: '/auth/customers/logout', body: { refreshToken }, apiKey: this.secret(), idempotent: true }),
+    me: (accessToken: string) => this.http.request<CustomerProfile>({ method: 'GET', path: '/auth/customers/me', apiKey: this.secret(), accessToken }),
+  };
+
+  /** Customer records (decisions H3). */
+  readonly customers = {
+    list: (params: { email?: string; limit?: number; cursor?: string } = {}) =>
+      this.http.request<Page<CustomerRecord>>({ method: 'GET', path: '/customers', query: params, apiKey: this.secret() }),
+    /** Without a password the customer can be granted access but cannot log in. */
+    create: (body: { email: string; name: string; password?: string }) =>
+      this.http.request<CustomerRecord>({ method: 'POST', path: '/customers', body, apiKey: this.secret(), idempotent: true }),
+    update: (customerId: string, changes: { email?: string; name?: string; password?: string }) =>
+      this.http.request<CustomerRecord>({ method: 'PATCH', path: `/customers/${encodeURIComponent(customerId)}`, body: changes, apiKey: this.secret(), idempotent: true }),
+    delete: (customerId: string) => this.http.request<void>({ method: 'DELETE', path: `/customers/${encodeURIComponent(customerId)}`, apiKey: this.secret() }),
+  };
+
+  /** Subscriptions (spec 4.3; decisions F5-F8). */
+  readonly subscriptions = {
+    /** The customer's subscriptions, newest first, cancelled ones included. */
+    list: async (customerId: string) =>
+      (await this.http.request<{ subscriptions: SubscriptionView[] }>({ method: 'GET', path: '/subscriptions/me', query: { customerId }, apiKey: this.secret() })).subscriptions,
+    /** A checkout at the payment processor: redirect the customer to `url`. */
+    checkout: (params: CheckoutParams) =>
+      this.http.request<CheckoutSessionView>({ method: 'POST', path: '/subscriptions/checkout', body: params, apiKey: this.secret(), idempotent: true }),
+    /** The processor's billing portal: redirect the customer to `url`. */
+    portal: (params: { customerId: string; returnUrl: string }) =>
+      this.http.request<{ url: string }>({ method: 'POST', path: '/subscriptions/portal', body: params, apiKey: this.secret(), idempotent: true }),
+    /** At the period end by default (it stays active until then), or now. */
+    cancel: (subscriptionId: string, options: { atPeriodEnd?: boolean } = {}) =>
+      this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/cancel', body: { subscriptionId, ...options }, apiKey: this.secret(), idempotent: true }),
+  };
+
+  /** Access decisions (spec 4.2), with the publishable key. */
+  readonly access = {
+    check: (params: AccessCheckParams) =>
+      this.http.request<AccessCheckResult>({
+        method: 'GET',
+        path: '/access/check',
+        query: {
+          url: params.url,
+          userId: params.accessToken ? undefined : params.userId,
+          referrer: params.referrer,
+          device: params.device,
+          country: params.country,
+          utm_source: params.utmSource,
+          utm_medium: params.utmMedium,
+          utm_campaign: params.utmCampaign,
+        },
+        apiKey: this.publishable(),
+        accessToken: params.accessToken,
+        headers: {
+          ...(params.userAgent ? { 'User-Agent': params.userAgent } : {}),
+          ...(params.clientIp ? { 'X-Forwarded-For': params.clientIp } : {}),
+        },
+      }),
+  };
+
+  private secret(): string {
+    if (!this.options.secretKey) throw new Error('Gatehouse: this call needs `secretKey` (sk_…).');
+    return this.options.secretKey;
+  }
+
+  private publishable(): string {
+    if (!this.options.publishableKey) throw new Error('Gatehouse: access checks need `publishableKey` (pk_…); secret keys are refused there.');
+    return this.options.publishableKey;
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'bench', preset: '../../jest.preset.js', rootDir: __dirname };

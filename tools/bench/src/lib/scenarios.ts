@@ -1,0 +1,51 @@
+import { SITE, type Fixtures } from './fixtures';
+
+/** One kind of request: its n-th instance (a distinct client address each, so the rate limiter never refuses). */
+export interface Scenario {
+  name: string;
+  /** Events per request, for the events/s figure. */
+  eventsPerRequest?: number;
+  /** Also measured at a fixed offered rate. */
+  atFixedRate?: boolean;
+  /** Runs against bare Fastify, the baseline. */
+  baseline?: boolean;
+  request(n: number): { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+}
+
+const clientAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+const check = (query: Record<string, string>) => `/api/v1/access/check?${new URLSearchParams(query)}`;
+
+export function scenarios(fixtures: Fixtures): Scenario[] {
+  const key = { 'x-api-key': fixtures.publishableKey };
+  const get = (path: (n: number) => string, headers: Record<string, string> = {}) => (n: number) => ({
+    method: 'GET' as const,
+    path: path(n),
+    headers: { ...key, ...headers, 'x-forwarded-for': clientAddress(n) },
+  });
+  const post = (body: string) => (n: number) => ({
+    method: 'POST' as const,
+    path: '/api/v1/events',
+    headers: { ...key, 'content-type': 'application/json', 'x-forwarded-for': clientAddress(n) },
+    body,
+  });
+  const pageView = { type: 'page_view', url: `${SITE}/free/story`, userId: 'bench-reader' };
+  return [
+    { name: 'bare Fastify GET / {hello}', baseline: true, request: () => ({ method: 'GET', path: '/' }) },
+    { name: 'check, no paywall covers the URL', atFixedRate: true, request: get((n) => check({ url: `${SITE}/free/${n % 1000}`, userId: `r${n % 5000}` })) },
+    {
+      name: 'check, metered, known visitor, URL counted',
+      atFixedRate: true,
+      request: get(() => check({ url: `${SITE}/metered/counted`, userId: 'bench-known' })),
+    },
+    { name: 'check, metered, a new URL each time', request: get((n) => check({ url: `${SITE}/metered/${n}`, userId: `m${n % 500}` })) },
+    {
+      name: 'check, hard paywall, subscriber JWT',
+      request: get((n) => check({ url: `${SITE}/hard/${n % 1000}` }), { authorization: `Bearer ${fixtures.subscriberToken}` }),
+    },
+    { name: 'check, experiment on the paywall', request: get((n) => check({ url: `${SITE}/experiment/${n % 1000}`, userId: `e${n % 5000}` })) },
+    { name: 'check, segment on visit_count', request: get((n) => check({ url: `${SITE}/segment/${n % 1000}`, userId: `s${n % 200}` })) },
+    { name: 'POST /events, one page_view', request: post(JSON.stringify(pageView)) },
+    { name: 'POST /events, batch of 50', eventsPerRequest: 50, request: post(JSON.stringify({ events: Array.from({ length: 50 }, () => pageView) })) },
+    { name: 'GET /health', request: (n) => ({ method: 'GET', path: '/api/v1/health', headers: { 'x-forwarded-for': clientAddress(n) } }) },
+  ];
+}
