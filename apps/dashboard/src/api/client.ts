@@ -5,6 +5,7 @@ import type {
   BrandingConfiguration,
   CreatedApiKeyPair,
   CreatedInvitation,
+  CrawlerPolicy,
   CreatedWebhook,
   CustomerRecord,
   EmailCopy,
@@ -165,6 +166,10 @@ export const api = {
     /** The decision an anonymous visitor would get; counted in no stats. */
     tryUrl: (url: string, attributes: Record<string, string>) =>
       get<AccessCheckResult>(`/admin/access/try?${new URLSearchParams({ url, ...Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== '')) })}`),
+  },
+  crawlerPolicy: {
+    get: () => get<CrawlerPolicy>('/admin/crawler-policy'),
+    save: (changes: Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>) => put<CrawlerPolicy>('/admin/crawler-policy', changes),
   },
   experiments: {
     list: () => all<ExperimentView>('/admin/experiments'),

@@ -14,6 +14,7 @@ import { Field, Input, Select, Textarea } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { CrawlerPolicyCard } from './crawler-policy';
 import { TryUrl } from './try-url';
 import { PRESENTATION_LABELS } from '../lib/format';
 
@@ -167,6 +168,7 @@ export function PaywallsScreen() {
         </Card>
       )}
       {list.length > 0 && <TryUrl />}
+      <CrawlerPolicyCard />
       {creating && <PaywallDialog paywall={null} segments={segments.data ?? []} onClose={() => setCreating(false)} />}
       {edit && <PaywallById paywallId={edit} segments={segments.data ?? []} onClose={() => setEditing(undefined)} />}
     </>

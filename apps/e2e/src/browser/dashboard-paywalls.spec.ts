@@ -109,4 +109,18 @@ describe('dashboard: paywalls', () => {
     await page.goto(`${system.url}/paywalls?edit=00000000-0000-4000-8000-000000000000`);
     await page.getByRole('dialog', { name: 'Edit paywall' }).getByRole('alert').waitFor();
   });
+
+  it('sets the crawler policy: AI crawlers refused, search engines let through', async () => {
+    await page.goto(`${system.url}/paywalls`);
+    const crawlers = page.getByRole('region', { name: 'Crawlers' });
+    await crawlers.getByText('Never changed: both are decided as for any visitor.').waitFor();
+    await crawlers.getByLabel('AI crawlers').selectOption({ label: 'Refuse the page' });
+    await crawlers.getByLabel('Search engines').selectOption({ label: 'Let them read the page' });
+    await crawlers.getByRole('button', { name: 'Save crawler policy' }).click();
+    await crawlers.getByText('Saved: the next access check follows it.').waitFor();
+    expect((await system.api('/admin/crawler-policy', { session })).body).toMatchObject({ searchEngines: 'grant', aiCrawlers: 'deny' });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.reload();
+    expect(await page.getByRole('region', { name: 'Crawlers' }).getByLabel('AI crawlers').inputValue()).toBe('deny');
+  });
 });
