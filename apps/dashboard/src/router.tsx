@@ -51,6 +51,22 @@ function screen<const TPath extends string>(path: TPath, load: Parameters<typeof
   return createRoute({ getParentRoute: () => shellRoute, path, component: lazyRouteComponent(load, exportName), pendingComponent: () => <Loading what="the page" /> });
 }
 
+export interface EditSearch {
+  /** The item whose editor is open, loaded by id: a link to it opens the same editor. */
+  edit?: string;
+}
+
+/** A screen whose editor is a deep link, `?edit=<id>`. */
+function editableScreen<const TPath extends string>(path: TPath, load: Parameters<typeof lazyRouteComponent>[0], exportName: string) {
+  return createRoute({
+    getParentRoute: () => shellRoute,
+    path,
+    validateSearch: (search: Record<string, unknown>): EditSearch => ({ edit: typeof search['edit'] === 'string' && search['edit'] ? search['edit'] : undefined }),
+    component: lazyRouteComponent(load, exportName),
+    pendingComponent: () => <Loading what="the page" />,
+  });
+}
+
 const indexRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/',
@@ -69,12 +85,13 @@ const routeTree = rootRoute.addChildren([
     screen('api-keys', () => import('./screens/api-keys'), 'ApiKeysScreen'),
     screen('branding', () => import('./screens/branding'), 'BrandingScreen'),
     screen('webhooks', () => import('./screens/webhooks'), 'WebhooksScreen'),
-    screen('paywalls', () => import('./screens/paywalls'), 'PaywallsScreen'),
-    screen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
+    editableScreen('paywalls', () => import('./screens/paywalls'), 'PaywallsScreen'),
+    editableScreen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
     screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
+    screen('email', () => import('./screens/email'), 'EmailScreen'),
   ]),
 ]);
 

@@ -5,8 +5,15 @@ import type {
   BrandingConfiguration,
   CreatedApiKeyPair,
   CreatedInvitation,
+  CrawlerPolicy,
   CreatedWebhook,
   CustomerRecord,
+  EmailCopy,
+  EmailMessageSummary,
+  EmailMessageView,
+  EmailTemplateView,
+  ExperimentChanges,
+  ProductChanges,
   ExperimentDraft,
   ExperimentView,
   DeliveryAttemptView,
@@ -152,6 +159,7 @@ export const api = {
   },
   paywalls: {
     list: () => all<PaywallView>('/admin/paywalls'),
+    get: (paywallId: string) => get<PaywallView>(`/admin/paywalls/${id(paywallId)}`),
     create: (body: PaywallDraft) => post<PaywallView>('/admin/paywalls', body),
     update: (paywallId: string, body: PaywallChanges) => patch<PaywallView>(`/admin/paywalls/${id(paywallId)}`, body),
     remove: (paywallId: string) => remove(`/admin/paywalls/${id(paywallId)}`),
@@ -159,8 +167,15 @@ export const api = {
     tryUrl: (url: string, attributes: Record<string, string>) =>
       get<AccessCheckResult>(`/admin/access/try?${new URLSearchParams({ url, ...Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== '')) })}`),
   },
+  crawlerPolicy: {
+    get: () => get<CrawlerPolicy>('/admin/crawler-policy'),
+    save: (changes: Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>) => put<CrawlerPolicy>('/admin/crawler-policy', changes),
+  },
   experiments: {
     list: () => all<ExperimentView>('/admin/experiments'),
+    get: (experimentId: string) => get<ExperimentView>(`/admin/experiments/${id(experimentId)}`),
+    /** Name always; variants only while a draft. */
+    update: (experimentId: string, body: ExperimentChanges) => patch<ExperimentView>(`/admin/experiments/${id(experimentId)}`, body),
     create: (body: ExperimentDraft) => post<ExperimentView>('/admin/experiments', body),
     start: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/start`),
     stop: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/stop`),
@@ -171,9 +186,12 @@ export const api = {
   },
   customers: {
     find: async (email: string) => (await get<Page<CustomerRecord>>(`/customers?${new URLSearchParams(email ? { email, limit: '50' } : { limit: '50' })}`)).items,
+    create: (body: { email: string; name: string }) => post<CustomerRecord>('/customers', body),
+    update: (customerId: string, body: { email?: string; name?: string }) => patch<CustomerRecord>(`/customers/${id(customerId)}`, body),
     remove: (customerId: string) => remove(`/customers/${id(customerId)}`),
   },
   subscriptions: {
+    get: (subscriptionId: string) => get<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}`),
     ofCustomer: (customerId: string) => all<SubscriptionView>(`/admin/subscriptions?customerId=${id(customerId)}&`),
     grant: (body: { customerId: string; priceId: string; currentPeriodEnd?: string }) => post<SubscriptionView>('/admin/subscriptions', body),
     cancel: (subscriptionId: string, atPeriodEnd: boolean) => post<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}/cancel`, { atPeriodEnd }),
@@ -181,7 +199,11 @@ export const api = {
   catalog: {
     products: () => all<ProductView>('/admin/products'),
     createProduct: (body: { name: string; description: string | null; entitlements: string[] }) => post<ProductView>('/admin/products', body),
-    updateProduct: (productId: string, body: { active: boolean }) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
+    product: (productId: string) => get<ProductView>(`/admin/products/${id(productId)}`),
+    updateProduct: (productId: string, body: ProductChanges) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
+    removeProduct: (productId: string) => remove(`/admin/products/${id(productId)}`),
+    price: (priceId: string) => get<PriceView>(`/admin/prices/${id(priceId)}`),
+    removePrice: (priceId: string) => remove(`/admin/prices/${id(priceId)}`),
     prices: (productId: string) => all<PriceView>(`/admin/products/${id(productId)}/prices`),
     createPrice: (productId: string, body: { currency: string; unitAmount: number; interval: PriceView['interval']; trialDays: number }) =>
       post<PriceView>(`/admin/products/${id(productId)}/prices`, body),
@@ -193,9 +215,17 @@ export const api = {
   },
   segments: {
     list: () => all<SegmentView>('/admin/segments'),
+    get: (segmentId: string) => get<SegmentView>(`/admin/segments/${id(segmentId)}`),
     create: (body: SegmentDraft) => post<SegmentView>('/admin/segments', body),
     update: (segmentId: string, body: SegmentDraft) => patch<SegmentView>(`/admin/segments/${id(segmentId)}`, body),
     remove: (segmentId: string) => remove(`/admin/segments/${id(segmentId)}`),
+  },
+  email: {
+    messages: () => get<Page<EmailMessageSummary>>('/admin/mailbox?limit=100'),
+    message: (messageId: string) => get<EmailMessageView>(`/admin/mailbox/${id(messageId)}`),
+    templates: () => get<EmailTemplateView[]>('/admin/email-templates'),
+    saveTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>, copy: EmailCopy) => put<EmailTemplateView>(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`, copy),
+    resetTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>) => remove(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`),
   },
   webhooks: {
     list: async () => (await get<{ webhooks: WebhookWithDeliveries[] }>('/admin/webhooks')).webhooks,

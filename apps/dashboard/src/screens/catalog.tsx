@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { api } from '../api/client';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
-import { Dialog } from '../components/ui/dialog';
+import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
-import { formatPrice } from '../lib/format';
+import { formatDateTime, formatPrice } from '../lib/format';
 
 const money = formatPrice;
 
@@ -28,7 +28,7 @@ export function CatalogScreen() {
       {products.error && <ErrorMessage error={products.error} onRetry={() => void products.refetch()} />}
       {products.data?.length === 0 && <Empty title="No products yet" action={<Button onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
       {products.data?.map((product) => (
-        <ProductCard key={product.id} product={product} paywallName={(id) => paywalls.data?.find((p) => p.id === id)?.name ?? 'a paywall'} />
+        <ProductCard key={product.id} product={product} paywalls={paywalls.data ?? []} paywallName={(id) => paywalls.data?.find((p) => p.id === id)?.name ?? 'a paywall'} />
       ))}
       {creating && <ProductDialog paywalls={paywalls.data ?? []} onClose={() => setCreating(false)} />}
     </>
@@ -84,19 +84,38 @@ function ProcessorCard() {
   );
 }
 
-function ProductCard({ product, paywallName }: { product: ProductView; paywallName: (id: string) => string }) {
+function ProductCard({ product, paywalls, paywallName }: { product: ProductView; paywalls: Array<{ id: string; name: string }>; paywallName: (id: string) => string }) {
   const queryClient = useQueryClient();
   const prices = useQuery({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['prices', product.id] });
+  const refreshProducts = () => void queryClient.invalidateQueries({ queryKey: ['products'] });
   const setActive = useMutation({ mutationFn: (p: { id: string; active: boolean }) => api.catalog.setPriceActive(p.id, p.active), onSettled: refresh });
+  const setProductActive = useMutation({ mutationFn: (active: boolean) => api.catalog.updateProduct(product.id, { active }), onSettled: refreshProducts });
+  const removeProduct = useMutation({ mutationFn: () => api.catalog.removeProduct(product.id), onSuccess: refreshProducts });
+  const removePrice = useMutation({ mutationFn: (priceId: string) => api.catalog.removePrice(priceId), onSettled: refresh });
+  const [editing, setEditing] = useState(false);
+  const [details, setDetails] = useState<string | null>(null);
   return (
     <Card aria-labelledby={`product-${product.id}`} className="space-y-3">
-      <div>
-        <h2 id={`product-${product.id}`} className="font-semibold">{product.name} {!product.active && <Badge tone="warn">inactive</Badge>}</h2>
-        {product.description && <p className="text-sm text-slate-600">{product.description}</p>}
-        <p className="text-sm">Unlocks: {product.entitlements.length === 0 ? 'every paywall' : product.entitlements.map(paywallName).join(', ')}</p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={`product-${product.id}`} className="font-semibold">{product.name} {!product.active && <Badge tone="warn">inactive</Badge>}</h2>
+          {product.description && <p className="text-sm text-slate-600">{product.description}</p>}
+          <p className="text-sm">Unlocks: {product.entitlements.length === 0 ? 'every paywall' : product.entitlements.map(paywallName).join(', ')}</p>
+        </div>
+        <div className="flex gap-2">
+          <Button size="sm" variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${product.name}`}>Edit</Button>
+          <Button size="sm" variant="secondary" onClick={() => setProductActive.mutate(!product.active)}>{product.active ? 'Deactivate' : 'Activate'}</Button>
+          <ConfirmDialog
+            trigger={<Button size="sm" variant="danger">Delete product</Button>}
+            title={`Delete ${product.name}?`}
+            consequence="The product and its prices are deleted here and archived at the processor; no one can buy them again. This is refused while a subscription uses one of its prices: deactivate it instead."
+            confirmLabel="Delete product"
+            onConfirm={() => removeProduct.mutate()}
+          />
+        </div>
       </div>
-      <ErrorMessage error={prices.error ?? setActive.error} />
+      <ErrorMessage error={prices.error ?? setActive.error ?? setProductActive.error ?? removeProduct.error ?? removePrice.error} />
       {prices.data && prices.data.length > 0 && (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Prices of {product.name}</caption>
@@ -117,9 +136,22 @@ function ProductCard({ product, paywallName }: { product: ProductView; paywallNa
                 <td className="px-2 py-2">{price.trialDays > 0 ? `${price.trialDays} days` : '—'}</td>
                 <td className="px-2 py-2">{price.active ? <Badge tone="good">on sale</Badge> : <Badge>withdrawn</Badge>}</td>
                 <td className="px-2 py-2 text-right">
-                  <Button size="sm" variant="secondary" onClick={() => setActive.mutate({ id: price.id, active: !price.active })}>
-                    {price.active ? 'Withdraw' : 'Put on sale'}
-                  </Button>
+                  <div className="flex justify-end gap-1">
+                    <Button size="sm" variant="secondary" onClick={() => setDetails(details === price.id ? null : price.id)} aria-expanded={details === price.id} aria-label={`Details of ${money(price)} every ${price.interval}`}>
+                      Details
+                    </Button>
+                    <Button size="sm" variant="secondary" onClick={() => setActive.mutate({ id: price.id, active: !price.active })}>
+                      {price.active ? 'Withdraw' : 'Put on sale'}
+                    </Button>
+                    <ConfirmDialog
+                      trigger={<Button size="sm" variant="danger">Delete</Button>}
+                      title={`Delete the price ${money(price)}?`}
+                      consequence="It is deleted here and archived at the processor; checkouts with it stop working. This is refused while a subscription uses it: withdraw it instead."
+                      confirmLabel="Delete price"
+                      onConfirm={() => removePrice.mutate(price.id)}
+                    />
+                  </div>
+                  {details === price.id && <PriceDetails priceId={price.id} />}
                 </td>
               </tr>
             ))}
@@ -127,7 +159,23 @@ function ProductCard({ product, paywallName }: { product: ProductView; paywallNa
         </table>
       )}
       <PriceForm productId={product.id} onCreated={refresh} />
+      {editing && <ProductDialog paywalls={paywalls} productId={product.id} onClose={() => setEditing(false)} />}
     </Card>
+  );
+}
+
+/** The price loaded afresh by id, with the id a publisher's server passes to a checkout. */
+function PriceDetails({ priceId }: { priceId: string }) {
+  const price = useQuery({ queryKey: ['price', priceId], queryFn: () => api.catalog.price(priceId) });
+  if (price.isPending) return <Loading what="the price" />;
+  if (price.error) return <ErrorMessage error={price.error} />;
+  return (
+    <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-1 text-left text-xs">
+      <dt className="text-slate-600">Price id</dt>
+      <dd className="font-mono">{price.data.id}</dd>
+      <dt className="text-slate-600">Created</dt>
+      <dd>{formatDateTime(price.data.createdAt)}</dd>
+    </dl>
   );
 }
 
@@ -177,19 +225,35 @@ function PriceForm({ productId, onCreated }: { productId: string; onCreated: () 
 const productSchema = z.object({ name: z.string().trim().min(1, 'Name the product.').max(200), description: z.string().max(2000), entitlements: z.array(z.string()) });
 type ProductForm = z.infer<typeof productSchema>;
 
-function ProductDialog({ paywalls, onClose }: { paywalls: Array<{ id: string; name: string }>; onClose: () => void }) {
+/** A new product, or (with `productId`) the product loaded afresh by id and edited. */
+function ProductDialog({ paywalls, productId, onClose }: { paywalls: Array<{ id: string; name: string }>; productId?: string; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<ProductForm>({ resolver: zodResolver(productSchema), defaultValues: { name: '', description: '', entitlements: [] } });
+  const existing = useQuery({ queryKey: ['product', productId], queryFn: () => api.catalog.product(productId as string), enabled: Boolean(productId) });
+  const form = useForm<ProductForm>({
+    resolver: zodResolver(productSchema),
+    defaultValues: { name: '', description: '', entitlements: [] },
+    values: existing.data ? { name: existing.data.name, description: existing.data.description ?? '', entitlements: existing.data.entitlements } : undefined,
+  });
   const create = useMutation({
-    mutationFn: (v: ProductForm) => api.catalog.createProduct({ name: v.name, description: v.description || null, entitlements: v.entitlements }),
+    mutationFn: (v: ProductForm) => {
+      const body = { name: v.name, description: v.description || null, entitlements: v.entitlements };
+      return productId ? api.catalog.updateProduct(productId, body) : api.catalog.createProduct(body);
+    },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['products'] });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),
   });
+  if (productId && !existing.data) {
+    return (
+      <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit product">
+        {existing.error ? <ErrorMessage error={existing.error} /> : <Loading what="the product" />}
+      </Dialog>
+    );
+  }
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title="New product">
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={productId ? 'Edit product' : 'New product'}>
       <form className="space-y-4" onSubmit={form.handleSubmit((v) => create.mutate(v))} noValidate>
         <Field label="Name" error={form.formState.errors.name?.message}>{(control) => <Input {...control} {...form.register('name')} />}</Field>
         <Field label="Description (optional)">{(control) => <Input {...control} {...form.register('description')} />}</Field>
@@ -199,7 +263,7 @@ function ProductDialog({ paywalls, onClose }: { paywalls: Array<{ id: string; na
             <label key={p.id} className="mt-1 flex items-center gap-2 text-sm"><input type="checkbox" value={p.id} className="accent-brand" {...form.register('entitlements')} /> {p.name}</label>
           ))}
         </fieldset>
-        <FormFooter error={create.error} onCancel={onClose} submitLabel="Create product" pending={create.isPending} />
+        <FormFooter error={create.error} onCancel={onClose} submitLabel={productId ? 'Save product' : 'Create product'} pending={create.isPending} />
       </form>
     </Dialog>
   );

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api/client';
+import { ApiError, api } from '../api/client';
+import { FormFooter } from '../components/ui/form-footer';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
-import { ConfirmDialog } from '../components/ui/dialog';
+import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
-import { formatDate, formatPrice } from '../lib/format';
+import { formatDate, formatDateTime, formatPrice } from '../lib/format';
 
 const date = formatDate;
 const money = (price: PriceView) => `${formatPrice(price)}${price.interval === 'lifetime' ? ' once' : ` a ${price.interval}`}`;
@@ -16,7 +17,14 @@ export function CustomersScreen() {
   const [email, setEmail] = useState('');
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<CustomerRecord | null>(null);
+  const [creating, setCreating] = useState(false);
   const customers = useQuery({ queryKey: ['customers', search], queryFn: () => api.customers.find(search) });
+  /** Shows `customer` with the search set to their email, so the list behind them is theirs. */
+  const open = (customer: CustomerRecord) => {
+    setEmail(customer.email);
+    setSearch(customer.email);
+    setSelected(customer);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSearch(email.trim().toLowerCase());
@@ -25,7 +33,11 @@ export function CustomersScreen() {
 
   return (
     <>
-      <PageHeader title="Customers" description="Your readers with an account: their subscriptions, manual grants and cancellations." />
+      <PageHeader
+        title="Customers"
+        description="Your readers with an account: their subscriptions, manual grants and cancellations."
+        actions={<Button onClick={() => setCreating(true)}>New customer</Button>}
+      />
       <form role="search" className="flex items-end gap-2" onSubmit={submit}>
         <div className="flex-1">
           <Field label="Find by email">{(control) => <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} {...control} />}</Field>
@@ -34,7 +46,7 @@ export function CustomersScreen() {
       </form>
       {customers.isPending && <Loading what="customers" />}
       {customers.error && <ErrorMessage error={customers.error} onRetry={() => void customers.refetch()} />}
-      {customers.data?.length === 0 && (
+      {customers.data?.length === 0 && !selected && (
         <Empty title={search ? `No customer with the email ${search}` : 'No customers yet'}>
           Customers appear when readers register on your site, or when your server creates them.
         </Empty>
@@ -53,12 +65,50 @@ export function CustomersScreen() {
           </ul>
         </Card>
       )}
-      {selected && <CustomerPage customer={selected} onClose={() => setSelected(null)} onDeleted={() => { setSelected(null); void customers.refetch(); }} />}
+      {selected && (
+        <CustomerPage
+          key={selected.id}
+          customer={selected}
+          onChanged={open}
+          onClose={() => setSelected(null)}
+          onDeleted={() => { setSelected(null); void customers.refetch(); }}
+        />
+      )}
+      {creating && <CustomerDialog onClose={() => setCreating(false)} onSaved={(customer) => { setCreating(false); open(customer); }} />}
     </>
   );
 }
 
-function CustomerPage({ customer, onClose, onDeleted }: { customer: CustomerRecord; onClose: () => void; onDeleted: () => void }) {
+/** A new customer (no password: granted access, cannot sign in until they reset it), or an existing one's name and email. */
+function CustomerDialog({ customer, onClose, onSaved }: { customer?: CustomerRecord; onClose: () => void; onSaved: (customer: CustomerRecord) => void }) {
+  const [email, setEmail] = useState(customer?.email ?? '');
+  const [name, setName] = useState(customer?.name ?? '');
+  const save = useMutation({
+    mutationFn: () => (customer ? api.customers.update(customer.id, { email: email.trim(), name: name.trim() }) : api.customers.create({ email: email.trim(), name: name.trim() })),
+    onSuccess: onSaved,
+  });
+  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldError(field) : undefined);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={customer ? `Edit ${customer.email}` : 'New customer'} description={customer ? undefined : 'Created without a password: you can grant them access; they sign in after resetting it.'}>
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate();
+        }}
+        noValidate
+      >
+        <Field label="Email" error={fieldError('email')}>{(control) => <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} {...control} />}</Field>
+        <Field label="Name" error={fieldError('name')}>{(control) => <Input value={name} onChange={(e) => setName(e.target.value)} {...control} />}</Field>
+        <FormFooter error={save.error} onCancel={onClose} submitLabel={customer ? 'Save customer' : 'Create customer'} pending={save.isPending} />
+      </form>
+    </Dialog>
+  );
+}
+
+function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: CustomerRecord; onChanged: (customer: CustomerRecord) => void; onClose: () => void; onDeleted: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [details, setDetails] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const key = ['subscriptions', customer.id];
   const subscriptions = useQuery({ queryKey: key, queryFn: () => api.subscriptions.ofCustomer(customer.id) });
@@ -85,6 +135,7 @@ function CustomerPage({ customer, onClose, onDeleted }: { customer: CustomerReco
         </div>
         <div className="flex gap-2">
           <Button size="sm" variant="secondary" onClick={onClose}>Back to the list</Button>
+          <Button size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
           <ConfirmDialog
             trigger={<Button size="sm" variant="danger">Delete customer</Button>}
             title={`Delete ${customer.email}?`}
@@ -125,8 +176,10 @@ function CustomerPage({ customer, onClose, onDeleted }: { customer: CustomerReco
                   <td className="px-2 py-2">{date(s.currentPeriodStart)} – {date(s.currentPeriodEnd)}</td>
                   <td className="px-2 py-2">{s.source}</td>
                   <td className="px-2 py-2 text-right">
+                    <div className="flex justify-end gap-1">
+                      <Button size="sm" variant="secondary" onClick={() => setDetails(s.subscriptionId)}>History</Button>
                     {s.status !== 'cancelled' && (
-                      <div className="flex justify-end gap-1">
+                      <>
                         {!s.cancelAtPeriodEnd && (
                           <Button size="sm" variant="secondary" onClick={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: true })}>Cancel at period end</Button>
                         )}
@@ -137,8 +190,9 @@ function CustomerPage({ customer, onClose, onDeleted }: { customer: CustomerReco
                           confirmLabel="Cancel now"
                           onConfirm={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: false })}
                         />
-                      </div>
+                      </>
                     )}
+                    </div>
                   </td>
                 </tr>
               );
@@ -147,7 +201,47 @@ function CustomerPage({ customer, onClose, onDeleted }: { customer: CustomerReco
         </table>
       )}
       <Grant customerId={customer.id} prices={prices.data ?? []} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
+      {editing && <CustomerDialog customer={customer} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); onChanged(saved); }} />}
+      {details && <SubscriptionHistory subscriptionId={details} priceLabel={(priceId) => { const p = priceOf(priceId); return p ? `${p.product.name}, ${money(p.price)}` : priceId; }} onClose={() => setDetails(null)} />}
     </Card>
+  );
+}
+
+/**
+ * One subscription loaded afresh by id, with its history as its own dates tell it. No route lists a
+ * customer's events, so this is what the dashboard can show honestly (docs/dashboard.md).
+ */
+function SubscriptionHistory({ subscriptionId, priceLabel, onClose }: { subscriptionId: string; priceLabel: (priceId: string) => string; onClose: () => void }) {
+  const subscription = useQuery({ queryKey: ['subscription', subscriptionId], queryFn: () => api.subscriptions.get(subscriptionId) });
+  const s = subscription.data;
+  const history: Array<[string, string]> = s
+    ? ([
+        [s.createdAt, s.source === 'manual' ? 'Granted by staff' : 'Started through a checkout'],
+        ...(s.trialStart ? [[s.trialStart, 'Trial started'] as [string, string]] : []),
+        ...(s.trialEnd ? [[s.trialEnd, new Date(s.trialEnd) > new Date() ? 'Trial ends' : 'Trial ended'] as [string, string]] : []),
+        [s.currentPeriodStart, 'Current period started'],
+        [
+          s.currentPeriodEnd,
+          s.status === 'cancelled' ? 'Ended (cancelled)' : s.cancelAtPeriodEnd ? 'Ends (cancelled at period end)' : new Date(s.currentPeriodEnd) > new Date() ? 'Renews or ends' : 'Period ended',
+        ],
+      ] as Array<[string, string]>).sort(([a], [b]) => a.localeCompare(b))
+    : [];
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Subscription history" description="From the subscription's own dates; payments and webhook deliveries are at the processor and on the Webhooks page.">
+      {subscription.isPending && <Loading what="the subscription" />}
+      {subscription.error && <ErrorMessage error={subscription.error} />}
+      {s && (
+        <>
+          <p className="text-sm">{priceLabel(s.priceId)} · <Badge tone={s.status === 'cancelled' ? 'bad' : s.status === 'past_due' ? 'warn' : 'good'}>{s.status}</Badge> · {s.source}</p>
+          <ol aria-label="History" className="mt-3 space-y-1 text-sm">
+            {history.map(([when, what]) => (
+              <li key={`${when}-${what}`}><span className="inline-block w-44 text-slate-600">{formatDateTime(when)}</span> {what}</li>
+            ))}
+          </ol>
+          <p className="mt-3 font-mono text-xs text-slate-600">Subscription id {s.subscriptionId}</p>
+        </>
+      )}
+    </Dialog>
   );
 }
 

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ExperimentDraft, ExperimentView, PaywallPresentation, VariantStats } from '@gatehouse/contracts';
+import type { ExperimentDraft, ExperimentVariant, ExperimentView, PaywallPresentation, VariantStats } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -18,6 +18,8 @@ import { PRESENTATION_LABELS } from '../lib/format';
 const PRESENTATIONS = PRESENTATION_LABELS;
 
 const variantSchema = z.object({
+  /** Kept when editing, so the variant stays the same one. */
+  id: z.string().optional(),
   name: z.string().trim().min(1, 'Name the variant.').max(100),
   weight: z.string().regex(/^\d+$/, 'A whole number.'),
   presentation: z.string(),
@@ -40,6 +42,7 @@ function toDraft(form: ExperimentForm): ExperimentDraft {
     variants: form.variants.map((v) => {
       const copy = { ...(v.heading ? { heading: v.heading } : {}), ...(v.ctaText ? { ctaText: v.ctaText } : {}) };
       return {
+        ...(v.id ? { id: v.id } : {}),
         name: v.name,
         weight: Number(v.weight),
         overrides: { ...(v.presentation ? { presentation: v.presentation as PaywallPresentation } : {}), ...(Object.keys(copy).length > 0 ? { copy } : {}) },
@@ -55,6 +58,7 @@ export function ExperimentsScreen() {
   const experiments = useQuery({ queryKey: ['experiments'], queryFn: api.experiments.list });
   const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['experiments'] });
   const start = useMutation({ mutationFn: api.experiments.start, onSettled: refresh });
   const stop = useMutation({ mutationFn: api.experiments.stop, onSettled: refresh });
@@ -86,7 +90,12 @@ export function ExperimentsScreen() {
               </p>
             </div>
             <div className="flex gap-2">
-              {experiment.status === 'draft' && <Button size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>}
+              {experiment.status === 'draft' && (
+                <>
+                  <Button size="sm" variant="secondary" onClick={() => setEditing(experiment.id)} aria-label={`Edit ${experiment.name}`}>Edit</Button>
+                  <Button size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>
+                </>
+              )}
               {experiment.status === 'running' && (
                 <ConfirmDialog
                   trigger={<Button size="sm" variant="secondary">Stop</Button>}
@@ -111,6 +120,7 @@ export function ExperimentsScreen() {
         </Card>
       ))}
       {creating && <ExperimentDialog paywalls={paywalls.data ?? []} onClose={() => setCreating(false)} />}
+      {editing && <ExperimentDialog paywalls={paywalls.data ?? []} experimentId={editing} onClose={() => setEditing(null)} />}
     </>
   );
 }
@@ -173,11 +183,33 @@ function inWords(name: string, baselineName: string, figures: VariantStats | und
   return `${name} ${how}; ${confident} % confident${figures.significance.significant ? '' : ' (not yet conclusive)'}`;
 }
 
-function ExperimentDialog({ paywalls, onClose }: { paywalls: Array<{ id: string; name: string }>; onClose: () => void }) {
+const toFormVariant = (v: ExperimentVariant) => ({
+  id: v.id,
+  name: v.name,
+  weight: String(v.weight),
+  presentation: v.overrides.presentation ?? '',
+  heading: v.overrides.copy?.heading ?? '',
+  ctaText: v.overrides.copy?.ctaText ?? '',
+});
+
+/** A new experiment, or (with `experimentId`) a draft loaded afresh by id: its name and variants change until it starts. */
+function ExperimentDialog({ paywalls, experimentId, onClose }: { paywalls: Array<{ id: string; name: string }>; experimentId?: string; onClose: () => void }) {
+  const existing = useQuery({ queryKey: ['experiment', experimentId], queryFn: () => api.experiments.get(experimentId as string), enabled: Boolean(experimentId) });
+  if (experimentId && !existing.data) {
+    return (
+      <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit experiment">
+        {existing.error ? <ErrorMessage error={existing.error} /> : <Loading what="the experiment" />}
+      </Dialog>
+    );
+  }
+  return <ExperimentEditor paywalls={paywalls} experiment={existing.data} onClose={onClose} />;
+}
+
+function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{ id: string; name: string }>; experiment?: ExperimentView; onClose: () => void }) {
   const queryClient = useQueryClient();
   const form = useForm<ExperimentForm>({
     resolver: zodResolver(experimentSchema),
-    defaultValues: {
+    defaultValues: experiment ? { name: experiment.name, paywallId: experiment.paywallId, variants: experiment.variants.map(toFormVariant) } : {
       name: '',
       paywallId: paywalls[0]?.id ?? '',
       variants: [
@@ -188,7 +220,10 @@ function ExperimentDialog({ paywalls, onClose }: { paywalls: Array<{ id: string;
   });
   const variants = useFieldArray({ control: form.control, name: 'variants' });
   const save = useMutation({
-    mutationFn: (values: ExperimentForm) => api.experiments.create(toDraft(values)),
+    mutationFn: (values: ExperimentForm) => {
+      const draft = toDraft(values);
+      return experiment ? api.experiments.update(experiment.id, { name: draft.name, variants: draft.variants }) : api.experiments.create(draft);
+    },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['experiments'] });
       onClose();
@@ -199,13 +234,13 @@ function ExperimentDialog({ paywalls, onClose }: { paywalls: Array<{ id: string;
   const errors = form.formState.errors;
 
   return (
-    <Dialog wide open onOpenChange={(open) => !open && onClose()} title="New experiment" description="Variants override the paywall’s presentation and copy; empty fields keep the paywall’s own.">
+    <Dialog wide open onOpenChange={(open) => !open && onClose()} title={experiment ? `Edit ${experiment.name}` : 'New experiment'} description="Variants override the paywall’s presentation and copy; empty fields keep the paywall’s own.">
       <form className="space-y-4" onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" error={errors.name?.message}>{(control) => <Input {...control} {...form.register('name')} />}</Field>
           <Field label="Paywall" error={errors.paywallId?.message}>
             {(control) => (
-              <Select {...control} {...form.register('paywallId')}>
+              <Select {...control} disabled={Boolean(experiment)} {...form.register('paywallId')}>
                 {paywalls.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
               </Select>
             )}
@@ -238,7 +273,7 @@ function ExperimentDialog({ paywalls, onClose }: { paywalls: Array<{ id: string;
             Add variant
           </Button>
         </fieldset>
-        <FormFooter error={save.error} onCancel={onClose} submitLabel="Create experiment" pending={save.isPending} />
+        <FormFooter error={save.error} onCancel={onClose} submitLabel={experiment ? 'Save experiment' : 'Create experiment'} pending={save.isPending} />
       </form>
     </Dialog>
   );

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataFieldType, MeterPeriod, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { Field, Input, Select, Textarea } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { CrawlerPolicyCard } from './crawler-policy';
 import { TryUrl } from './try-url';
 import { PRESENTATION_LABELS } from '../lib/format';
 
@@ -87,7 +89,10 @@ export function PaywallsScreen() {
   const queryClient = useQueryClient();
   const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
   const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
-  const [editing, setEditing] = useState<PaywallView | 'new' | null>(null);
+  const [creating, setCreating] = useState(false);
+  const { edit } = useSearch({ from: '/signed-in/paywalls' });
+  const navigate = useNavigate({ from: '/paywalls' });
+  const setEditing = (paywallId: string | undefined) => void navigate({ search: paywallId ? { edit: paywallId } : {} });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['paywalls'] });
   const toggle = useMutation({ mutationFn: (p: { id: string; enabled: boolean }) => api.paywalls.update(p.id, { enabled: p.enabled }), onSettled: refresh });
   const remove = useMutation({ mutationFn: api.paywalls.remove, onSettled: refresh });
@@ -108,13 +113,13 @@ export function PaywallsScreen() {
       <PageHeader
         title="Paywalls"
         description="For each page, the first enabled paywall from the top whose paths and segment match decides. Subscribers pass every paywall."
-        actions={<Button onClick={() => setEditing('new')}>New paywall</Button>}
+        actions={<Button onClick={() => setCreating(true)}>New paywall</Button>}
       />
       <ErrorMessage error={toggle.error ?? move.error ?? remove.error} />
       {paywalls.isPending && <Loading what="paywalls" />}
       {paywalls.error && <ErrorMessage error={paywalls.error} onRetry={() => void paywalls.refetch()} />}
       {paywalls.data?.length === 0 && (
-        <Empty title="No paywalls yet" action={<Button onClick={() => setEditing('new')}>Create your first paywall</Button>}>
+        <Empty title="No paywalls yet" action={<Button onClick={() => setCreating(true)}>Create your first paywall</Button>}>
           Every page is free to read until a paywall covers it.
         </Empty>
       )}
@@ -148,7 +153,7 @@ export function PaywallsScreen() {
                 <div className="flex gap-1">
                   <Button size="sm" variant="ghost" disabled={index === 0 || move.isPending} onClick={() => move.mutate({ index, by: -1 })} aria-label={`Move ${paywall.name} up`}>↑</Button>
                   <Button size="sm" variant="ghost" disabled={index === list.length - 1 || move.isPending} onClick={() => move.mutate({ index, by: 1 })} aria-label={`Move ${paywall.name} down`}>↓</Button>
-                  <Button size="sm" variant="secondary" onClick={() => setEditing(paywall)} aria-label={`Edit ${paywall.name}`}>Edit</Button>
+                  <Button size="sm" variant="secondary" onClick={() => setEditing(paywall.id)} aria-label={`Edit ${paywall.name}`}>Edit</Button>
                   <ConfirmDialog
                     trigger={<Button size="sm" variant="danger" aria-label={`Delete ${paywall.name}`}>Delete</Button>}
                     title={`Delete ${paywall.name}?`}
@@ -163,8 +168,21 @@ export function PaywallsScreen() {
         </Card>
       )}
       {list.length > 0 && <TryUrl />}
-      {editing && <PaywallDialog paywall={editing === 'new' ? null : editing} segments={segments.data ?? []} onClose={() => setEditing(null)} />}
+      <CrawlerPolicyCard />
+      {creating && <PaywallDialog paywall={null} segments={segments.data ?? []} onClose={() => setCreating(false)} />}
+      {edit && <PaywallById paywallId={edit} segments={segments.data ?? []} onClose={() => setEditing(undefined)} />}
     </>
+  );
+}
+
+/** The editor of `?edit=<id>`: the paywall loaded afresh by id, so a link to it works. */
+function PaywallById({ paywallId, segments, onClose }: { paywallId: string; segments: Array<{ id: string; name: string }>; onClose: () => void }) {
+  const paywall = useQuery({ queryKey: ['paywall', paywallId], queryFn: () => api.paywalls.get(paywallId) });
+  if (paywall.data) return <PaywallDialog key={paywall.data.updatedAt} paywall={paywall.data} segments={segments} onClose={onClose} />;
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit paywall">
+      {paywall.error ? <ErrorMessage error={paywall.error} /> : <Loading what="the paywall" />}
+    </Dialog>
   );
 }
 

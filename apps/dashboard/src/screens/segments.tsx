@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SegmentAttribute, SegmentCondition, SegmentDraft, SegmentOperator, SegmentView } from '@gatehouse/contracts';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
@@ -80,7 +81,10 @@ export function SegmentsScreen() {
   const queryClient = useQueryClient();
   const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
   const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
-  const [editing, setEditing] = useState<SegmentView | 'new' | null>(null);
+  const [creating, setCreating] = useState(false);
+  const { edit } = useSearch({ from: '/signed-in/segments' });
+  const navigate = useNavigate({ from: '/segments' });
+  const setEditing = (segmentId: string | undefined) => void navigate({ search: segmentId ? { edit: segmentId } : {} });
   const remove = useMutation({ mutationFn: api.segments.remove, onSettled: () => void queryClient.invalidateQueries({ queryKey: ['segments'] }) });
 
   return (
@@ -88,13 +92,13 @@ export function SegmentsScreen() {
       <PageHeader
         title="Segments"
         description="Groups of visitors a paywall can target: by device, country, referrer, campaign, path, visits, sign-in or subscription."
-        actions={<Button onClick={() => setEditing('new')}>New segment</Button>}
+        actions={<Button onClick={() => setCreating(true)}>New segment</Button>}
       />
       <ErrorMessage error={remove.error} />
       {segments.isPending && <Loading what="segments" />}
       {segments.error && <ErrorMessage error={segments.error} onRetry={() => void segments.refetch()} />}
       {segments.data?.length === 0 && (
-        <Empty title="No segments yet" action={<Button onClick={() => setEditing('new')}>Create your first segment</Button>}>
+        <Empty title="No segments yet" action={<Button onClick={() => setCreating(true)}>Create your first segment</Button>}>
           For example “mobile visitors from a newsletter campaign”, to show them a softer paywall.
         </Empty>
       )}
@@ -105,7 +109,7 @@ export function SegmentsScreen() {
             <div className="flex items-start justify-between gap-3">
               <h2 id={`segment-${segment.id}`} className="font-semibold">{segment.name}</h2>
               <div className="flex gap-2">
-                <Button size="sm" variant="secondary" onClick={() => setEditing(segment)} aria-label={`Edit ${segment.name}`}>Edit</Button>
+                <Button size="sm" variant="secondary" onClick={() => setEditing(segment.id)} aria-label={`Edit ${segment.name}`}>Edit</Button>
                 <ConfirmDialog
                   trigger={<Button size="sm" variant="danger" aria-label={`Delete ${segment.name}`}>Delete</Button>}
                   title={`Delete ${segment.name}?`}
@@ -125,8 +129,20 @@ export function SegmentsScreen() {
           </Card>
         );
       })}
-      {editing && <SegmentDialog segment={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {creating && <SegmentDialog segment={null} onClose={() => setCreating(false)} />}
+      {edit && <SegmentById segmentId={edit} onClose={() => setEditing(undefined)} />}
     </>
+  );
+}
+
+/** The editor of `?edit=<id>`: the segment loaded afresh by id, so a link to it works. */
+function SegmentById({ segmentId, onClose }: { segmentId: string; onClose: () => void }) {
+  const segment = useQuery({ queryKey: ['segment', segmentId], queryFn: () => api.segments.get(segmentId) });
+  if (segment.data) return <SegmentDialog key={segment.data.updatedAt} segment={segment.data} onClose={onClose} />;
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit segment">
+      {segment.error ? <ErrorMessage error={segment.error} /> : <Loading what="the segment" />}
+    </Dialog>
   );
 }
 

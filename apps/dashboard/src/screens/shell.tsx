@@ -19,6 +19,7 @@ const AREAS = [
   { to: '/catalog', label: 'Catalog' },
   { to: '/customers', label: 'Customers' },
   { to: '/stats', label: 'Stats' },
+  { to: '/email', label: 'Email' },
 ] as const;
 
 export function Shell() {

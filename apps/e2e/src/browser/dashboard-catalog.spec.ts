@@ -78,4 +78,42 @@ describe('dashboard: catalog and processor', () => {
     await row.getByRole('button', { name: 'Withdraw' }).click();
     await row.getByText('withdrawn').waitFor();
   });
+
+  it('edits the product loaded by id, shows a price by id, deactivates the product, and deletes the price and the product', async () => {
+    const [stored] = (await system.api('/admin/products', { session })).body.items;
+    const [price] = (await system.api(`/admin/products/${stored.id}/prices`, { session })).body.items;
+    await page.getByRole('button', { name: 'Edit Digital access' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit product' });
+    await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === 'Digital access' ? true : undefined));
+    expect(await dialog.getByLabel('Premium').isChecked()).toBe(true);
+    await dialog.getByLabel('Description (optional)').fill('Every article, every day');
+    await dialog.getByLabel('Premium').uncheck();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save product' }).click();
+    const product = page.getByRole('region', { name: 'Digital access' });
+    await product.getByText('Unlocks: every paywall').waitFor();
+    await product.getByText('Every article, every day').waitFor();
+    expect((await system.api(`/admin/products/${stored.id}`, { session })).body).toMatchObject({ description: 'Every article, every day', entitlements: [], active: true });
+
+    const row = product.getByRole('row', { name: /€9\.50/ });
+    await row.getByRole('button', { name: /^Details of/ }).click();
+    await row.getByText(price.id).waitFor();
+
+    await product.getByRole('button', { name: 'Deactivate' }).click();
+    await product.getByText('inactive').waitFor();
+    expect((await system.api(`/admin/products/${stored.id}`, { session })).body.active).toBe(false);
+    await browser.screenshot(page, 'dashboard-catalog-edited');
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const confirmPrice = page.getByRole('alertdialog');
+    await confirmPrice.getByText('refused while a subscription uses it', { exact: false }).waitFor();
+    await confirmPrice.getByRole('button', { name: 'Delete price' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await system.api(`/admin/prices/${price.id}`, { session })).status).toBe(404);
+
+    await product.getByRole('button', { name: 'Delete product' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete product' }).click();
+    await page.getByText('No products yet').waitFor();
+    expect((await system.api(`/admin/products/${stored.id}`, { session })).status).toBe(404);
+  });
 });

@@ -56,14 +56,58 @@ describe('dashboard: customers and subscriptions', () => {
     await browser.screenshot(page, 'dashboard-customers-subscription');
   });
 
-  it('deletes the customer after a confirmation that says what is removed', async () => {
+  it("shows a subscription's history from its own dates, loaded by id", async () => {
     const customer = page.getByRole('region', { name: 'Rita Reader' });
+    const [subscription] = (await system.api(`/admin/subscriptions?customerId=${customerId}`, { session })).body.items;
+    await customer.getByRole('row', { name: /active/ }).getByRole('button', { name: 'History' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Subscription history' });
+    const history = dialog.getByRole('list', { name: 'History' });
+    await history.getByText('Granted by staff').waitFor();
+    await history.getByRole('listitem').filter({ hasText: 'Ends (cancelled at period end)' }).getByText('30 Jun 2031', { exact: false }).waitFor();
+    await dialog.getByText(`Subscription id ${subscription.subscriptionId}`).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-customers-history');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('edits the customer: name and email', async () => {
+    const customer = page.getByRole('region', { name: 'Rita Reader' });
+    await customer.getByRole('button', { name: 'Edit customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit reader@example.com' });
+    await dialog.getByLabel('Email').fill('someone.else@example.com');
+    await dialog.getByRole('button', { name: 'Save customer' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('Email').fill('rita@example.com');
+    await dialog.getByLabel('Name').fill('Rita Reader-Smith');
+    await dialog.getByRole('button', { name: 'Save customer' }).click();
+    await page.getByRole('region', { name: 'Rita Reader-Smith' }).getByText('rita@example.com · customer since', { exact: false }).waitFor();
+    expect((await system.api('/customers?email=rita@example.com', { session })).body.items).toEqual([expect.objectContaining({ id: customerId, name: 'Rita Reader-Smith' })]);
+  });
+
+  it('deletes the customer after a confirmation that says what is removed', async () => {
+    const customer = page.getByRole('region', { name: 'Rita Reader-Smith' });
     await customer.getByRole('button', { name: 'Delete customer' }).click();
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText('Their account, sign-in sessions and tokens are removed at once', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Delete customer' }).click();
-    await page.getByText('No customer with the email reader@example.com').waitFor();
-    expect((await system.api('/customers?email=reader@example.com', { session })).body.items).toEqual([]);
+    await customer.waitFor({ state: 'detached' });
+    await page.getByText('No customer with the email rita@example.com').waitFor();
+    expect((await system.api('/customers?email=rita@example.com', { session })).body.items).toEqual([]);
     await browser.screenshot(page, 'dashboard-customers-deleted');
+  });
+
+  it('creates a customer without a password, found afterwards by email', async () => {
+    await page.getByRole('button', { name: 'New customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New customer' });
+    await dialog.getByText('Created without a password', { exact: false }).waitFor();
+    await dialog.getByLabel('Email').fill('nina@example.com');
+    await dialog.getByLabel('Name').fill('Nina New');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    const customer = page.getByRole('region', { name: 'Nina New' });
+    await customer.getByText('no password: cannot sign in', { exact: false }).waitFor();
+    await customer.getByText('No subscriptions. Grant one below.').waitFor();
+    expect((await system.api('/customers?email=nina@example.com', { session })).body.items).toEqual([expect.objectContaining({ name: 'Nina New', hasPassword: false })]);
   });
 });

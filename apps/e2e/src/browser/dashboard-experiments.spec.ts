@@ -1,22 +1,33 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
+import { FakeProcessorProcess, SECRET_KEY, WEBHOOK_SECRET } from '../support/billing';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
 
 describe('dashboard: experiments', () => {
+  let fake: FakeProcessorProcess;
   let system: DashboardSystem;
   let browser: TestBrowser;
   let page: Page;
   let session = '';
   let publishableKey = '';
+  let secretKey = '';
+  let publicationId = '';
+  let priceId = '';
   let paywallId = '';
 
   beforeAll(async () => {
-    system = await DashboardSystem.start({ billing: true });
-    session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
-    publishableKey = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body.publishableKey;
+    fake = await FakeProcessorProcess.spawn();
+    system = await DashboardSystem.start({ billing: true, customers: true, processorUrl: fake.url });
+    const signedIn = await system.api('/admin/session', { body: OWNER });
+    session = sessionFrom(signedIn);
+    publicationId = signedIn.body.publication.id;
+    ({ publishableKey, secretKey } = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body);
+    expect((await system.api('/admin/processor', { method: 'PUT', session, body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } })).status).toBe(200);
+    const product = (await system.api('/admin/products', { session, body: { name: 'Digital' } })).body;
+    priceId = (await system.api(`/admin/products/${product.id}/prices`, { session, body: { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0 } })).body.id;
     paywallId = (await system.api('/admin/paywalls', { session, body: { name: 'Premium prompt', type: 'soft', match: { include: ['/**'] } } })).body.id;
     browser = await staffBrowser();
     page = await browser.newPage();
@@ -27,6 +38,7 @@ describe('dashboard: experiments', () => {
   afterAll(async () => {
     await browser?.close();
     await system?.close();
+    await fake?.close();
   });
 
   it('creates an experiment with weighted variants, saying as you type that the weights must add up to 100', async () => {
@@ -51,8 +63,21 @@ describe('dashboard: experiments', () => {
     expect(stored).toMatchObject({ paywallId, status: 'draft', variants: [{ name: 'A', weight: 50 }, { name: 'B', weight: 50, overrides: { presentation: 'sticky_bar', copy: { ctaText: 'Join now' } } }] });
   });
 
-  it('starts it, shows the impressions produced through the API as the stats API counts them, and stops it', async () => {
-    const card = page.getByRole('region', { name: 'Call to action wording' });
+  it('edits the draft by id: its name and a variant change, the variants stay the same ones', async () => {
+    const [before] = (await system.api('/admin/experiments', { session })).body.items;
+    await page.getByRole('button', { name: 'Edit Call to action wording' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Call to action wording' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Button wording');
+    await dialog.getByLabel('Variant 2 button text').fill('Join us today');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save experiment' }).click();
+    await page.getByRole('region', { name: 'Button wording' }).getByText('draft').waitFor();
+    const after = (await system.api(`/admin/experiments/${before.id}`, { session })).body;
+    expect(after).toMatchObject({ name: 'Button wording', status: 'draft', variants: [{ id: before.variants[0].id, name: 'A' }, { id: before.variants[1].id, name: 'B', overrides: { copy: { ctaText: 'Join us today' } } }] });
+  });
+
+  it('starts it, shows the impressions and conversions produced through the API as the stats API counts them, with the significance in words, and stops it', async () => {
+    const card = page.getByRole('region', { name: 'Button wording' });
     await card.getByRole('button', { name: 'Start' }).click();
     await card.getByText('running').waitFor();
     const [experiment] = (await system.api('/admin/experiments', { session })).body.items;
@@ -61,21 +86,37 @@ describe('dashboard: experiments', () => {
       Array.from({ length: n }, (_, i) => ({ type: 'paywall_shown', url: 'https://daily.example/story', userId: `${variantId}-${i}`, paywallId, experimentId: experiment.id, variantId }));
     const sent = await system.api('/events', { key: publishableKey, body: { events: [...shown(a.id, 12), ...shown(b.id, 7)] } });
     expect(sent.status).toBe(202);
+    // Conversions: completed checkouts carrying the variant, 1 of A's 12 readers and 5 of B's 7.
+    for (const [variant, buyers] of [[a, 1], [b, 5]] as const) {
+      for (let i = 0; i < buyers; i++) {
+        const customer = await system.api('/customers', { session, body: { email: `buyer-${variant.name.toLowerCase()}${i}@example.com`, name: `Buyer ${i}` } });
+        expect(customer.status).toBe(201);
+        await system.paidCheckout(fake, secretKey, publicationId, { customerId: customer.body.id, priceId, experimentId: experiment.id, variantId: variant.id, paywallId });
+      }
+    }
 
     const stats = await eventually(async () => {
       const answer = await system.api(`/admin/stats?from=${encodeURIComponent(experiment.startedAt)}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}&interval=day`, { session });
       const counted = answer.body.variants?.filter((v: { experimentId: string }) => v.experimentId === experiment.id) ?? [];
-      return counted.reduce((sum: number, v: { shown: number }) => sum + v.shown, 0) === 19 ? counted : undefined;
-    }, 20_000);
+      const total = (field: 'shown' | 'checkouts') => counted.reduce((sum: number, v: Record<string, number>) => sum + v[field], 0);
+      return total('shown') === 19 && total('checkouts') === 6 ? counted : undefined;
+    }, 30_000);
     await page.reload();
-    const table = card.getByRole('table', { name: 'Results of Call to action wording' });
-    for (const variant of [a, b]) {
-      const figures = stats.find((v: { variantId: string }) => v.variantId === variant.id);
+    const table = card.getByRole('table', { name: 'Results of Button wording' });
+    const figuresOf = (variantId: string) => stats.find((v: { variantId: string }) => v.variantId === variantId);
+    for (const [variant, checkouts] of [[a, 1], [b, 5]] as const) {
+      const figures = figuresOf(variant.id);
+      expect(figures).toMatchObject({ shown: variant === a ? 12 : 7, checkouts });
       const row = table.getByRole('row', { name: new RegExp(`^${variant.name} `) });
       await row.getByRole('cell', { name: String(figures.shown), exact: true }).waitFor();
-      expect(figures.checkouts).toBe(0);
+      await row.getByRole('cell', { name: String(checkouts), exact: true }).waitFor();
+      await row.getByText(`${((checkouts / figures.shown) * 100).toFixed(1)} % (`, { exact: false }).waitFor();
     }
-    await table.getByRole('row', { name: /^B / }).getByText('not enough data yet').waitFor();
+    // B converts 0.714 / 0.083 = 8.6 times as well, by the stats' own two-proportion test.
+    const { significance } = figuresOf(b.id);
+    expect(significance.significant).toBe(true);
+    const confident = Math.floor((1 - significance.pValue) * 100);
+    await table.getByRole('row', { name: /^B / }).getByText(`B converts ${(5 / 7 / (1 / 12)).toFixed(1)}× better than A; ${confident} % confident`, { exact: true }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-experiments-results');
 

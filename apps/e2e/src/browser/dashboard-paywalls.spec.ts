@@ -2,7 +2,7 @@ import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { querySchema } from '../support/system';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
 
@@ -100,5 +100,27 @@ describe('dashboard: paywalls', () => {
     await panel.getByRole('alert').filter({ hasText: 'elsewhere.example' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(await counted()).toBe(before);
+  });
+
+  it('opens the editor from a link to it, loading the paywall by id, and the link closes with it', async () => {
+    const [first] = (await system.api('/admin/paywalls', { session })).body.items;
+    await openAndCloseEditorLink(page, system, 'paywalls', first);
+
+    await page.goto(`${system.url}/paywalls?edit=00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('dialog', { name: 'Edit paywall' }).getByRole('alert').waitFor();
+  });
+
+  it('sets the crawler policy: AI crawlers refused, search engines let through', async () => {
+    await page.goto(`${system.url}/paywalls`);
+    const crawlers = page.getByRole('region', { name: 'Crawlers' });
+    await crawlers.getByText('Never changed: both are decided as for any visitor.').waitFor();
+    await crawlers.getByLabel('AI crawlers').selectOption({ label: 'Refuse the page' });
+    await crawlers.getByLabel('Search engines').selectOption({ label: 'Let them read the page' });
+    await crawlers.getByRole('button', { name: 'Save crawler policy' }).click();
+    await crawlers.getByText('Saved: the next access check follows it.').waitFor();
+    expect((await system.api('/admin/crawler-policy', { session })).body).toMatchObject({ searchEngines: 'grant', aiCrawlers: 'deny' });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.reload();
+    expect(await page.getByRole('region', { name: 'Crawlers' }).getByLabel('AI crawlers').inputValue()).toBe('deny');
   });
 });

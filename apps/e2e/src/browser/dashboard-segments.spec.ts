@@ -1,7 +1,7 @@
 import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 
 jest.setTimeout(120_000);
 
@@ -94,5 +94,10 @@ describe('dashboard: segments', () => {
     await page.getByRole('alert').filter({ hasText: 'Paywalls use this segment: Soft for newsletter readers.' }).waitFor();
     await card.waitFor();
     await browser.screenshot(page, 'dashboard-segments');
+  });
+
+  it('opens the editor from a link to it, loading the segment by id', async () => {
+    const [first] = (await system.api('/admin/segments', { session })).body.items;
+    await openAndCloseEditorLink(page, system, 'segments', first);
   });
 });

@@ -4,7 +4,7 @@ import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBr
 
 jest.setTimeout(120_000);
 
-const AREAS = ['Publications', 'Team', 'API keys', 'Branding', 'Webhooks', 'Paywalls', 'Segments', 'Experiments', 'Catalog', 'Customers', 'Stats'];
+const AREAS = ['Publications', 'Team', 'API keys', 'Branding', 'Webhooks', 'Paywalls', 'Segments', 'Experiments', 'Catalog', 'Customers', 'Stats', 'Email'];
 
 describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility', () => {
   let system: DashboardSystem;

@@ -4,13 +4,13 @@ import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
 import { deleteEventStream, type RunningService } from '@gatehouse/bus';
-import { createTestDatabase, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
+import { createTestDatabase, eventually, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PUBLIC_BASE_URL } from './billing';
+import { PUBLIC_BASE_URL, WEBHOOK_SECRET, type FakeProcessorProcess } from './billing';
 import { call, type Answer, type Call } from './http';
 import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 import { WEBHOOKS_ENV } from './webhooks';
@@ -69,6 +69,26 @@ export class DashboardSystem {
 
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
     return call<T>(this.gateway.url, `/api/v1${path}`, options);
+  }
+
+  /**
+   * A checkout the customer pays at the local fake processor, whose events are then delivered signed
+   * as the processor would (the processor connected with WEBHOOK_SECRET supplied): a conversion,
+   * counted for the experiment variant it carries.
+   */
+  async paidCheckout(
+    fake: FakeProcessorProcess,
+    secretKey: string,
+    publicationId: string,
+    body: { customerId: string; priceId: string; experimentId?: string; variantId?: string; paywallId?: string },
+  ): Promise<void> {
+    const started = await this.api('/subscriptions/checkout', { key: secretKey, body: { successUrl: 'https://daily.example/thanks', cancelUrl: 'https://daily.example/pricing', ...body } });
+    if (started.status !== 201) throw new Error(`checkout: ${started.status} ${JSON.stringify(started.body)}`);
+    const paid = await fake.completeCheckout(started.body.sessionId);
+    for (const event of paid.events) {
+      const answer = await fake.deliver(`${this.gateway.url}/api/v1/webhooks/processor?publication=${publicationId}`, WEBHOOK_SECRET, event);
+      if (answer.status !== 200) throw new Error(`delivering ${event.type}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
   }
 
   /** Reads or changes admin's schema directly, e.g. to let a session run out. */
@@ -132,4 +152,19 @@ export async function tabTo(page: Page, name: RegExp, limit = 60): Promise<void>
     if (name.test(focused)) return;
   }
   throw new Error(`no element named ${name} reached with Tab`);
+}
+
+/**
+ * Opens an editor from its link (`/dashboard/<screen>?edit=<id>`): it loads the item by id and shows
+ * its name, axe finds nothing serious, and Escape closes it and drops the parameter.
+ */
+export async function openAndCloseEditorLink(page: Page, system: DashboardSystem, screen: string, item: { id: string; name: string }): Promise<void> {
+  await page.goto(`${system.url}/${screen}?edit=${item.id}`);
+  const dialog = page.getByRole('dialog', { name: `Edit ${item.name}` });
+  await eventually(async () => ((await dialog.getByLabel('Name', { exact: true }).inputValue()) === item.name ? true : undefined));
+  const violations = await seriousAccessibilityViolations(page);
+  if (violations.length > 0) throw new Error(`axe: ${JSON.stringify(violations)}`);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  if (new URL(page.url()).search !== '') throw new Error(`the link stayed: ${page.url()}`);
 }
