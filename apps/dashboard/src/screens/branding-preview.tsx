@@ -1,6 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
+import type { BrandingConfiguration, PaywallPresentation, PaywallType } from '@gatehouse/contracts';
 import type { BrandingForm } from './branding';
 import { darker, HEX_COLOUR } from '../lib/colour';
 
@@ -70,14 +71,14 @@ const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
  * 8.1); in generic mode none are set, as the saved configuration would not apply either
  * (decisions J2). Custom CSS has no attribute: the preview does not show it.
  */
-function attributesOf(values: BrandingForm): Record<string, string> {
+function attributesOf(values: BrandingForm | BrandingConfiguration): Record<string, string> {
   if (values.brandingMode === 'generic') return {};
   const attributes: Record<string, string> = {};
   for (const [field, value] of Object.entries(values)) {
-    if (field === 'brandingMode' || field === 'customCss' || value === '') continue;
-    attributes[kebab(field)] = value;
+    if (field === 'brandingMode' || field === 'customCss' || value === '' || value === null) continue;
+    attributes[kebab(field)] = `${value}`;
   }
-  if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor)) attributes['brand-color-hover'] = darker(values.brandColor);
+  if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor ?? '')) attributes['brand-color-hover'] = darker(values.brandColor ?? '');
   return attributes;
 }
 
@@ -95,6 +96,37 @@ export function BrandingPreview({ values }: { values: BrandingForm }) {
           <gatehouse-login-form {...attributes} />
           <gatehouse-inline-paywall {...attributes} preview="hard" prices={prices} />
           <gatehouse-sticky-bar {...attributes} preview="hard" prices={prices} />
+        </div>
+      ) : (
+        <ElementsMissing state={elements} />
+      )}
+    </section>
+  );
+}
+
+/** The element readers see for each presentation; a modal's content shows inline, not over the dashboard. */
+const PRESENTATION_ELEMENT = { modal: 'gatehouse-inline-paywall', inline: 'gatehouse-inline-paywall', sticky_bar: 'gatehouse-sticky-bar', content_lock: 'gatehouse-content-lock' } as const;
+
+/**
+ * The paywall editor's preview: the real element of the presentation in `preview` mode with the
+ * unsaved type and copy over the saved branding (a rule's copy beats the branding's, spec 8.1).
+ */
+export function PaywallPreview({ type, presentation, copy }: { type: PaywallType; presentation: PaywallPresentation; copy: { heading: string; description: string; ctaText: string } }) {
+  const elements = useElements();
+  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const prices = useOfferedPrices();
+  const attributes = branding.data ? attributesOf(branding.data.configuration) : {};
+  if (copy.heading) attributes['paywall-heading'] = copy.heading;
+  if (copy.description) attributes['paywall-description'] = copy.description;
+  if (copy.ctaText) attributes['paywall-cta-text'] = copy.ctaText;
+  const Element = PRESENTATION_ELEMENT[presentation];
+
+  return (
+    <section aria-label="Preview" data-testid="paywall-preview" data-elements={elements} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+      <h3 className="text-sm font-medium">As the reader sees it{presentation === 'modal' ? ' (in a dialog over the page)' : ''}</h3>
+      {elements === 'ready' ? (
+        <div className="mt-2">
+          <Element key={`${Element}:${type}`} {...attributes} preview={type} prices={prices} />
         </div>
       ) : (
         <ElementsMissing state={elements} />
