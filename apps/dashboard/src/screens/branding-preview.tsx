@@ -1,4 +1,7 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '../api/client';
+import type { BrandingConfiguration, PaywallPresentation, PaywallType } from '@gatehouse/contracts';
 import type { BrandingForm } from './branding';
 import { darker, HEX_COLOUR } from '../lib/colour';
 
@@ -6,11 +9,13 @@ const ELEMENTS_SCRIPT = '/sdk/v1/elements.js';
 type ElementsState = 'loading' | 'ready' | 'unavailable';
 let elementsLoad: Promise<ElementsState> | undefined;
 
-/** Loads the real web components once per page; a gateway without them leaves the approximation below. */
+/**
+ * Loads the real web components once per page. The page has no `gatehouse.js`, so they never call
+ * the API: the previews render them with `preview` (docs/elements.md) and the values as attributes.
+ */
 function loadElements(): Promise<ElementsState> {
   elementsLoad ??= new Promise((resolve) => {
     const script = document.createElement('script');
-    script.type = 'module';
     script.src = ELEMENTS_SCRIPT;
     script.onload = () => void customElements.whenDefined('gatehouse-login-form').then(() => resolve('ready'));
     script.onerror = () => resolve('unavailable');
@@ -19,25 +24,8 @@ function loadElements(): Promise<ElementsState> {
   return elementsLoad;
 }
 
-const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/**
- * The unsaved values as HTML attributes, which outrank the fetched configuration (spec 8.1); in
- * generic mode none are set, as the saved configuration would not apply either (decisions J2).
- */
-function attributesOf(values: BrandingForm): Record<string, string> {
-  if (values.brandingMode === 'generic') return {};
-  const attributes: Record<string, string> = { 'branding-mode': values.brandingMode };
-  for (const [field, value] of Object.entries(values)) {
-    if (field === 'brandingMode' || value === '') continue;
-    if (field === 'customCss' && values.brandingMode !== 'custom') continue;
-    attributes[kebab(field)] = field === 'borderRadius' ? `${value}` : value;
-  }
-  if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor)) attributes['brand-color-hover'] = darker(values.brandColor);
-  return attributes;
-}
-
-export function BrandingPreview({ values }: { values: BrandingForm }) {
+/** The state of the web components on this page; loads them on first use. */
+export function useElements(): ElementsState {
   const [elements, setElements] = useState<ElementsState>('loading');
   useEffect(() => {
     let live = true;
@@ -46,7 +34,59 @@ export function BrandingPreview({ values }: { values: BrandingForm }) {
       live = false;
     };
   }, []);
+  return elements;
+}
+
+/** What the preview says instead of the components while they load, or when the gateway lacks them. */
+export function ElementsMissing({ state }: { state: ElementsState }) {
+  return (
+    <p className="mt-1 text-xs text-slate-600">
+      {state === 'loading' ? 'Loading the web components…' : 'No preview: this gateway does not serve the web components (/sdk/v1/elements.js); run npm run build:web.'}
+    </p>
+  );
+}
+
+type OfferedPrice = { id: string; currency: string; unitAmount: number; interval: string; productName: string };
+
+/**
+ * The publication's prices as readers' paywalls offer them (`GET /api/v1/prices`: the active prices
+ * of active products, cheapest first), for the paywalls' `prices` property; undefined while loading.
+ */
+export function useOfferedPrices(): OfferedPrice[] | undefined {
+  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
+  const active = (products.data ?? []).filter((product) => product.active);
+  const prices = useQueries({ queries: active.map((product) => ({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) })) });
+  if (!products.data || prices.some((query) => !query.data)) return undefined;
+  return prices
+    .flatMap((query, i) =>
+      (query.data ?? []).filter((price) => price.active).map(({ id, currency, unitAmount, interval }) => ({ id, currency, unitAmount, interval, productName: active[i].name })),
+    )
+    .sort((a, b) => a.unitAmount - b.unitAmount);
+}
+
+const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The unsaved values as the elements' attributes, which outrank the fetched configuration (spec
+ * 8.1); in generic mode none are set, as the saved configuration would not apply either
+ * (decisions J2). Custom CSS has no attribute: the preview does not show it.
+ */
+function attributesOf(values: BrandingForm | BrandingConfiguration): Record<string, string> {
+  if (values.brandingMode === 'generic') return {};
+  const attributes: Record<string, string> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (field === 'brandingMode' || field === 'customCss' || value === '' || value === null) continue;
+    attributes[kebab(field)] = `${value}`;
+  }
+  if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor ?? '')) attributes['brand-color-hover'] = darker(values.brandColor ?? '');
+  return attributes;
+}
+
+export function BrandingPreview({ values }: { values: BrandingForm }) {
+  const elements = useElements();
   const attributes = attributesOf(values);
+  // A property (React 19 sets known properties), not a JSON attribute.
+  const prices = useOfferedPrices();
 
   return (
     <section aria-labelledby="preview-heading" data-testid="branding-preview" data-elements={elements} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
@@ -54,55 +94,43 @@ export function BrandingPreview({ values }: { values: BrandingForm }) {
       {elements === 'ready' ? (
         <div className="mt-3 space-y-4">
           <gatehouse-login-form {...attributes} />
-          <gatehouse-inline-paywall {...attributes} />
-          <gatehouse-sticky-bar {...attributes} style={{ position: 'static' }} />
+          <gatehouse-inline-paywall {...attributes} preview="hard" prices={prices} />
+          <gatehouse-sticky-bar {...attributes} preview="hard" prices={prices} />
         </div>
       ) : (
-        <>
-          <p className="mt-1 text-xs text-slate-600">
-            {elements === 'loading' ? 'Loading the web components…' : 'An approximation: this gateway does not serve the web components (/sdk/v1/elements.js) yet.'}
-          </p>
-          <Approximation values={values} />
-        </>
+        <ElementsMissing state={elements} />
       )}
     </section>
   );
 }
 
-/** The components' look from the same values, for a gateway without the real ones. */
-function Approximation({ values }: { values: BrandingForm }) {
-  const themed = values.brandingMode !== 'generic';
-  const primary = themed && HEX_COLOUR.test(values.brandColor) ? values.brandColor : '#6C5CE7';
-  const style = {
-    '--gatehouse-primary': primary,
-    '--gatehouse-radius': `${themed && values.borderRadius !== '' ? values.borderRadius : 8}px`,
-    '--gatehouse-font': themed && values.fontFamily ? values.fontFamily : 'system-ui',
-    fontFamily: 'var(--gatehouse-font)',
-  } as CSSProperties;
-  const text = (value: string, fallback: string) => (themed && value ? value : fallback);
-  const button = 'mt-3 w-full px-4 py-2 text-sm font-semibold text-white';
-  const buttonStyle: CSSProperties = { background: 'var(--gatehouse-primary)', borderRadius: 'var(--gatehouse-radius)' };
+/** The element readers see for each presentation; a modal's content shows inline, not over the dashboard. */
+const PRESENTATION_ELEMENT = { modal: 'gatehouse-inline-paywall', inline: 'gatehouse-inline-paywall', sticky_bar: 'gatehouse-sticky-bar', content_lock: 'gatehouse-content-lock' } as const;
+
+/**
+ * The paywall editor's preview: the real element of the presentation in `preview` mode with the
+ * unsaved type and copy over the saved branding (a rule's copy beats the branding's, spec 8.1).
+ */
+export function PaywallPreview({ type, presentation, copy }: { type: PaywallType; presentation: PaywallPresentation; copy: { heading: string; description: string; ctaText: string } }) {
+  const elements = useElements();
+  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const prices = useOfferedPrices();
+  const attributes = branding.data ? attributesOf(branding.data.configuration) : {};
+  if (copy.heading) attributes['paywall-heading'] = copy.heading;
+  if (copy.description) attributes['paywall-description'] = copy.description;
+  if (copy.ctaText) attributes['paywall-cta-text'] = copy.ctaText;
+  const Element = PRESENTATION_ELEMENT[presentation];
+
   return (
-    <div style={style} className="mt-3 space-y-4 text-slate-900">
-      <div className="border border-slate-200 p-4" style={{ borderRadius: 'var(--gatehouse-radius)' }}>
-        {themed && values.logoUrl && <img src={values.logoUrl} alt="" className="mb-2 h-8" />}
-        <div className="text-lg font-semibold">{text(values.authHeading, 'Sign in')}</div>
-        <p className="text-sm text-slate-700">{text(values.authDescription, 'Sign in to keep reading.')}</p>
-        <div className="mt-3 space-y-2 text-sm">
-          <div className="border border-slate-300 px-3 py-2 text-slate-600" style={{ borderRadius: 'var(--gatehouse-radius)' }}>Email</div>
-          <div className="border border-slate-300 px-3 py-2 text-slate-600" style={{ borderRadius: 'var(--gatehouse-radius)' }}>Password</div>
+    <section aria-label="Preview" data-testid="paywall-preview" data-elements={elements} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+      <h3 className="text-sm font-medium">As the reader sees it{presentation === 'modal' ? ' (in a dialog over the page)' : ''}</h3>
+      {elements === 'ready' ? (
+        <div className="mt-2">
+          <Element key={`${Element}:${type}`} {...attributes} preview={type} prices={prices} />
         </div>
-        <div part="primary-button" role="presentation" className={button} style={buttonStyle}>
-          Sign in
-        </div>
-      </div>
-      <div className="border border-slate-200 p-4" style={{ borderRadius: 'var(--gatehouse-radius)' }}>
-        <div className="text-lg font-semibold">{text(values.paywallHeading, 'Subscribe to keep reading')}</div>
-        <p className="text-sm text-slate-700">{text(values.paywallDescription, 'Get unlimited access to every article.')}</p>
-        <div part="primary-button" role="presentation" className={button} style={buttonStyle}>
-          {text(values.paywallCtaText, 'Subscribe')}
-        </div>
-      </div>
-    </div>
+      ) : (
+        <ElementsMissing state={elements} />
+      )}
+    </section>
   );
 }

@@ -16,6 +16,7 @@ import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { CrawlerPolicyCard } from './crawler-policy';
 import { TryUrl } from './try-url';
+import { PaywallPreview } from './branding-preview';
 import { PRESENTATION_LABELS } from '../lib/format';
 
 const TYPES: Record<PaywallType, string> = {
@@ -199,6 +200,7 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
     onError: (error) => showFieldErrors(form, error),
   });
   const type = form.watch('type');
+  const [presentation, heading, description, ctaText] = form.watch(['presentation', 'heading', 'description', 'ctaText']);
   const errors = form.formState.errors;
 
   return (
@@ -279,6 +281,7 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
           <Field label="Description" error={errors.description?.message}>{(control) => <Input {...control} {...form.register('description')} />}</Field>
           <Field label="Button text" error={errors.ctaText?.message}>{(control) => <Input {...control} {...form.register('ctaText')} />}</Field>
         </fieldset>
+        <PaywallPreview type={type} presentation={presentation} copy={{ heading, description, ctaText }} />
         <label className="flex items-center gap-2 text-sm"><input type="checkbox" className="accent-brand" {...form.register('enabled')} /> Enabled</label>
         <FormFooter error={save.error} onCancel={onClose} submitLabel={paywall ? 'Save' : 'Create paywall'} pending={save.isPending} />
       </form>

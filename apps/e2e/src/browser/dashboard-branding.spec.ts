@@ -12,15 +12,19 @@ describe('dashboard: branding studio', () => {
   let publishableKey = '';
   let session = '';
   const publicBranding = () => system.api('/branding', { key: publishableKey });
-  /** The preview's main buttons: the real components' `part="primary-button"` (shadow DOM included), or the approximation's. */
-  const primaryButton = () => page.getByTestId('branding-preview').locator('[part="primary-button"]').first();
+  /** One of the real web components in the preview (Playwright's locators pierce their shadow DOM). */
+  const element = (tag: 'login-form' | 'inline-paywall' | 'sticky-bar') => page.getByTestId('branding-preview').locator(`gatehouse-${tag}`);
+  const primaryButton = (tag: 'login-form' | 'inline-paywall' = 'login-form') => element(tag).locator('[part="primary-button"]');
   // Runs in the page; this file is type-checked without the DOM library, hence globalThis.
-  const style = (property: string): Promise<string> =>
-    primaryButton().evaluate((el, name) => (globalThis as any).getComputedStyle(el).getPropertyValue(name) as string, property);
+  const style = (property: string, tag?: 'login-form' | 'inline-paywall'): Promise<string> =>
+    primaryButton(tag).evaluate((el, name) => (globalThis as any).getComputedStyle(el).getPropertyValue(name) as string, property);
 
   beforeAll(async () => {
-    system = await DashboardSystem.start();
+    system = await DashboardSystem.start({ billing: true });
     session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    const product = await system.api('/admin/products', { session, body: { name: 'Digital' } });
+    expect(product.status).toBe(201);
+    expect((await system.api(`/admin/products/${product.body.id}/prices`, { session, body: { currency: 'eur', unitAmount: 900, interval: 'month', active: true } })).status).toBe(201);
     publishableKey = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body.publishableKey;
     browser = await staffBrowser();
     page = await browser.newPage();
@@ -35,8 +39,14 @@ describe('dashboard: branding studio', () => {
   });
 
   it('changes the preview as the fields change, before anything is saved', async () => {
-    await page.getByTestId('branding-preview').and(page.locator(':not([data-elements="loading"])')).waitFor();
+    await page.locator('[data-testid="branding-preview"][data-elements="ready"]').waitFor();
     expect(await style('background-color')).toBe('rgb(108, 92, 231)');
+    // The paywalls show their offer without an access result (preview="hard"), with the default copy.
+    await element('inline-paywall').getByRole('heading', { name: 'Subscribe to keep reading' }).waitFor();
+    expect(await style('background-color', 'inline-paywall')).toBe('rgb(108, 92, 231)');
+    // The publication's prices on sale, as readers are offered them.
+    await element('inline-paywall').getByRole('radio', { name: /Digital.*€9\.00/ }).waitFor();
+    expect(await element('sticky-bar').getByRole('combobox').textContent()).toMatch(/Digital · €9\.00/);
 
     await page.getByRole('radio', { name: /^Themed/ }).check();
     await page.getByLabel('Brand colour', { exact: true }).fill('#0055aa');
@@ -49,7 +59,14 @@ describe('dashboard: branding studio', () => {
     expect(await style('background-color')).toBe('rgb(0, 85, 170)');
     expect(await style('border-top-left-radius')).toBe('16px');
     expect(await style('font-family')).toContain('Georgia');
-    await page.getByTestId('branding-preview').getByText('Members read on').waitFor();
+    await element('inline-paywall').getByRole('heading', { name: 'Members read on' }).waitFor();
+    await element('sticky-bar').getByRole('heading', { name: 'Members read on' }).waitFor();
+    expect(await primaryButton('inline-paywall').textContent()).toBe('Become a member of the Dashboard Daily today');
+    expect(await style('background-color', 'inline-paywall')).toBe('rgb(0, 85, 170)');
+    expect(await style('border-top-left-radius', 'inline-paywall')).toBe('16px');
+    expect(await style('font-family', 'inline-paywall')).toContain('Georgia');
+    // In the flow of the preview, not fixed over the dashboard's window.
+    expect(await element('sticky-bar').locator('.bar').evaluate((el) => (globalThis as any).getComputedStyle(el).position)).toBe('relative');
     await page.getByText('Left empty: #003b77, 10 % darker.').waitFor();
     expect(await page.getByRole('slider').getAttribute('aria-valuenow')).toBe('16');
 

@@ -1,4 +1,4 @@
-import type { TestBrowser } from '@gatehouse/testing';
+import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { querySchema } from '../support/system';
@@ -47,6 +47,17 @@ describe('dashboard: paywalls', () => {
     await dialog.getByLabel('Segment').selectOption({ label: 'Mobile readers' });
     await dialog.getByLabel('Presentation').selectOption('inline');
     await dialog.getByLabel('Heading').fill('You have read your free articles');
+    await dialog.getByLabel('Button text').fill('Keep reading');
+    // The reader's-eye preview: the real element of the presentation, with the unsaved copy.
+    const preview = dialog.getByTestId('paywall-preview');
+    await preview.locator('gatehouse-inline-paywall').getByRole('heading', { name: 'You have read your free articles' }).waitFor();
+    expect(await preview.locator('gatehouse-inline-paywall [part="primary-button"]').textContent()).toBe('Keep reading');
+    await dialog.getByLabel('Presentation').selectOption('sticky_bar');
+    await preview.locator('gatehouse-sticky-bar').getByRole('heading', { name: 'You have read your free articles' }).waitFor();
+    expect(await preview.locator('gatehouse-inline-paywall').count()).toBe(0);
+    await dialog.getByLabel('Presentation').selectOption('inline');
+    await preview.locator('gatehouse-inline-paywall').getByRole('heading', { name: 'You have read your free articles' }).waitFor();
+    await browser.screenshot(page, 'dashboard-paywalls-preview');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Create paywall' }).click();
 
@@ -83,7 +94,8 @@ describe('dashboard: paywalls', () => {
 
   it('tries URLs as an anonymous visitor in the panel, shows the decision and why, and counts nothing', async () => {
     const counted = async () => (await querySchema<{ n: string }>(system.db.url, 'access', 'SELECT COALESCE(sum(checks_granted + checks_denied), 0) AS n FROM hourly_stats'))[0].n;
-    const before = await counted();
+    // Checks are rolled up asynchronously: wait for the first test's four, so none lands mid-test.
+    const before = await eventually(async () => ((await counted()) === '4' ? '4' : undefined));
     const panel = page.getByRole('region', { name: 'Try a URL' });
     await panel.getByLabel('Page URL').fill('https://daily.example/premium/2031/story');
     await panel.getByLabel('Device').selectOption('mobile');

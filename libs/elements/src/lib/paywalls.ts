@@ -83,7 +83,7 @@ export abstract class PaywallElement extends GatehouseElement {
       prices: { type: Array },
       successUrl: { type: String, attribute: 'success-url' },
       cancelUrl: { type: String, attribute: 'cancel-url' },
-      preview: { type: String },
+      preview: { type: String, reflect: true },
       rule: { state: true },
       access: { state: true },
       onSale: { state: true },
@@ -347,6 +347,11 @@ const barStyles = css`
     border-block-start: 1px solid #c9ccd6;
     box-shadow: 0 -6px 24px rgba(0, 0, 0, 0.12);
     padding: 12px 56px 12px 16px;
+  }
+  /* A preview shows the bar where the page puts the element, not over the window. */
+  :host([preview]) .bar {
+    position: relative;
+    z-index: auto;
   }
   .bar[dir='rtl'] {
     padding: 12px 16px 12px 56px;
