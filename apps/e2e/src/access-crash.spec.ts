@@ -1,20 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
 import { call, sessionFrom } from './support/http';
+import { freePort, ROOT } from './support/processes';
 
-const ROOT = resolve(__dirname, '../../..');
 const ADMIN = { email: 'crash-admin@example.com', password: 'crash-admin-password' };
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
 
 /** The whole system in a child process (as `npm start` runs it) on the test's database, to be killed. */
 async function startSystem(databaseUrl: string, port: number): Promise<ChildProcess> {

@@ -8,9 +8,10 @@ import { Clock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
+import { freePort } from './support/processes';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** The system's time, which a test may move forward to see what expires. */
@@ -24,15 +25,6 @@ class ShiftedClock extends Clock {
 const PASSWORD = 'first password 1';
 const NEW_PASSWORD = 'second password 2';
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
