@@ -3,6 +3,7 @@ import { CustomersModule } from '../customers/customers.module';
 import { EmailModule } from '../email/email.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AccountEmailHandler } from './account-email.handler';
+import { AccountMail } from './account-mail';
 import { EmailRequestThrottle } from './email-request-throttle';
 import { EmailTokens } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
@@ -12,7 +13,7 @@ import { PasswordResetService } from './password-reset.service';
 @Module({
   imports: [CustomersModule, SessionsModule, EmailModule],
   controllers: [AccountEmailHandler],
-  providers: [EmailTokens, EmailRequestThrottle, EmailVerificationService, PasswordResetService, LoginCodesService],
+  providers: [EmailTokens, EmailRequestThrottle, AccountMail, EmailVerificationService, PasswordResetService, LoginCodesService],
   exports: [EmailVerificationService, EmailTokens],
 })
 export class AccountEmailModule {}

@@ -7,7 +7,7 @@ import { toCustomerEventData } from '../customer-records/customer-record-view';
 import { toCustomerProfile } from '../customers/customer-views';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { EmailQueue } from '../email/email-queue';
+import { AccountMail } from './account-mail';
 import { EmailRequestThrottle } from './email-request-throttle';
 import { EmailTokens, emailTokenInvalid } from './email-tokens.service';
 
@@ -18,7 +18,7 @@ export class EmailVerificationService {
     private readonly dataSource: DataSource,
     private readonly customers: CustomersService,
     private readonly tokens: EmailTokens,
-    private readonly queue: EmailQueue,
+    private readonly mail: AccountMail,
     private readonly throttle: EmailRequestThrottle,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
@@ -26,17 +26,7 @@ export class EmailVerificationService {
 
   /** Queues the verification message in the caller's transaction (a registration). */
   async send(manager: EntityManager, customer: Customer, returnUrl: string | null): Promise<void> {
-    const { token } = await this.tokens.issue(manager, customer, 'email_verification', EMAIL_VERIFICATION_TTL_MINUTES);
-    await this.queue.enqueue(manager, {
-      publicationId: customer.publicationId,
-      customerId: customer.id,
-      kind: 'email_verification',
-      to: customer.email,
-      recipientName: customer.name,
-      language: customer.language,
-      secrets: { token },
-      returnUrl,
-    });
+    await this.mail.send(manager, customer, { kind: 'email_verification', ttlMinutes: EMAIL_VERIFICATION_TTL_MINUTES }, returnUrl);
   }
 
   /** A new link for the signed-in customer; nothing is sent when the address is verified already. */

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AccountEmailRequests, LOGIN_CODE_TTL_MINUTES, type CustomerAuthResult, type EmailRequestAccepted, type RequestOf } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
-import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { EmailQueue } from '../email/email-queue';
 import { SessionsService } from '../sessions/sessions.service';
-import { EmailRequestThrottle } from './email-request-throttle';
+import { AccountMail, type AccountMailKind } from './account-mail';
 import { EmailTokens, codeInvalid, emailTokenInvalid } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
+
+const LOGIN_CODE_MAIL: AccountMailKind = { kind: 'login_code', ttlMinutes: LOGIN_CODE_TTL_MINUTES, withCode: true };
 
 /** Passwordless sign-in: a 6-digit code and a link by email, either of which signs the reader in once. */
 @Injectable()
@@ -17,31 +17,14 @@ export class LoginCodesService {
     private readonly dataSource: DataSource,
     private readonly customers: CustomersService,
     private readonly tokens: EmailTokens,
-    private readonly queue: EmailQueue,
-    private readonly throttle: EmailRequestThrottle,
+    private readonly mail: AccountMail,
     private readonly verification: EmailVerificationService,
     private readonly sessions: SessionsService,
   ) {}
 
   /** The same answer whether or not the address is a customer's; only a customer's gets a code. */
   async request(request: RequestOf<typeof AccountEmailRequests.RequestLoginCode>): Promise<EmailRequestAccepted> {
-    const email = normaliseEmail(request.email);
-    await this.throttle.count(request.publicationId, email, 'login_code');
-    const customer = await this.customers.findByEmail(request.publicationId, email);
-    await this.dataSource.transaction(async (manager) => {
-      if (!customer) return;
-      const { token, code } = await this.tokens.issue(manager, customer, 'login_code', LOGIN_CODE_TTL_MINUTES, true);
-      await this.queue.enqueue(manager, {
-        publicationId: customer.publicationId,
-        customerId: customer.id,
-        kind: 'login_code',
-        to: customer.email,
-        recipientName: customer.name,
-        language: customer.language,
-        secrets: { token, code },
-        returnUrl: request.returnUrl ?? null,
-      });
-    });
+    await this.mail.sendToAddress(request.publicationId, request.email, LOGIN_CODE_MAIL, request.returnUrl ?? null);
     return { accepted: true };
   }
 

@@ -2,27 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { AccountEmailRequests, PASSWORD_RESET_TTL_MINUTES, type CustomerAuthResult, type EmailRequestAccepted, type RequestOf } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
-import { CustomersService } from '../customers/customers.service';
 import { PasswordHasher } from '../customers/password-hasher';
-import { EmailQueue } from '../email/email-queue';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { EmailRequestThrottle } from './email-request-throttle';
+import { AccountMail, type AccountMailKind } from './account-mail';
 import { EmailTokens, emailTokenInvalid } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
+
+const PASSWORD_RESET_MAIL: AccountMailKind = { kind: 'password_reset', ttlMinutes: PASSWORD_RESET_TTL_MINUTES };
 
 /** A forgotten password: a single-use link by email, then a new password that ends every other session. */
 @Injectable()
 export class PasswordResetService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly customers: CustomersService,
     private readonly passwords: PasswordHasher,
     private readonly tokens: EmailTokens,
-    private readonly queue: EmailQueue,
-    private readonly throttle: EmailRequestThrottle,
+    private readonly mail: AccountMail,
     private readonly verification: EmailVerificationService,
     private readonly refreshTokens: RefreshTokens,
     private readonly sessions: SessionsService,
@@ -31,23 +28,7 @@ export class PasswordResetService {
 
   /** The same answer whether or not the address is a customer's; only a customer's gets a message. */
   async request(request: RequestOf<typeof AccountEmailRequests.RequestPasswordReset>): Promise<EmailRequestAccepted> {
-    const email = normaliseEmail(request.email);
-    await this.throttle.count(request.publicationId, email, 'password_reset');
-    const customer = await this.customers.findByEmail(request.publicationId, email);
-    await this.dataSource.transaction(async (manager) => {
-      if (!customer) return;
-      const { token } = await this.tokens.issue(manager, customer, 'password_reset', PASSWORD_RESET_TTL_MINUTES);
-      await this.queue.enqueue(manager, {
-        publicationId: customer.publicationId,
-        customerId: customer.id,
-        kind: 'password_reset',
-        to: customer.email,
-        recipientName: customer.name,
-        language: customer.language,
-        secrets: { token },
-        returnUrl: request.returnUrl ?? null,
-      });
-    });
+    await this.mail.sendToAddress(request.publicationId, request.email, PASSWORD_RESET_MAIL, request.returnUrl ?? null);
     return { accepted: true };
   }
 
