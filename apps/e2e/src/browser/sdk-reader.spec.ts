@@ -197,16 +197,24 @@ describe('the browser SDK on a publisher page', () => {
   );
 
   it(
-    'two tabs refreshing at the same moment both stay logged in, and only one refresh token is ever presented',
+    'two tabs refreshing at the same moment both stay logged in, and the refresh token rotates once',
     async () => {
       const [a, b] = await Promise.all([open('/members/a'), open('/members/b')]);
       await writeSession(a, { refreshAt: Date.now() - 1 });
+      const before = await storedSession(a);
       const since = requests.length;
       const [fromA, fromB] = await Promise.all([sdk(a, 'checkAccess'), sdk(b, 'checkAccess')]);
       expect(fromA).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
       expect(fromB).toMatchObject({ granted: true, reason: 'registered', customerId: readerId });
+      // The tabs take turns, so the second nearly always finds the first one's tokens. Chromium hands
+      // localStorage writes to other tabs asynchronously, though: when the second tab still reads the
+      // old tokens it presents the same refresh token within the grace window (decisions D3), is told
+      // `token_invalid` and waits for the winner's tokens. Either way one token was presented and it
+      // rotated once.
       const refreshes = requests.slice(since).filter((r) => r.url().endsWith('/auth/customers/refresh'));
-      expect(refreshes).toHaveLength(1);
+      expect(new Set(refreshes.map((r) => r.postDataJSON().refreshToken))).toEqual(new Set([before.refreshToken]));
+      const statuses = await Promise.all(refreshes.map(async (r) => (await r.response())?.status()));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
 
       // The family is intact: the tokens both tabs now hold keep refreshing.
       const [sessionA, sessionB] = await Promise.all([sdk<any>(a, 'getSession'), sdk<any>(b, 'getSession')]);

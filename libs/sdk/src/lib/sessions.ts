@@ -41,11 +41,13 @@ const WINNER_POLL_MS = 100;
  * The reader's tokens, kept in localStorage (spec 5.2) so that every tab of the site shares them.
  *
  * A refresh happens at most once at a time: calls of one tab share one refresh, and tabs take
- * turns under a Web Lock, each first re-reading storage, so a tab never presents a refresh token
- * that another tab has already used (which the service would take for token theft and revoke the
- * whole session). Where Web Locks are missing, two tabs can still race; the service then answers
- * the loser `token_invalid` within its grace window (decisions D3), and the loser waits for the
- * winner's tokens to show up in storage instead of logging out.
+ * turns under a Web Lock, each first re-reading storage, so a tab does not present a refresh token
+ * that another tab has already used (which, late, the service takes for token theft and revokes
+ * the whole session). Two tabs can still present the same token: where Web Locks are missing, and
+ * because a browser hands one tab's localStorage write to the other tabs asynchronously, so the
+ * tab next in line may read the old tokens for a moment. The service then answers that tab
+ * `token_invalid` within its grace window (decisions D3), and it waits for the winner's tokens to
+ * show up in storage instead of logging out.
  */
 export class Sessions {
   private inflight: Promise<StoredSession | null> | null = null;
