@@ -1,4 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ValidateIf } from 'class-validator';
 import type { FieldError } from '@gatehouse/contracts';
 import { AppError } from './problem';
@@ -12,9 +12,41 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
   });
 }
 
+const quickChecks = new WeakMap<object, (value: unknown) => boolean>();
+
+/**
+ * A hot route's way past class-validator and class-transformer (decorators walked, an instance
+ * built, per request): `accepts` answers true only for a value that passes every rule of the
+ * class, and such a value goes through as sent. Anything it does not accept is validated by
+ * class-validator as usual, so every refusal and its field errors stay class-validator's own.
+ * Its parity with the class's rules is tested where it is declared.
+ */
+export function QuickCheck(accepts: (value: unknown) => boolean): ClassDecorator {
+  return (target) => void quickChecks.set(target, accepts);
+}
+
+/** The quick check a class declared with `@QuickCheck`, for its parity test. */
+export function quickCheckOf(target: object): ((value: unknown) => boolean) | undefined {
+  return quickChecks.get(target);
+}
+
+/** A plain object (not null, not an array) holding no key but `allowed` ones. */
+export function hasOnlyKeys(value: unknown, allowed: ReadonlySet<string>): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+class QuickValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const accepts = metadata.metatype && quickChecks.get(metadata.metatype);
+    return accepts && accepts(value) ? Promise.resolve(value) : super.transform(value, metadata);
+  }
+}
+
 /** Unknown fields, wrong types and missing fields all answer 400 `validation_failed` naming the field. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new QuickValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -12,6 +12,8 @@ export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 export type RequestClient = Pick<ClientProxy, 'send' | 'close' | 'connect'> & {
   /** True while a connection that was up is lost (NATS reconnecting). */
   readonly disconnected?: boolean;
+  /** One request as a promise, where the client has a way cheaper than `send`'s observables. */
+  request?(pattern: string, data: unknown, timeoutMs: number): Promise<unknown>;
 };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
@@ -51,6 +53,7 @@ export class BusClient implements OnApplicationShutdown {
       throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
     }
     try {
+      if (this.client.request) return (await this.client.request(pattern.pattern, payload, limit)) as Res;
       return await firstValueFrom(this.client.send<Res, Req>(pattern.pattern, payload).pipe(timeout(limit)));
     } catch (err) {
       if (isProblem(err)) throw AppError.fromProblem(err);

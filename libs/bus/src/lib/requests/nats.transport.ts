@@ -1,5 +1,8 @@
 import { ClientNats, ServerNats, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
-import type { ConnectionOptions, Msg, NatsConnection, NatsError, Subscription } from 'nats';
+import { problem } from '@gatehouse/platform';
+import { ErrorCode, JSONCodec, NatsError, type ConnectionOptions, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { randomUUID } from 'node:crypto';
+import { TimeoutError } from 'rxjs';
 
 /**
  * How every NATS connection of a process behaves: it reconnects without a limit, 1 to 2 s apart
@@ -13,6 +16,7 @@ export const NATS_CONNECTION_OPTIONS = {
 } satisfies Partial<ConnectionOptions>;
 
 type NestNatsStatus = 'connected' | 'disconnected' | 'reconnecting';
+const packets = JSONCodec<unknown>();
 
 /**
  * NestJS's NATS transport with every subject prefixed by the bus namespace, so several
@@ -125,6 +129,28 @@ export class NamespacedNatsClient extends ClientNats {
   /** True once connected while the connection is lost: requests then fail at once instead of waiting. */
   get disconnected(): boolean {
     return this.state === 'disconnected' || this.state === 'reconnecting';
+  }
+
+  /**
+   * One request and its reply as a promise, in the packets Nest's NATS server reads and writes,
+   * over the connection's one shared reply subscription (`send` subscribes a new inbox per
+   * request, through observables). Rejects with the reply's error, with rxjs's `TimeoutError` as
+   * `send` would, or at once when no replica of the service listens.
+   */
+  async request(pattern: string, data: unknown, timeoutMs: number): Promise<unknown> {
+    const connection = (await this.connect()) as NatsConnection;
+    const subject = this.normalizePattern(pattern);
+    let reply: Msg;
+    try {
+      reply = await connection.request(subject, packets.encode({ pattern, data, id: randomUUID() }), { timeout: timeoutMs });
+    } catch (err) {
+      if (err instanceof NatsError && err.code === ErrorCode.Timeout) throw new TimeoutError();
+      if (err instanceof NatsError && err.code === ErrorCode.NoResponders) throw problem('service_unavailable', `No service answers ${pattern} now.`);
+      throw err;
+    }
+    const answer = packets.decode(reply.data) as { err?: unknown; response?: unknown };
+    if (answer.err !== undefined && answer.err !== null) throw answer.err;
+    return answer.response;
   }
 
   protected override normalizePattern(pattern: MsPattern): string {

@@ -16,10 +16,31 @@ import {
   type PaywallType,
   type VisitorDevice,
 } from '@gatehouse/contracts';
+import { hasOnlyKeys, QuickCheck } from '@gatehouse/platform';
 import { PaywallCopyViewDto } from './access-views.dto';
-import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, isIn, length, matches, maxLength } from 'class-validator';
+
+const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+const QUERY_KEYS = new Set(['url', 'userId', 'referrer', 'device', 'country', 'utm_source', 'utm_medium', 'utm_campaign']);
+const absentOr = (value: unknown, rule: (present: unknown) => boolean): boolean => value === undefined || rule(value);
+
+/** A query every rule below accepts (the check's fast path; anything else meets class-validator). */
+export function isAcceptableAccessCheckQuery(value: unknown): boolean {
+  if (!hasOnlyKeys(value, QUERY_KEYS)) return false;
+  return (
+    maxLength(value['url'], 2048) &&
+    absentOr(value['userId'], (v) => length(v, 1, 128)) &&
+    absentOr(value['referrer'], (v) => maxLength(v, 2048)) &&
+    absentOr(value['device'], (v) => isIn(v, VISITOR_DEVICES)) &&
+    absentOr(value['country'], (v) => typeof v === 'string' && matches(v, COUNTRY_CODE)) &&
+    absentOr(value['utm_source'], (v) => maxLength(v, 200)) &&
+    absentOr(value['utm_medium'], (v) => maxLength(v, 200)) &&
+    absentOr(value['utm_campaign'], (v) => maxLength(v, 200))
+  );
+}
 
 /** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
+@QuickCheck(isAcceptableAccessCheckQuery)
 export class AccessCheckQueryDto {
   @ApiProperty({ example: 'https://news.example.com/premium/story', description: 'The page URL: absolute http(s), on a domain of the publication.' })
   @IsString()
@@ -45,7 +66,7 @@ export class AccessCheckQueryDto {
 
   @ApiPropertyOptional({ example: 'DE', description: 'ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent.' })
   @IsOptional()
-  @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166 alpha-2 country code' })
+  @Matches(COUNTRY_CODE, { message: 'must be an ISO 3166 alpha-2 country code' })
   country?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })

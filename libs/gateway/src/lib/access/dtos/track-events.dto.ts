@@ -1,4 +1,4 @@
-import { IsTimestamp } from '@gatehouse/platform';
+import { hasOnlyKeys, IsTimestamp, parseTimestamp, QuickCheck } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TRACK_EVENT_DATA_BYTES, TRACK_EVENT_TYPES, TRACK_EVENTS_PER_REQUEST, type TrackEventType } from '@gatehouse/contracts';
 import { Type } from 'class-transformer';
@@ -15,7 +15,14 @@ import {
   MaxLength,
   ValidateBy,
   ValidateNested,
+  isIn,
+  isObject,
+  isUUID,
+  length,
+  maxLength,
 } from 'class-validator';
+
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** At most `bytes` once serialised as JSON (UTF-8). */
 function MaxJsonBytes(bytes: number): PropertyDecorator {
@@ -23,13 +30,41 @@ function MaxJsonBytes(bytes: number): PropertyDecorator {
     name: 'maxJsonBytes',
     constraints: [bytes],
     validator: {
-      validate: (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') <= bytes,
+      validate: (value: unknown) => jsonBytes(value) <= bytes,
       defaultMessage: () => `must be at most ${bytes / 1024} KiB as JSON`,
     },
   });
 }
 
+const EVENT_KEYS = new Set(['type', 'url', 'userId', 'paywallId', 'experimentId', 'variantId', 'data', 'occurredAt']);
+const BATCH_KEYS = new Set(['events']);
+const absentOr = (value: unknown, rule: (present: unknown) => boolean): boolean => value === undefined || rule(value);
+const isAnyUuid = (value: unknown): boolean => isUUID(value, 'all');
+
+/** An event every rule of TrackEventDto accepts (the intake's fast path; anything else meets class-validator). */
+export function isAcceptableTrackEvent(value: unknown): boolean {
+  if (!hasOnlyKeys(value, EVENT_KEYS)) return false;
+  return (
+    isIn(value['type'], TRACK_EVENT_TYPES) &&
+    maxLength(value['url'], 2048) &&
+    absentOr(value['userId'], (v) => length(v, 1, 128)) &&
+    absentOr(value['paywallId'], isAnyUuid) &&
+    absentOr(value['experimentId'], isAnyUuid) &&
+    absentOr(value['variantId'], isAnyUuid) &&
+    absentOr(value['data'], (v) => isObject(v) && jsonBytes(v) <= TRACK_EVENT_DATA_BYTES) &&
+    absentOr(value['occurredAt'], (v) => parseTimestamp(v) !== undefined)
+  );
+}
+
+/** A batch every rule of TrackEventBatchDto accepts. */
+export function isAcceptableTrackEventBatch(value: unknown): boolean {
+  if (!hasOnlyKeys(value, BATCH_KEYS)) return false;
+  const events = value['events'];
+  return Array.isArray(events) && events.length >= 1 && events.length <= TRACK_EVENTS_PER_REQUEST && events.every(isAcceptableTrackEvent);
+}
+
 /** One track event (decisions E8). */
+@QuickCheck(isAcceptableTrackEvent)
 export class TrackEventDto {
   @ApiProperty({ enum: TRACK_EVENT_TYPES })
   @IsIn(TRACK_EVENT_TYPES)
@@ -73,6 +108,7 @@ export class TrackEventDto {
   occurredAt?: string;
 }
 
+@QuickCheck(isAcceptableTrackEventBatch)
 export class TrackEventBatchDto {
   @ApiProperty({ type: [TrackEventDto], minItems: 1, maxItems: TRACK_EVENTS_PER_REQUEST })
   @IsArray()
