@@ -99,28 +99,36 @@ export async function createGateway(
     });
   });
   // Text reaches the database, logs and other services from the query and the path too.
-  fastify.addHook('preValidation', async (request) => {
-    refuseUnstorableText(request.query, '');
-    refuseUnstorableText(request.params, '');
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      refuseUnstorableText(request.query, '');
+      refuseUnstorableText(request.params, '');
+    } catch (refusal) {
+      return done(refusal as Error);
+    }
+    done();
   });
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
-  });
-  allowCrossOrigin(fastify, trustedOrigins(config));
-  const dashboard = dashboardDirectory(config);
-  if (dashboard) serveDashboard(fastify, dashboard);
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
   countByIp = (request, reply) => limits.count('default', `ip:${request.ip}`, reply);
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.is404) await countByIp(request, reply);
+  const crossOrigin = allowCrossOrigin(trustedOrigins(config));
+  // One hook, in callback style: it runs on every request, page views included.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('X-Request-Id', request.id);
+    if (crossOrigin(request, reply)) return;
+    if (!request.is404) return done();
+    countByIp(request, reply).then(() => done(), done);
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  const dashboard = dashboardDirectory(config);
+  if (dashboard) serveDashboard(fastify, dashboard);
+  fastify.addHook('onResponse', (request, reply, done) => {
     const path = request.url.split('?')[0];
-    if (QUIET_PATHS.has(path)) return;
     // The per-page-view routes answered well are logged at debug: at their rate a line each costs more than the answer.
     const level = reply.statusCode < 400 && PAGE_VIEW_PATHS.has(path) ? 'debug' : 'info';
-    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    if (!QUIET_PATHS.has(path) && logger.isLevelEnabled(level)) {
+      request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
 
   app.setGlobalPrefix('api/v1', {
@@ -164,19 +172,20 @@ const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, 
  * a key, never with cookies; only the dashboard's origins may send the session cookie (and its
  * writes still pass the CSRF check).
  */
-function allowCrossOrigin(fastify: FastifyInstance, credentialed: Set<string>): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+function allowCrossOrigin(credentialed: Set<string>): (request: FastifyRequest, reply: FastifyReply) => boolean {
+  /** Sets the CORS headers; true when it answered a preflight itself. */
+  return (request, reply) => {
     const origin = request.headers.origin;
-    if (!origin) return;
+    if (!origin) return false;
     void reply.header('Vary', 'Origin').header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (credentialed.has(origin)) void reply.header('Access-Control-Allow-Credentials', 'true');
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-      await reply
-        .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
-        .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
-        .header('Access-Control-Max-Age', '600')
-        .status(204)
-        .send();
-    }
-  });
+    if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) return false;
+    void reply
+      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
+      .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+      .header('Access-Control-Max-Age', '600')
+      .status(204)
+      .send();
+    return true;
+  };
 }

@@ -19,6 +19,10 @@ export interface MeterOutcome {
 /** How long a replica answers a re-read page from memory before reading the meter again (other replicas count too). */
 const REMEMBERED_MS = 5_000;
 const MAX_REMEMBERED = 100_000;
+/** The distinct pages a reader ($3: its keys) viewed through paywall $2 in [$5, $6), and whether page $4 is one. */
+const USAGE = `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
+                 FROM meter_views
+                WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`;
 
 interface Remembered {
   /** Pages known to be counted in the period: they stay counted. */
@@ -68,34 +72,30 @@ export class MetersService {
     if (seenBefore.seen) return { granted: true, meter: state(seenBefore.used) };
     if (seenBefore.used >= config.limit) return { granted: false, meter: state(seenBefore.used) };
 
-    // A new page: counted durably before the answer, in a transaction shared with the checks that came meanwhile.
-    const outcome = await this.commits.run(async (manager) => {
-      // One reader's checks take turns, so two new URLs at the last free view cannot both get it.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`meter:${reader.publicationId}:${paywallId}:${reader.key}`]);
-      const { used, seen } = await this.usage(manager, reader, paywallId, page, start, end);
-      if (seen) return { granted: true, meter: state(used) };
-      if (used >= config.limit) return { granted: false, meter: state(used) };
-      await manager.query('INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at) VALUES ($1, $2, $3, $4, $5)', [
-        reader.publicationId,
-        paywallId,
-        readerKey,
-        page.key,
-        now,
-      ]);
-      return { granted: true, meter: state(used + 1) };
-    });
+    // A new page: counted durably before the answer, in a transaction shared with the checks that
+    // came meanwhile. One reader's checks take turns under its lock, so two new URLs at the last
+    // free view cannot both get it; then one statement reads the meter afresh and counts the page
+    // if the meter allows.
+    const outcome = await this.commits.run(async (manager): Promise<MeterOutcome> => {
+      const [row]: Array<{ used: number; seen: boolean; counted: boolean }> = await manager.query(
+        `WITH usage AS (${USAGE}),
+              counted AS (
+                INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at)
+                SELECT $1, $2, $7, $4, $8 FROM usage WHERE NOT seen AND used < $9
+                RETURNING 1)
+         SELECT used, seen, EXISTS (SELECT 1 FROM counted) AS counted FROM usage`,
+        [reader.publicationId, paywallId, reader.keys, page.key, start, end, readerKey, now, config.limit],
+      );
+      if (row.seen) return { granted: true, meter: state(row.used) };
+      return row.counted ? { granted: true, meter: state(row.used + 1) } : { granted: false, meter: state(row.used) };
+    }, `meter:${reader.publicationId}:${paywallId}:${readerKey}`);
     if (outcome.granted) remember(outcome.meter.used, true);
     return outcome;
   }
 
   /** The distinct pages the reader viewed through the paywall in the period, and whether this page is one of them. */
   private async usage(manager: EntityManager, reader: Reader, paywallId: string, page: PageAddress, start: Date, end: Date): Promise<{ used: number; seen: boolean }> {
-    const [usage]: Array<{ used: number; seen: boolean }> = await manager.query(
-      `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
-         FROM meter_views
-        WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`,
-      [reader.publicationId, paywallId, reader.keys, page.key, start, end],
-    );
+    const [usage]: Array<{ used: number; seen: boolean }> = await manager.query(USAGE, [reader.publicationId, paywallId, reader.keys, page.key, start, end]);
     return usage;
   }
 }

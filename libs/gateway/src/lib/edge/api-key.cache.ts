@@ -9,7 +9,6 @@ const KNOWN_TTL_MS = 60_000;
 const UNKNOWN_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
-
 /**
  * Key lookups of this gateway replica, cached by key hash. A revocation anywhere reaches every
  * replica through the `internal.api_key.revoked` broadcast and drops the keys at once.
@@ -17,6 +16,8 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly entries = new Map<string, { key: ResolvedApiKey | null; expiresAt: number }>();
+  /** Publishable keys are public (every page carries one): their hashes are kept, not computed per page view. */
+  private readonly publishableHashes = new Map<string, string>();
   private subscription?: EventSubscription;
 
   constructor(
@@ -36,7 +37,7 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   async resolve(key: string): Promise<ResolvedApiKey | null> {
-    const keyHash = sha256Hex(key);
+    const keyHash = this.hashOf(key);
     const cached = this.entries.get(keyHash);
     if (cached && cached.expiresAt > Date.now()) return cached.key;
     const resolved = await this.bus.request(AdminRequests.ResolveApiKey, { keyHash });
@@ -51,6 +52,17 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   /** A publication's keys carry its domains: after a change, they are looked up again. */
   dropPublication(publicationId: string): void {
     for (const [keyHash, entry] of this.entries) if (entry.key?.publicationId === publicationId) this.entries.delete(keyHash);
+  }
+
+  private hashOf(key: string): string {
+    if (!key.startsWith('pk_')) return sha256Hex(key);
+    let keyHash = this.publishableHashes.get(key);
+    if (keyHash === undefined) {
+      if (this.publishableHashes.size >= MAX_ENTRIES) this.publishableHashes.delete(this.publishableHashes.keys().next().value as string);
+      keyHash = sha256Hex(key);
+      this.publishableHashes.set(key, keyHash);
+    }
+    return keyHash;
   }
 
   private remember(keyHash: string, key: ResolvedApiKey | null): void {

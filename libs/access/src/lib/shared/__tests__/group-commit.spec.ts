@@ -44,4 +44,24 @@ describe('group commit', () => {
     const rows: Array<{ id: number }> = await dataSource.query('SELECT id FROM written WHERE id >= 10 ORDER BY id');
     expect(rows.map((row) => row.id)).toEqual([10, 11, 12]);
   });
+
+  it('holds each work\'s lock before it reads, across replicas: read-then-write works under one lock never interleave', async () => {
+    await dataSource.query('CREATE TABLE tickets (holder text NOT NULL, number int NOT NULL, UNIQUE (holder, number))');
+    // Each work takes the next free number of its holder: without the lock two replicas would take the same one.
+    const takeNext = (holder: string) => async (manager: DataSource['manager']) => {
+      const [{ next }] = await manager.query('SELECT coalesce(max(number), 0) + 1 AS next FROM tickets WHERE holder = $1', [holder]);
+      await manager.query('INSERT INTO tickets (holder, number) VALUES ($1, $2)', [holder, next]);
+      return Number(next);
+    };
+    const replicas = [new GroupCommit(dataSource), new GroupCommit(dataSource)];
+    const taken = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const holder = i % 2 === 0 ? 'ann' : 'bob';
+        return replicas[i % 4 < 2 ? 0 : 1].run(takeNext(holder), `tickets:${holder}`).then((number) => ({ holder, number }));
+      }),
+    );
+    for (const holder of ['ann', 'bob']) {
+      expect(taken.filter((t) => t.holder === holder).map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    }
+  });
 });
