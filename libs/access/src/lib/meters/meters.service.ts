@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GroupCommit } from '../shared/group-commit';
+import { GroupCommit, type SharedStatement } from '../shared/group-commit';
 import type { Reader } from '../readers/reader';
 import type { PageAddress } from '../shared/page-url';
 import { calendarPeriod } from './meter-period';
@@ -23,6 +23,46 @@ const MAX_REMEMBERED = 100_000;
 const USAGE = `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
                  FROM meter_views
                 WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`;
+
+/** A page to count on a reader's meter if the meter allows. */
+interface NewPage {
+  publication_id: string;
+  paywall_id: string;
+  reader_key: string;
+  /** Every key of the reader: its views under any of them count. */
+  reader_keys: string[];
+  page: string;
+  period_start: Date;
+  period_end: Date;
+  viewed_at: Date;
+  limit: number;
+}
+
+/**
+ * Reads each reader's meter afresh and counts each page the meter allows, for many readers in one
+ * statement: the meter before counting (`used`, `seen`); the page was counted when it was not seen
+ * and `used` was under the limit.
+ */
+const countNewPages: SharedStatement<NewPage, { used: number; seen: boolean }> = async (manager, pages) => {
+  const rows: Array<{ used: number; seen: boolean }> = await manager.query(
+    `WITH page AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(n int, publication_id uuid, paywall_id uuid, reader_key text, reader_keys text[], page text,
+                                                        period_start timestamptz, period_end timestamptz, viewed_at timestamptz, "limit" int)),
+     usage AS (
+       SELECT page.*, meter.used, meter.seen
+         FROM page CROSS JOIN LATERAL (
+           SELECT count(DISTINCT v.page)::int AS used, coalesce(bool_or(v.page = page.page), false) AS seen
+             FROM meter_views v
+            WHERE v.publication_id = page.publication_id AND v.paywall_id = page.paywall_id AND v.reader_key = ANY(page.reader_keys)
+              AND v.viewed_at >= page.period_start AND v.viewed_at < page.period_end) AS meter),
+     counted AS (
+       INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at)
+       SELECT publication_id, paywall_id, reader_key, page, viewed_at FROM usage WHERE NOT seen AND used < "limit")
+     SELECT used, seen FROM usage ORDER BY n`,
+    [JSON.stringify(pages.map((page, n) => ({ n, ...page })))],
+  );
+  return rows;
+};
 
 interface Remembered {
   /** Pages known to be counted in the period: they stay counted. */
@@ -72,23 +112,15 @@ export class MetersService {
     if (seenBefore.seen) return { granted: true, meter: state(seenBefore.used) };
     if (seenBefore.used >= config.limit) return { granted: false, meter: state(seenBefore.used) };
 
-    // A new page: counted durably before the answer, in a transaction shared with the checks that
-    // came meanwhile. One reader's checks take turns under its lock, so two new URLs at the last
-    // free view cannot both get it; then one statement reads the meter afresh and counts the page
-    // if the meter allows.
-    const outcome = await this.commits.run(async (manager): Promise<MeterOutcome> => {
-      const [row]: Array<{ used: number; seen: boolean; counted: boolean }> = await manager.query(
-        `WITH usage AS (${USAGE}),
-              counted AS (
-                INSERT INTO meter_views (publication_id, paywall_id, reader_key, page, viewed_at)
-                SELECT $1, $2, $7, $4, $8 FROM usage WHERE NOT seen AND used < $9
-                RETURNING 1)
-         SELECT used, seen, EXISTS (SELECT 1 FROM counted) AS counted FROM usage`,
-        [reader.publicationId, paywallId, reader.keys, page.key, start, end, readerKey, now, config.limit],
-      );
-      if (row.seen) return { granted: true, meter: state(row.used) };
-      return row.counted ? { granted: true, meter: state(row.used + 1) } : { granted: false, meter: state(row.used) };
-    }, `meter:${reader.publicationId}:${paywallId}:${readerKey}`);
+    // A new page: counted durably before the answer, in a transaction and a statement shared with
+    // the new pages that came meanwhile. One reader's checks take turns under its lock, so two new
+    // URLs at the last free view cannot both get it.
+    const { used, seen } = await this.commits.together(
+      countNewPages,
+      { publication_id: reader.publicationId, paywall_id: paywallId, reader_key: readerKey, reader_keys: reader.keys, page: page.key, period_start: start, period_end: end, viewed_at: now, limit: config.limit },
+      `meter:${reader.publicationId}:${paywallId}:${readerKey}`,
+    );
+    const outcome = seen ? { granted: true, meter: state(used) } : used < config.limit ? { granted: true, meter: state(used + 1) } : { granted: false, meter: state(used) };
     if (outcome.granted) remember(outcome.meter.used, true);
     return outcome;
   }

@@ -1,7 +1,7 @@
 import { openServiceDatabase } from '@gatehouse/db';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
 import type { DataSource } from 'typeorm';
-import { GroupCommit } from '../group-commit';
+import { GroupCommit, type SharedStatement } from '../group-commit';
 
 describe('group commit', () => {
   let db: TestDatabase;
@@ -63,5 +63,29 @@ describe('group commit', () => {
     for (const holder of ['ann', 'bob']) {
       expect(taken.filter((t) => t.holder === holder).map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     }
+  });
+
+  it('runs the works that share a statement as one statement per round, a round never holding two inputs under one lock', async () => {
+    await dataSource.query('CREATE TABLE numbered (holder text NOT NULL, number int NOT NULL, UNIQUE (holder, number))');
+    const calls: string[][] = [];
+    // The next free number of each holder, for many holders in one statement.
+    const numberAll: SharedStatement<string, number> = async (manager, holders) => {
+      calls.push(holders);
+      const rows: Array<{ number: number }> = await manager.query(
+        `WITH input AS (SELECT holder, n FROM unnest($1::text[]) WITH ORDINALITY AS i(holder, n)),
+              next AS (SELECT input.n, input.holder, coalesce((SELECT max(number) FROM numbered WHERE numbered.holder = input.holder), 0) + 1 AS number FROM input),
+              saved AS (INSERT INTO numbered (holder, number) SELECT holder, number FROM next)
+         SELECT number FROM next ORDER BY n`,
+        [holders],
+      );
+      return rows.map((row) => row.number);
+    };
+    const commits = new GroupCommit(dataSource);
+    const warmUp = commits.together(numberAll, 'zed', 'numbered:zed');
+    const holders = ['ann', 'bob', 'cid', 'ann', 'bob', 'ann'];
+    const numbers = await Promise.all(holders.map((holder) => commits.together(numberAll, holder, `numbered:${holder}`)));
+    await warmUp;
+    expect(numbers).toEqual([1, 1, 1, 2, 2, 3]);
+    expect(calls).toEqual([['zed'], ['ann', 'bob', 'cid'], ['ann', 'bob'], ['ann']]);
   });
 });
