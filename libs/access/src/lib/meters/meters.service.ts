@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { GroupCommit, type SharedStatement } from '../shared/group-commit';
 import type { Reader } from '../readers/reader';
 import type { PageAddress } from '../shared/page-url';
@@ -11,20 +11,11 @@ export interface MeterOutcome {
   meter: MeterState;
 }
 
-/**
- * Metered paywalls (decisions E5): each paywall meters the distinct URLs a reader viewed through it
- * in the current calendar period. A URL already counted in the period is granted again without
- * counting twice; a reader without identity has used the whole meter.
- */
 /** How long a replica answers a re-read page from memory before reading the meter again (other replicas count too). */
 const REMEMBERED_MS = 5_000;
 const MAX_REMEMBERED = 100_000;
-/** The distinct pages a reader ($3: its keys) viewed through paywall $2 in [$5, $6), and whether page $4 is one. */
-const USAGE = `SELECT count(DISTINCT page)::int AS used, coalesce(bool_or(page = $4), false) AS seen
-                 FROM meter_views
-                WHERE publication_id = $1 AND paywall_id = $2 AND reader_key = ANY($3::text[]) AND viewed_at >= $5 AND viewed_at < $6`;
 
-/** A page to count on a reader's meter if the meter allows. */
+/** A page a reader views through a metered paywall: counted if new and the meter allows. */
 interface NewPage {
   publication_id: string;
   paywall_id: string;
@@ -43,7 +34,7 @@ interface NewPage {
  * statement: the meter before counting (`used`, `seen`); the page was counted when it was not seen
  * and `used` was under the limit.
  */
-const countNewPages: SharedStatement<NewPage, { used: number; seen: boolean }> = async (manager, pages) => {
+const consumeMeters: SharedStatement<NewPage, { used: number; seen: boolean }> = async (manager, pages) => {
   const rows: Array<{ used: number; seen: boolean }> = await manager.query(
     `WITH page AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(n int, publication_id uuid, paywall_id uuid, reader_key text, reader_keys text[], page text,
@@ -71,6 +62,11 @@ interface Remembered {
   readAt: number;
 }
 
+/**
+ * Metered paywalls (decisions E5): each paywall meters the distinct URLs a reader viewed through it
+ * in the current calendar period. A URL already counted in the period is granted again without
+ * counting twice; a reader without identity has used the whole meter.
+ */
 @Injectable()
 export class MetersService {
   private readonly commits: GroupCommit;
@@ -106,28 +102,17 @@ export class MetersService {
       this.remembered.set(memoryKey, { pages, used, readAt: Date.now() });
     };
 
-    // A used-up meter stays used up too: both are answered from one read, without a lock or a write.
-    const seenBefore = await this.usage(this.dataSource.manager, reader, paywallId, page, start, end);
-    remember(seenBefore.used, seenBefore.seen);
-    if (seenBefore.seen) return { granted: true, meter: state(seenBefore.used) };
-    if (seenBefore.used >= config.limit) return { granted: false, meter: state(seenBefore.used) };
-
-    // A new page: counted durably before the answer, in a transaction and a statement shared with
-    // the new pages that came meanwhile. One reader's checks take turns under its lock, so two new
-    // URLs at the last free view cannot both get it.
+    // Counted durably before the answer when new, in a transaction and a statement shared with the
+    // checks that came meanwhile: a page counted before and a used-up meter are answered by the
+    // same statement, which then writes nothing. One reader's checks take turns under its lock, so
+    // two new URLs at the last free view cannot both get it.
     const { used, seen } = await this.commits.together(
-      countNewPages,
+      consumeMeters,
       { publication_id: reader.publicationId, paywall_id: paywallId, reader_key: readerKey, reader_keys: reader.keys, page: page.key, period_start: start, period_end: end, viewed_at: now, limit: config.limit },
       `meter:${reader.publicationId}:${paywallId}:${readerKey}`,
     );
     const outcome = seen ? { granted: true, meter: state(used) } : used < config.limit ? { granted: true, meter: state(used + 1) } : { granted: false, meter: state(used) };
-    if (outcome.granted) remember(outcome.meter.used, true);
+    remember(outcome.meter.used, outcome.granted);
     return outcome;
-  }
-
-  /** The distinct pages the reader viewed through the paywall in the period, and whether this page is one of them. */
-  private async usage(manager: EntityManager, reader: Reader, paywallId: string, page: PageAddress, start: Date, end: Date): Promise<{ used: number; seen: boolean }> {
-    const [usage]: Array<{ used: number; seen: boolean }> = await manager.query(USAGE, [reader.publicationId, paywallId, reader.keys, page.key, start, end]);
-    return usage;
   }
 }
