@@ -19,6 +19,13 @@ export interface EventTransport {
    * published after it started listening. Nothing durable, no acknowledgement, no redelivery.
    */
   listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
+  /**
+   * Resolves once this replica's listeners have had every broadcast that the broker had accepted
+   * when it was called (over NATS: on one server, a broadcast acknowledged before a request was
+   * sent). A request handler that awaits it answers with what any write answered before that
+   * request already made known. Bounded: a broker that does not answer at once is not waited for.
+   */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
   /** Whether the transport reaches its broker now (always, in process). */
   isConnected(): boolean;

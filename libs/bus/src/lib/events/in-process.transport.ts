@@ -37,6 +37,11 @@ export class InProcessEventTransport implements EventTransport {
     return { stop: async () => void this.listeners.delete(listener) };
   }
 
+  /** Listeners are called as the broadcast is published, before its publisher goes on. */
+  async caughtUp(): Promise<void> {
+    // Nothing to wait for.
+  }
+
   async consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
     let queue = this.durables.get(durable);
     if (!queue) {

@@ -27,6 +27,8 @@ const ACK_WAIT_MS = 30_000;
 /** Also bounds how long consuming stalls after a reconnect, when a waiting pull was lost. */
 const PULL_EXPIRES_MS = 5_000;
 const PULL_RETRY_MS = 1_000;
+/** How long `caughtUp` waits for NATS's PONG; past it the caches' own freshness limit is the bound. */
+const CAUGHT_UP_WAIT_MS = 250;
 
 const STREAM_CONFIG_MISMATCH = 10058;
 const CONSUMER_NOT_FOUND = 10014;
@@ -44,6 +46,7 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly js: JetStreamClient;
   private readonly stream: string;
   private connected = true;
+  private barrier: Promise<void> | null = null;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -114,6 +117,23 @@ export class JetStreamEventTransport implements EventTransport {
     );
     await this.nc.flush();
     return { stop: async () => subscriptions.forEach((subscription) => subscription.unsubscribe()) };
+  }
+
+  /**
+   * A PING on the listening connection, sent after the call: NATS answers it after every message
+   * it had queued for this connection, and their listeners run as each arrives, so by the PONG
+   * every broadcast the server fanned out before the call was handled. (NATS fans a published
+   * message out to core subscribers before JetStream acknowledges it.) Calls made before the PING
+   * goes out share it, one per turn of the event loop.
+   */
+  caughtUp(): Promise<void> {
+    this.barrier ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.barrier = null;
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS)));
+      return Promise.race([this.nc.flush().catch(() => undefined), bounded]).finally(() => clearTimeout(timer));
+    });
+    return this.barrier;
   }
 
   async close(): Promise<void> {

@@ -60,6 +60,17 @@ describe.each([
     await b.stop();
   });
 
+  it('has every broadcast the broker acknowledged in the listeners once caughtUp() resolves', async () => {
+    const seen: number[] = [];
+    const listener = await replicaA.listen(['rules.changed'], async (e) => void seen.push((e.data as { n: number }).n));
+    for (let n = 1; n <= 30; n++) {
+      await publisher.publish(envelope('rules.changed', { n }));
+      await replicaA.caughtUp();
+      expect(seen.at(-1)).toBe(n);
+    }
+    await listener.stop();
+  });
+
   it('stops delivering after stop()', async () => {
     const seen: unknown[] = [];
     const listener = await replicaA.listen(['late'], async (e) => void seen.push(e.data));
