@@ -37,6 +37,11 @@ export function hasOnlyKeys(value: unknown, allowed: ReadonlySet<string>): value
   return true;
 }
 
+/** For quick checks: an optional field is absent, or present and passing `rule`. */
+export function absentOr(value: unknown, rule: (present: unknown) => boolean): boolean {
+  return value === undefined || rule(value);
+}
+
 class QuickValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const accepts = metadata.metatype && quickChecks.get(metadata.metatype);

@@ -3,17 +3,20 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { RequestPattern } from '@gatehouse/contracts';
 import { AppError, isProblem } from '@gatehouse/platform';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { TimeoutError } from 'rxjs';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 
 export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 
-/** The part of a NestJS client proxy (NATS or in-process) the bus uses. */
-export type RequestClient = Pick<ClientProxy, 'send' | 'close' | 'connect'> & {
+/** The part of our NestJS client proxies (NATS or in-process) the bus uses. */
+export type RequestClient = Pick<ClientProxy, 'close' | 'connect'> & {
   /** True while a connection that was up is lost (NATS reconnecting). */
   readonly disconnected?: boolean;
-  /** One request as a promise, where the client has a way cheaper than `send`'s observables. */
-  request?(pattern: string, data: unknown, timeoutMs: number): Promise<unknown>;
+  /**
+   * One request and its reply as a promise (cheaper than `send`'s observables): rejects with the
+   * reply's error, or with rxjs's `TimeoutError` when no reply came within `timeoutMs`.
+   */
+  request(pattern: string, data: unknown, timeoutMs: number): Promise<unknown>;
 };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
@@ -53,8 +56,7 @@ export class BusClient implements OnApplicationShutdown {
       throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
     }
     try {
-      if (this.client.request) return (await this.client.request(pattern.pattern, payload, limit)) as Res;
-      return await firstValueFrom(this.client.send<Res, Req>(pattern.pattern, payload).pipe(timeout(limit)));
+      return (await this.client.request(pattern.pattern, payload, limit)) as Res;
     } catch (err) {
       if (isProblem(err)) throw AppError.fromProblem(err);
       if (err instanceof TimeoutError) {

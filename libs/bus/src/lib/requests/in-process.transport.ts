@@ -1,6 +1,7 @@
-import { BaseRpcContext, ClientProxy, Server, type CustomTransportStrategy, type MessageHandler, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler, type WritePacket } from '@nestjs/microservices';
 import { problem } from '@gatehouse/platform';
 import { isObservable, lastValueFrom, TimeoutError } from 'rxjs';
+import type { RequestClient } from './bus-client';
 
 type Respond = (packet: WritePacket) => void;
 
@@ -77,31 +78,21 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 }
 
-/** The NestJS client of the in-process bus. */
-export class InProcessClient extends ClientProxy {
+/** The client of the in-process bus: requests go straight to the broker. */
+export class InProcessClient implements RequestClient {
   constructor(
     private readonly broker: InProcessRequestBroker,
     private readonly namespace: string,
-  ) {
-    super();
-  }
+  ) {}
 
   async connect(): Promise<void> {
     // Nothing to connect to: the broker lives in this process.
   }
 
-  close(): void {
+  async close(): Promise<void> {
     // Nothing to close.
   }
 
-  unwrap<T>(): T {
-    return this.broker as T;
-  }
-
-  /**
-   * One request and its reply as a promise: what `BusClient` uses, without the observables of
-   * `send` on the hot path. Rejects with the reply's error, or rxjs's `TimeoutError` as `send` would.
-   */
   request(pattern: string, data: unknown, timeoutMs: number): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new TimeoutError()), timeoutMs);
@@ -111,19 +102,5 @@ export class InProcessClient extends ClientProxy {
         else resolve(reply.response);
       });
     });
-  }
-
-  protected publish(packet: ReadPacket, callback: Respond): () => void {
-    let disposed = false;
-    this.broker.dispatch(`${this.namespace}.${this.normalizePattern(packet.pattern)}`, packet.data, (reply) => {
-      if (!disposed) callback(reply);
-    });
-    return () => {
-      disposed = true;
-    };
-  }
-
-  protected async dispatchEvent(): Promise<never> {
-    throw new Error('Fire-and-forget messages are not used: events go through the outbox.');
   }
 }

@@ -16,13 +16,12 @@ import {
   type PaywallType,
   type VisitorDevice,
 } from '@gatehouse/contracts';
-import { hasOnlyKeys, QuickCheck } from '@gatehouse/platform';
+import { absentOr, hasOnlyKeys, QuickCheck } from '@gatehouse/platform';
 import { PaywallCopyViewDto } from './access-views.dto';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, isIn, length, matches, maxLength } from 'class-validator';
 
 const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 const QUERY_KEYS = new Set(['url', 'userId', 'referrer', 'device', 'country', 'utm_source', 'utm_medium', 'utm_campaign']);
-const absentOr = (value: unknown, rule: (present: unknown) => boolean): boolean => value === undefined || rule(value);
 
 /** A query every rule below accepts (the check's fast path; anything else meets class-validator). */
 export function isAcceptableAccessCheckQuery(value: unknown): boolean {

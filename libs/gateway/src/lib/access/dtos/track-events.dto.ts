@@ -1,4 +1,4 @@
-import { hasOnlyKeys, IsTimestamp, parseTimestamp, QuickCheck } from '@gatehouse/platform';
+import { absentOr, hasOnlyKeys, IsTimestamp, parseTimestamp, QuickCheck } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TRACK_EVENT_DATA_BYTES, TRACK_EVENT_TYPES, TRACK_EVENTS_PER_REQUEST, type TrackEventType } from '@gatehouse/contracts';
 import { Type } from 'class-transformer';
@@ -38,7 +38,6 @@ function MaxJsonBytes(bytes: number): PropertyDecorator {
 
 const EVENT_KEYS = new Set(['type', 'url', 'userId', 'paywallId', 'experimentId', 'variantId', 'data', 'occurredAt']);
 const BATCH_KEYS = new Set(['events']);
-const absentOr = (value: unknown, rule: (present: unknown) => boolean): boolean => value === undefined || rule(value);
 const isAnyUuid = (value: unknown): boolean => isUUID(value, 'all');
 
 /** An event every rule of TrackEventDto accepts (the intake's fast path; anything else meets class-validator). */
