@@ -8,7 +8,7 @@ import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 
 export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 
-/** The part of our NestJS client proxies (NATS or in-process) the bus uses. */
+/** What the bus needs of a request client: over NATS, Nest's client extended; in process, our own. */
 export type RequestClient = Pick<ClientProxy, 'close' | 'connect'> & {
   /** True while a connection that was up is lost (NATS reconnecting). */
   readonly disconnected?: boolean;
