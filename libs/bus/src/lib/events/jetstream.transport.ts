@@ -28,7 +28,7 @@ const ACK_WAIT_MS = 30_000;
 const PULL_EXPIRES_MS = 5_000;
 const PULL_RETRY_MS = 1_000;
 /** How long `caughtUp` waits for NATS's PONG; past it the caches' own freshness limit is the bound. */
-const CAUGHT_UP_WAIT_MS = 250;
+const CAUGHT_UP_WAIT_MS = 1_000;
 
 const STREAM_CONFIG_MISMATCH = 10058;
 const CONSUMER_NOT_FOUND = 10014;
