@@ -187,6 +187,8 @@ export interface ExperimentChanges {
 
 export const VISITOR_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
 export type VisitorDevice = (typeof VISITOR_DEVICES)[number];
+/** A visitor's country: an ISO 3166 alpha-2 code, either case. */
+export const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 
 /** What segment conditions may look at besides the visitor and the URL (decisions E1). */
 export interface VisitorAttributes {

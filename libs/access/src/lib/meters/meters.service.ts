@@ -72,7 +72,7 @@ export class MetersService {
   private readonly commits: GroupCommit;
   private readonly remembered = new Map<string, Remembered>();
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(dataSource: DataSource) {
     this.commits = new GroupCommit(dataSource);
   }
 

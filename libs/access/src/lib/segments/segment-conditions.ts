@@ -1,4 +1,5 @@
 import {
+  COUNTRY_CODE,
   SEGMENT_ATTRIBUTES,
   type FieldError,
   type SegmentAttribute,
@@ -45,7 +46,7 @@ const OPERATORS_OF: Record<Kind, readonly SegmentOperator[]> = {
 /** Values some string attributes can take at all, so a condition that could never hold is refused. */
 const VALUE_RULES: Partial<Record<SegmentAttribute, { test: (value: string) => boolean; message: string }>> = {
   device: { test: (value) => ['desktop', 'mobile', 'tablet'].includes(value.toLowerCase()), message: 'must be desktop, mobile or tablet' },
-  country: { test: (value) => /^[A-Za-z]{2}$/.test(value), message: 'must be an ISO 3166 alpha-2 country code' },
+  country: { test: (value) => COUNTRY_CODE.test(value), message: 'must be an ISO 3166 alpha-2 country code' },
 };
 
 export const MAX_CONDITION_LIST = 100;

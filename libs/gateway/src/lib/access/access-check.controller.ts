@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
+import { AccessRequests, COUNTRY_CODE, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyRequest } from 'fastify';
 import { Auth, RateLimit } from '../edge/credentials';
@@ -8,8 +8,6 @@ import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { GatewayConfig } from '../gateway.config';
 import { AccessCheckQueryDto, AccessCheckResultDto } from './dtos/access-check.dto';
 import { deviceFromUserAgent } from './visitor-device';
-
-const COUNTRY = /^[A-Za-z]{2}$/;
 
 @ApiTags('access')
 @Controller('access')
@@ -60,5 +58,5 @@ export function visitorAttributesOf(query: AccessCheckQueryDto, request: Fastify
 /** The CDN's country header (COUNTRY_HEADER), when it carries a two-letter code. */
 function countryOf(request: FastifyRequest, config: GatewayConfig): string | undefined {
   const header = config.COUNTRY_HEADER ? request.headers[config.COUNTRY_HEADER.toLowerCase()] : undefined;
-  return typeof header === 'string' && COUNTRY.test(header) ? header : undefined;
+  return typeof header === 'string' && COUNTRY_CODE.test(header) ? header : undefined;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ACCESS_REASONS,
+  COUNTRY_CODE,
   METER_PERIODS,
   PAYWALL_PRESENTATIONS,
   PAYWALL_TYPES,
@@ -20,7 +21,6 @@ import { absentOr, hasOnlyKeys, QuickCheck } from '@gatehouse/platform';
 import { PaywallCopyViewDto } from './access-views.dto';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, isIn, length, matches, maxLength } from 'class-validator';
 
-const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 const QUERY_KEYS = new Set(['url', 'userId', 'referrer', 'device', 'country', 'utm_source', 'utm_medium', 'utm_campaign']);
 
 /** A query every rule below accepts (the check's fast path; anything else meets class-validator). */
