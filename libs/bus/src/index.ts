@@ -7,3 +7,4 @@ export * from './lib/health.controller';
 export * from './lib/service-host';
 export * from './lib/events';
 export * from './lib/scheduling/due-work-scheduler';
+export * from './lib/read-models';

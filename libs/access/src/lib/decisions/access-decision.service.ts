@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
-import { Clock } from '@gatehouse/platform';
+import { AppError, Clock } from '@gatehouse/platform';
+import { MAX_MATCHED_PATH_LENGTH } from '../paywalls/path-glob';
 import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
 import { applyVariant, assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
@@ -12,7 +13,7 @@ import { segmentMatches, usesAttribute, type VisitorFacts } from '../segments/se
 import { parsePageUrl, requirePublicationHost, type PageAddress } from '../shared/page-url';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
-import { coversPath, PaywallCatalog, type CandidatePaywall } from './paywall-catalog';
+import { PaywallCatalog, type CandidatePaywall } from './paywall-catalog';
 
 type Decision = Omit<AccessCheckResult, 'customerId'>;
 
@@ -37,14 +38,16 @@ export class AccessDecisionService {
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
     const page = parsePageUrl(request.url, 'url');
     requirePublicationHost(page, request.domains);
+    if (page.path.length > MAX_MATCHED_PATH_LENGTH) throw AppError.invalid('url', `must have a path of at most ${MAX_MATCHED_PATH_LENGTH} characters`);
     const now = this.clock.now();
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
     this.readers.recordVisit(reader, now);
-    const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.path));
+    const rules = await this.catalog.rulesOf(request.publicationId);
+    const covering = rules.covering(page.path);
     const facts = await this.factsOf(request, reader, page, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
     // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
-    const crawler = paywall ? await this.crawlers.decide(request.publicationId, request.client) : null;
+    const crawler = paywall ? await this.crawlers.decide(rules.crawlerPolicy, request.client) : null;
     let decision: Decision = { granted: true, reason: 'no_rule' };
     if (paywall) {
       decision = crawler

@@ -6,9 +6,9 @@ import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
-import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyReadModel } from './api-key.read-model';
 import { AUTH_RULE, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
-import { CustomerTokenGuard } from './customer-token.strategy';
+import { CustomerTokens } from './customer-tokens';
 import type { Principal, RequestWithPrincipal } from './principal';
 import { RateLimiter } from './rate-limiter';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
@@ -31,8 +31,8 @@ export class EdgeGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly config: GatewayConfig,
     private readonly bus: BusClient,
-    private readonly keys: ApiKeyCache,
-    private readonly customerTokens: CustomerTokenGuard,
+    private readonly keys: ApiKeyReadModel,
+    private readonly customerTokens: CustomerTokens,
     private readonly deletedCustomers: DeletedCustomers,
     private readonly limits: RateLimiter,
   ) {
@@ -49,7 +49,7 @@ export class EdgeGuard implements CanActivate {
     let principal: Principal = {};
     let refusal: unknown;
     try {
-      principal = await this.authenticate(rule, request, context);
+      principal = await this.authenticate(rule, request);
     } catch (err) {
       refusal = err;
     }
@@ -60,7 +60,7 @@ export class EdgeGuard implements CanActivate {
     return true;
   }
 
-  private async authenticate(rule: AuthRule, request: RequestWithPrincipal, context: ExecutionContext): Promise<Principal> {
+  private async authenticate(rule: AuthRule, request: RequestWithPrincipal): Promise<Principal> {
     const { credential } = rule;
     if (credential === 'none') return {};
     if (credential === 'session' || (credential === 'session-or-secret' && !request.headers['x-api-key'])) {
@@ -80,7 +80,7 @@ export class EdgeGuard implements CanActivate {
       return { apiKey };
     }
     if (credential === 'secret' || credential === 'session-or-secret') return { apiKey };
-    const customer = await this.customerTokens.verify(context);
+    const customer = await this.customerTokens.customerOf(request.headers.authorization);
     if (this.deletedCustomers.has(customer.customerId)) throw new AppError('token_invalid', 'The customer of this access token was deleted.');
     if (customer.publicationId !== apiKey.publicationId) {
       throw new AppError('token_invalid', 'The access token belongs to another publication.');

@@ -20,7 +20,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-const GLOBS = 'Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`.';
+const GLOBS =
+  'Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`, has at most 200 characters and 16 wildcards. A publication\'s paywalls hold at most 200 globs of 10,000 characters together.';
 
 export class PaywallMatchDto {
   @ApiProperty({ example: ['/premium/**'], description: GLOBS, minItems: 1, maxItems: 50 })
@@ -28,7 +29,7 @@ export class PaywallMatchDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @MaxLength(500, { each: true })
+  @MaxLength(200, { each: true })
   include: string[];
 
   @ApiPropertyOptional({ example: ['/premium/free/**'], maxItems: 50 })
@@ -36,7 +37,7 @@ export class PaywallMatchDto {
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @MaxLength(500, { each: true })
+  @MaxLength(200, { each: true })
   exclude?: string[];
 }
 
