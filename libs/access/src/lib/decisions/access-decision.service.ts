@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
+import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, PaywallRule } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { MAX_MATCHED_PATH_LENGTH } from '../paywalls/path-glob';
 import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
 import { applyVariant, assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
-import { requiredDataFields } from '../paywalls/paywall-config';
 import type { Reader } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { segmentMatches, usesAttribute, type VisitorFacts } from '../segments/segment-conditions';
@@ -78,17 +77,17 @@ export class AccessDecisionService {
       case 'hard':
         return blocked;
       case 'registration': {
-        const verifiedEnough = emailVerified || !(rule.config as RegistrationWallConfig).requireVerifiedEmail;
+        const verifiedEnough = emailVerified || !rule.config.requireVerifiedEmail;
         return reader.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
       }
       case 'newsletter':
         return (await this.passes.hasPassed(reader, 'newsletter')) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
       case 'data':
-        return (await this.passes.hasPassed(reader, 'data', requiredDataFields(rule.config)))
+        return (await this.passes.hasPassed(reader, 'data', rule.config.fields.filter((field) => field.required).map((field) => field.name)))
           ? { granted: true, reason: 'data_passed', experiment }
           : blocked;
       case 'metered': {
-        const { granted, meter } = await this.meters.consume(reader, rule.paywallId, page, rule.config as unknown as MeteredConfig, now);
+        const { granted, meter } = await this.meters.consume(reader, rule.paywallId, page, rule.config, now);
         return granted ? { granted, reason: 'meter_allowance', meter, experiment } : { ...blocked, meter };
       }
     }

@@ -11,6 +11,7 @@ import {
   type SegmentCondition,
 } from '@gatehouse/contracts';
 import { on, ReadModels, type ReadModel } from '@gatehouse/bus';
+import { storedSettings } from '@gatehouse/contracts/paywall-config';
 import { DataSource } from 'typeorm';
 import { crawlerPolicyOf } from '../crawlers/crawler-policy.service';
 import { GlobSet } from '../paywalls/path-glob';
@@ -94,7 +95,7 @@ export class PaywallCatalog {
       [publicationId],
     );
     const paywalls = rows.map((row) => ({
-      rule: { paywallId: row.id, name: row.name, type: row.type, config: row.config, presentation: row.presentation, copy: row.copy },
+      rule: { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy },
       includeGlobs: row.include_globs,
       excludeGlobs: row.exclude_globs,
       segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,

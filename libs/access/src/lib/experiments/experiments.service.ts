@@ -12,7 +12,7 @@ import type {
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
-import { normalisePaywallConfig } from '../paywalls/paywall-config';
+import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import type { Paywall } from '../paywalls/paywall.entity';
 import { PaywallsService } from '../paywalls/paywalls.service';
 import { rejectInvalid } from '../shared/invalid';
@@ -170,7 +170,7 @@ function checkedVariants(drafts: readonly ExperimentVariantDraft[], current: rea
 function overrideProblems(variants: readonly ExperimentVariant[], paywall: Paywall): FieldError[] {
   return variants.flatMap((variant, i) =>
     variant.overrides.config
-      ? normalisePaywallConfig(paywall.type, { ...paywall.config, ...variant.overrides.config }, `variants[${i}].overrides.config`).errors
+      ? parsePaywallConfig(paywall.type, { ...paywall.config, ...variant.overrides.config }, `variants[${i}].overrides.config`).errors
       : [],
   );
 }

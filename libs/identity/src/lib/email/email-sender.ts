@@ -83,7 +83,7 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     const { publicationId, kind, language, secrets } = message;
     const [publication, branding, copy] = await Promise.all([
       this.bus.request(AdminRequests.GetPublication, { publicationId }),
-      this.bus.request(BrandingRequests.Get, { publicationId }),
+      this.bus.request(BrandingRequests.Get, { publicationId }).then(({ configuration }) => configuration),
       this.templates.copyFor(publicationId, kind, language),
     ]);
     const rendered = renderEmail({

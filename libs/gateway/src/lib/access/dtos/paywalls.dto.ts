@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallConfigInput, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { PAYWALL_CONFIG_PROPERTY } from './access-views.dto';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -72,14 +73,11 @@ export class CreatePaywallDto {
   @IsIn(PAYWALL_TYPES)
   type: PaywallType;
 
-  @ApiPropertyOptional({
-    example: { limit: 3, period: 'month' },
-    description:
-      'metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration: `{requireVerifiedEmail?: boolean}` (only readers whose token says their email is verified pass); other types: `{}`.',
-  })
+  // Checked by the access service against the one schema of the type's settings, which this documents.
+  @ApiPropertyOptional(PAYWALL_CONFIG_PROPERTY)
   @IsOptional()
   @IsObject({ message: 'must be an object' })
-  config?: Record<string, unknown>;
+  config?: PaywallConfigInput;
 
   @ApiProperty({ type: PaywallMatchDto })
   @IsDefined()
