@@ -68,11 +68,6 @@ class Positions {
     return state;
   }
 
-  /** Sets `state` to the state before any input. */
-  restart(state: Uint32Array, initial: Uint32Array): void {
-    state.set(initial);
-  }
-
   /** One step on an input that the positions in `matching` accept (stars accept anything). */
   step(state: Uint32Array, matching: Uint32Array): void {
     const { words, stars } = this;
@@ -140,7 +135,7 @@ export class GlobSet {
       set(this.segments.starts, at++);
       for (const segment of segments) {
         if (segment === '**') set(this.segments.stars, at);
-        else if (!/[*?]/.test(segment)) this.literalMask(segment, this.segments)[at >>> 5] |= 1 << (at & 31);
+        else if (!/[*?]/.test(segment)) set(this.literalMask(segment, this.segments), at);
         else {
           this.wildcardPositions.push(at);
           wildcards.push(segment.split('*'));
@@ -209,7 +204,7 @@ export class GlobSet {
   /** Marks in `matching` the wildcard segment positions whose pattern matches the whole of `segment`. */
   private matchWildcards(segment: string, matching: Uint32Array): void {
     const { characters, charactersState: state } = this;
-    characters.restart(state, this.charactersInitial);
+    state.set(this.charactersInitial);
     for (let c = 0; c < segment.length; c++) characters.step(state, this.byCharacter.get(segment.charCodeAt(c)) ?? this.anyCharacter);
     for (let w = 0; w < state.length; w++) {
       let ended = state[w] & this.patternEnds[w];

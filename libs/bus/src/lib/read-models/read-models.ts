@@ -13,6 +13,8 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ReadModels.name);
   private readonly pending: Array<() => Promise<EventSubscription>> = [];
   private readonly subscriptions: EventSubscription[] = [];
+  /** Listeners of models defined once the replica runs, still subscribing. */
+  private readonly subscribing = new Set<Promise<unknown>>();
   private started = false;
 
   constructor(@Inject(EVENT_TRANSPORT) private readonly transport: EventTransport) {}
@@ -28,7 +30,8 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
    * request that awaits it before its first read sees every write answered before it was sent.
    */
   caughtUp(): Promise<void> {
-    return this.transport.caughtUp();
+    if (this.subscribing.size === 0) return this.transport.caughtUp();
+    return Promise.all(this.subscribing).then(() => this.transport.caughtUp());
   }
 
   async onModuleInit(): Promise<void> {
@@ -46,10 +49,13 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
         reaction.react(envelope, model);
       });
     if (!this.started) return void this.pending.push(subscribe);
-    // A model defined once the replica runs: it hears its events from now on.
-    subscribe().then(
-      (subscription) => this.subscriptions.push(subscription),
-      (err: unknown) => this.logger.error(`Not listening for ${reaction.event.name}: ${String(err)}`),
-    );
+    // A model defined once the replica runs: it hears its events once subscribed (caughtUp waits for that).
+    const subscribing: Promise<unknown> = subscribe()
+      .then(
+        (subscription) => void this.subscriptions.push(subscription),
+        (err: unknown) => this.logger.error(`Not listening for ${reaction.event.name}: ${String(err)}`),
+      )
+      .finally(() => this.subscribing.delete(subscribing));
+    this.subscribing.add(subscribing);
   }
 }
