@@ -3,7 +3,7 @@ import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, Paywa
 import { AppError, Clock } from '@gatehouse/platform';
 import { MAX_MATCHED_PATH_LENGTH } from '../paywalls/path-glob';
 import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
-import { applyVariant, assignVariant } from '../experiments/variant-assignment';
+import { assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
 import type { Reader } from '../readers/reader';
@@ -99,7 +99,7 @@ export class AccessDecisionService {
     const visitor = reader.visitorId ?? reader.customerId;
     const variant = paywall.experiment && visitor ? assignVariant(paywall.experiment.id, visitor, paywall.experiment.variants) : null;
     if (!paywall.experiment || !variant) return { rule: paywall.rule };
-    return { rule: applyVariant(paywall.rule, variant.overrides), experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
+    return { rule: variant.rule, experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
   }
 
   /** Asks billing for the `subscriber` attribute, and counts visits, only when a segment in play looks at them. */

@@ -14,6 +14,7 @@ import { on, ReadModels, type ReadModel } from '@gatehouse/bus';
 import { storedSettings } from '@gatehouse/contracts/paywall-config';
 import { DataSource } from 'typeorm';
 import { crawlerPolicyOf } from '../crawlers/crawler-policy.service';
+import { applyVariant } from '../experiments/variant-assignment';
 import { GlobSet } from '../paywalls/path-glob';
 
 /** An enabled paywall as a check weighs it: its rule, where it applies, to whom, and its running experiment. */
@@ -22,7 +23,8 @@ export interface CandidatePaywall {
   includeGlobs: string[];
   excludeGlobs: string[];
   segment: { match: 'all' | 'any'; conditions: SegmentCondition[] } | null;
-  experiment: { id: string; variants: ExperimentVariant[] } | null;
+  /** Each variant with the rule it shows, worked out once when the rules are loaded. */
+  experiment: { id: string; variants: Array<ExperimentVariant & { rule: PaywallRule }> } | null;
 }
 
 interface CandidateRow {
@@ -94,13 +96,18 @@ export class PaywallCatalog {
         ORDER BY p.priority, p.created_at, p.id`,
       [publicationId],
     );
-    const paywalls = rows.map((row) => ({
-      rule: { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy },
-      includeGlobs: row.include_globs,
-      excludeGlobs: row.exclude_globs,
-      segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
-      experiment: row.experiment_id ? { id: row.experiment_id, variants: row.experiment_variants ?? [] } : null,
-    }));
+    const paywalls = rows.map((row): CandidatePaywall => {
+      const rule: PaywallRule = { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy };
+      return {
+        rule,
+        includeGlobs: row.include_globs,
+        excludeGlobs: row.exclude_globs,
+        segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
+        experiment: row.experiment_id
+          ? { id: row.experiment_id, variants: (row.experiment_variants ?? []).map((variant) => ({ ...variant, rule: applyVariant(rule, variant.overrides) })) }
+          : null,
+      };
+    });
     return { paywalls, crawlerPolicy: await crawlerPolicyOf(this.dataSource, publicationId), covering: coverageOf(paywalls) };
   }
 }
