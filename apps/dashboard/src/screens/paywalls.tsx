@@ -55,7 +55,10 @@ const paywallSchema = z
     // The rest by the schema the access service checks the settings with.
     for (const { field, message } of parsePaywallConfig(form.type, configOf(form)).errors) {
       const input = field.startsWith('config.limit') ? 'limit' : field.startsWith('config.period') ? 'period' : 'fields';
-      context.addIssue({ code: 'custom', path: [input], message: `${field.replace(/^config\./, '')} ${message}.` });
+      // Under its own input the message needs no name; a data field's is said by its place (`Field 2 name …`).
+      const place = /^config\.fields\[(\d+)\]\.?(\w*)/.exec(field);
+      const subject = place ? `Field ${Number(place[1]) + 1}${place[2] ? ` ${place[2]}` : ''} ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
+      context.addIssue({ code: 'custom', path: [input], message: `${subject}.` });
     }
   });
 type PaywallForm = z.infer<typeof paywallSchema>;
