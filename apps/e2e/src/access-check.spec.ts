@@ -233,6 +233,33 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       expect((await system.admin(`/admin/paywalls/${soft.id}`, { method: 'DELETE' })).status).toBe(204);
       expect(await system.decision({ url: `${base}/story` })).toMatchObject({ granted: true, reason: 'no_rule' });
     });
+
+    it('decides for the page a URL names however it is spelled, and a meter counts the spellings of one page once (issue 21)', async () => {
+      const base = prefix();
+      await system.createPaywall({ name: 'Spelled', type: 'hard', match: { include: [`${base}/Premium/**`], exclude: [`${base}/premium/free-*`] } });
+      const spellings = [
+        `${base}/premium/story`,
+        `${base}/PREMIUM/Story`,
+        `${base}/premium%2Fstory`,
+        `${base}/%70remium/story`,
+        `${base}/%2570remium/story`,
+        `${base}//premium//story/`,
+        `${base}/free/%2e%2e/premium/story`,
+        `${base}/premium./story`,
+        `${SITE.toUpperCase().replace('HTTPS', 'https')}.${base}/premium/story`,
+      ];
+      for (const url of spellings) expect([url, await system.decision({ url })]).toEqual([url, expect.objectContaining({ granted: false, reason: 'blocked' })]);
+      expect(await system.decision({ url: `${base}/premium/free-sample` })).toMatchObject({ granted: true, reason: 'no_rule' });
+
+      const metered = prefix();
+      await system.createPaywall({ name: 'One a day', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${metered}/**`] } });
+      const reader = visitor();
+      expect(await system.decision({ url: `${metered}/story`, userId: reader })).toMatchObject({ granted: true, meter: { used: 1 } });
+      for (const again of [`${metered}/Story`, `${metered}/%73tory/`, `${metered}/x/../story`]) {
+        expect(await system.decision({ url: again, userId: reader })).toMatchObject({ granted: true, meter: { used: 1 } });
+      }
+      expect(await system.decision({ url: `${metered}/other`, userId: reader })).toMatchObject({ granted: false, meter: { used: 1 } });
+    });
   });
 
   describe('segments (decisions E7)', () => {

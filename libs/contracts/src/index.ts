@@ -12,3 +12,4 @@ export * from './lib/branding';
 export * from './lib/customers';
 export * from './lib/stats';
 export * from './lib/account-email';
+export * from './lib/page-paths';
