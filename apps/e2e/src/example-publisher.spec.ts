@@ -56,7 +56,8 @@ describe('example publisher with server-side enforcement', () => {
     expect(page.status).toBe(200);
     for (const text of PAID_TEXT) expect(contains(page.bytes, text)).toBe(false);
     expect(contains(page.bytes, 'The council voted on Tuesday night')).toBe(true);
-    expect(contains(page.bytes, '<gatehouse-inline-paywall class="gatehouse-paid"')).toBe(true);
+    // The offer's element for the rule's presentation (a paywall's default: the modal).
+    expect(contains(page.bytes, '<gatehouse-paywall-modal class="gatehouse-paid" data-gatehouse="paywall"></gatehouse-paywall-modal>')).toBe(true);
     expect(structuredData(page.bytes)).toMatchObject({ isAccessibleForFree: false, hasPart: { isAccessibleForFree: false, cssSelector: '.gatehouse-paid' } });
     expect(page.headers.get('cache-control')).toBe('private, no-cache');
     expect(page.headers.get('vary')).toMatch(/Cookie/);
