@@ -16,7 +16,9 @@ import { takeEmailLink, type EmailLink } from './email-links';
 import { EventQueue, type Timers } from './event-queue';
 import { Api } from './http';
 import { Sessions, type Locks, type Session } from './sessions';
+import type { ServerRegions } from './paid-regions';
 import { KeyedStorage } from './storage';
+import { TOKEN_COOKIE, TokenCookie } from './token-cookie';
 
 export type FailMode = 'open' | 'closed';
 
@@ -31,6 +33,8 @@ export interface InitOptions {
   failMode?: FailMode;
   /** Check access to the page when initialised; the result arrives through `on('access', …)`. */
   autoCheckAccess?: boolean;
+  /** Name of the first-party cookie that carries the reader's access token to the publisher's server (`gatehouse_token`); false: none. */
+  tokenCookie?: string | false;
 }
 
 /** The access check result of the API, or the fail mode's answer with reason `service_unavailable`. */
@@ -65,6 +69,10 @@ export interface Environment {
   listen(type: string, listener: (event: any) => void): void;
   /** True when the page is being hidden (`visibilitychange` to hidden). */
   hidden(): boolean;
+  /** Writes one cookie of the page's host (`document.cookie = …`). */
+  setCookie(cookie: string): void;
+  /** The page's paid regions as its publisher's server sent them; null where there is no page. */
+  serverRegions: ServerRegions | null;
   warn(message: string, error?: unknown): void;
 }
 
@@ -136,6 +144,7 @@ export class Gatehouse {
       lockName: storage.key('refresh'),
       now: env.now,
       sleep: (ms) => new Promise((done) => env.timers.setTimeout(done, ms)),
+      cookie: options.tokenCookie === false ? undefined : new TokenCookie(env.setCookie, options.tokenCookie ?? TOKEN_COOKIE, env.location.href.startsWith('https:'), env.now),
     });
     this.events = new EventQueue({
       // As the page closes there is no time to refresh: the events go with the token at hand.
@@ -216,6 +225,9 @@ export class Gatehouse {
       this.fail(error);
       result = { granted: this.failMode === 'open', reason: 'service_unavailable', customerId: this.sessions?.current()?.customer.id ?? null };
     }
+    const regions = this.env.serverRegions;
+    // The server cut this page for a reader it did not know: fetch what is now theirs before saying so.
+    if (result.granted && url === this.env.location.href && regions?.cut()) await regions.restore().catch((error) => this.env.warn('Gatehouse: the paid text could not be fetched', error));
     this.lastAccess = result;
     this.emit('access', result);
     return result;

@@ -104,6 +104,7 @@ export function page(route: Route, storage: Storage = new MemoryStorage(), href 
   const requests: Array<{ path: string; url: URL; body: any; headers: Record<string, string> }> = [];
   const assigned: string[] = [];
   const replaced: string[] = [];
+  const cookies: string[] = [];
   const url = new URL(href);
   const location = { href, search: url.search, origin: url.origin, assign: (to: string) => void assigned.push(to) };
   const env: Environment = {
@@ -128,7 +129,9 @@ export function page(route: Route, storage: Storage = new MemoryStorage(), href 
     randomId: () => 'visitor-1',
     listen: () => undefined,
     hidden: () => false,
+    setCookie: (cookie) => void cookies.push(cookie),
+    serverRegions: null,
     warn: () => undefined,
   };
-  return { gatehouse: new Gatehouse(env), requests, assigned, replaced, storage };
+  return { gatehouse: new Gatehouse(env), requests, assigned, replaced, storage, cookies };
 }
