@@ -60,7 +60,13 @@ describe('npm start (embedded, one process)', () => {
     const outside = Object.values(networkInterfaces())
       .flat()
       .find((address) => address && address.family === 'IPv4' && !address.internal);
-    if (outside) await expect(fetch(`http://${outside.address}:${new URL(base).port}/api/v1/health`)).rejects.toThrow();
+    const example = /Example publisher \(server-side paywall\): http:\/\/localhost:(\d+)\//.exec(started.output)?.[1];
+    expect((await fetch(`http://127.0.0.1:${example}/`)).status).toBe(200);
+    if (outside) {
+      await expect(fetch(`http://${outside.address}:${new URL(base).port}/api/v1/health`)).rejects.toThrow();
+      // The example publisher's server too.
+      await expect(fetch(`http://${outside.address}:${example}/`)).rejects.toThrow();
+    }
   });
 
   it('serves the Swagger UI and its OpenAPI document', async () => {

@@ -66,6 +66,7 @@ runMain(async () => {
     gatewayUrl: `http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`,
     admin: { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' },
     dataDir: base.DATA_DIR,
+    host: HOST,
     port: examplePort,
   }).then(
     (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),

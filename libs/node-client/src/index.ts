@@ -7,3 +7,4 @@ export type { RequestHeaders } from './lib/request-headers';
 export * from './lib/enforcement/paywall-enforcer';
 export * from './lib/enforcement/adapters';
 export { PAID_CLASS } from './lib/enforcement/paid-regions';
+export { requestedUrl } from './lib/enforcement/page-url';

@@ -1,4 +1,4 @@
-import { CUSTOMER_TOKEN_AUDIENCE, CUSTOMER_TOKEN_ISSUER, type Jwks } from '@gatehouse/contracts';
+import { CUSTOMER_TOKEN_AUDIENCE, CUSTOMER_TOKEN_ISSUER, type Jwks, type PublicJwk } from '@gatehouse/contracts';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { CustomerTokenVerifier } from '../customer-tokens';
 
@@ -7,7 +7,8 @@ const NOW = Date.UTC(2030, 0, 1);
 /** A signing key as identity keeps one, and its JWKS entry. */
 function signingKey(kid: string) {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { kid, privateKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' as const } };
+  const jwk: PublicJwk = { ...publicKey.export({ format: 'jwk' }), kty: 'EC', kid, alg: 'ES256', use: 'sig' };
+  return { kid, privateKey, jwk };
 }
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
