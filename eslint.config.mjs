@@ -11,7 +11,8 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:bus', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:db', ...extra] },
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...plumbing, ...extra] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:example'] },
+  // Apps include the demo site, which gates its pages with the Node client's enforcement.
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...plumbing, 'type:service', 'type:client', 'type:example'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
   // The web components build on the SDK.
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:web'] },

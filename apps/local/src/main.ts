@@ -54,7 +54,7 @@ runMain(async () => {
     SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
   );
   const gateway = await createGateway(gatewayConfig, transport);
-  const demoSite = new DemoSite(gateway);
+  const demoSite = new DemoSite(gateway, new URL(gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).origin);
   await gateway.listen({ port: gatewayConfig.PORT, host: HOST });
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
