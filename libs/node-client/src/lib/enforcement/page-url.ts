@@ -70,10 +70,16 @@ export interface CheckedPage {
 /**
  * `new URL(path, origin)` of the page path the URL names (normalisePagePath: what a router
  * serves), the query left out but for its campaign parameters. Null for a path encoded deeper than
- * any router decodes: no check can be asked for it, and it is decided as denied.
+ * any router decodes (or no absolute URL at all): no check can be asked for it, and it is decided as denied.
  */
 export function checkedPage(url: string): CheckedPage | null {
-  const asked = new URL(url);
+  let asked: URL;
+  try {
+    asked = new URL(url);
+  } catch {
+    // `enforce` called by hand with no absolute URL: nothing can be asked about it.
+    return null;
+  }
   const path = normalisePagePath(asked.pathname);
   if (path === null) return null;
   // As the browser SDK sends them: cut to what the API accepts.

@@ -42,5 +42,6 @@ describe('the page URL a request names', () => {
     expect(checkedPage('https://news.example/caf%C3%A9/100%25')?.url).toBe('https://news.example/caf%C3%A9/100%25');
     expect(checkedPage(`https://news.example/?utm_source=${'x'.repeat(500)}`)?.utmSource).toHaveLength(200);
     expect(checkedPage(`https://news.example/%${'25'.repeat(12)}70remium`)).toBeNull();
+    expect(checkedPage('/premium/story')).toBeNull();
   });
 });
