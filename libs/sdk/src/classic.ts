@@ -36,6 +36,7 @@ if (!(window.gatehouse instanceof Gatehouse) && !(window.gatehouse && 'checkAcce
         failMode: data['failMode'] === 'closed' ? 'closed' : 'open',
         autoPageview: data['autoPageview'] !== 'false',
         autoCheckAccess: data['autoCheckAccess'] !== 'false',
+        accessTimeoutMs: Number(data['accessTimeout']),
       },
     ]);
   }
