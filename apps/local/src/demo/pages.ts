@@ -91,6 +91,7 @@ function layout(settings: DemoSettings, title: string, main: string, lang = 'en'
   button.signin { font: 15px system-ui, sans-serif; padding: 6px 12px; }
   footer { font: 14px system-ui, sans-serif; color: #4a5060; padding-bottom: 120px; }
 </style>
+<style>gatehouse-content-lock:not(:defined){visibility:hidden;animation:gatehouse-reveal 0s 8s forwards}@keyframes gatehouse-reveal{to{visibility:visible}}</style>
 <script src="/sdk/v1/gatehouse.js" data-publishable-key="${escape(settings.publishableKey)}" async></script>
 <script src="/sdk/v1/elements.js" async></script>
 </head>
@@ -127,7 +128,8 @@ export function articlePage(settings: DemoSettings, sectionPath: string, slug: s
   const head = `<article><h1>${escape(article.title)}</h1><p class="rule">${escape(section.rule)}</p>`;
   const body = {
     'gatehouse-register-form': `${text}</article>\n<h2>Enjoyed it? Join us</h2>\n<gatehouse-register-form></gatehouse-register-form>`,
-    'gatehouse-paywall-modal': `${text}</article>\n<gatehouse-paywall-modal></gatehouse-paywall-modal>`,
+    // The documented modal set-up: the content lock keeps the text locked, the modal makes the one offer.
+    'gatehouse-paywall-modal': `<gatehouse-content-lock>${text}</gatehouse-content-lock></article>\n<gatehouse-paywall-modal></gatehouse-paywall-modal>`,
     'gatehouse-content-lock': `<gatehouse-content-lock>${text}</gatehouse-content-lock></article>`,
     'gatehouse-sticky-bar': `${text}</article>\n<gatehouse-sticky-bar></gatehouse-sticky-bar>`,
     // The rest of the article shows once access is granted, through the SDK as a publisher would script it.
