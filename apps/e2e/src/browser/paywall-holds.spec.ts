@@ -20,11 +20,12 @@ const PAID = 'Paid words: where the harbour money went, account by account.';
 const NO_FLASH = /<style>gatehouse-content-lock:not\(:defined\)[^\n]*<\/style>/.exec(readFileSync(resolve(__dirname, '../../../../docs/elements.md'), 'utf8'))![0];
 
 /** What each section of the test publisher's site carries around its paid text (client-side gating). */
-const SECTIONS: Record<string, { rule: PaywallDraft; markup: 'lock+modal' | 'modal' | 'lock+inline' | 'lock' }> = {
+const SECTIONS: Record<string, { rule: PaywallDraft; markup: 'lock+modal' | 'modal' | 'cut' | 'lock+inline' | 'lock' }> = {
   hard: { rule: { name: 'Holds: hard', type: 'hard', match: { include: ['/holds/hard/**'] }, presentation: 'modal' }, markup: 'lock+modal' },
   metered: { rule: { name: 'Holds: metered', type: 'metered', config: { limit: 1, period: 'month' }, match: { include: ['/holds/metered/**'] }, presentation: 'modal' }, markup: 'lock+modal' },
   soft: { rule: { name: 'Holds: soft', type: 'soft', match: { include: ['/holds/soft/**'] }, presentation: 'modal' }, markup: 'lock+modal' },
   alone: { rule: { name: 'Holds: modal alone', type: 'hard', match: { include: ['/holds/alone/**'] }, presentation: 'modal' }, markup: 'modal' },
+  cut: { rule: { name: 'Holds: held back by the server', type: 'hard', match: { include: ['/holds/cut/**'] }, presentation: 'modal' }, markup: 'cut' },
   newsletter: { rule: { name: 'Holds: newsletter', type: 'newsletter', match: { include: ['/holds/newsletter/**'] }, presentation: 'inline' }, markup: 'lock+inline' },
   data: {
     rule: {
@@ -132,6 +133,8 @@ describe('the paywall holds in the reader’s browser', () => {
     const body = {
       'lock+modal': `<gatehouse-content-lock>${text}</gatehouse-content-lock><gatehouse-paywall-modal></gatehouse-paywall-modal>`,
       modal: `${text}<gatehouse-paywall-modal></gatehouse-paywall-modal>`,
+      // As @gatehouse/node sends the page to a reader it denies: the offer in place of the paid text, marked.
+      cut: `<gatehouse-paywall-modal class="paid-region" data-gatehouse="paywall"></gatehouse-paywall-modal>`,
       'lock+inline': `<gatehouse-content-lock>${text}</gatehouse-content-lock><gatehouse-inline-paywall></gatehouse-inline-paywall>`,
       lock: `<gatehouse-content-lock>${text}</gatehouse-content-lock>`,
     }[markup];
@@ -267,6 +270,17 @@ ${withoutStyle ? '' : NO_FLASH}
     expect(await page.evaluate(() => (window as any).closes ?? 0)).toBe(0);
     await screenshot(page, 'holds-modal-alone');
 
+    // A page whose server held the text back closes onto the offer's way back, where the text would be.
+    await open(page, '/holds/cut/story');
+    await dialog(page).waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    const back = page.locator('gatehouse-paywall-modal [part~="card"]');
+    await expect(back.locator('[part~="description"]').textContent()).resolves.toBe('This article is for subscribers.');
+    await screenshot(page, 'holds-server-cut-closed');
+    await back.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await dialog(page).waitFor({ state: 'visible' });
+
     // A soft paywall is a hint over granted content: Escape closes it for good.
     await open(page, '/holds/soft/story');
     await dialog(page).waitFor({ state: 'visible' });
@@ -366,7 +380,7 @@ ${withoutStyle ? '' : NO_FLASH}
     expect(loads.at(-1)).toBe(url(`/holds/premium/story?gatehouse_checkout=${sessionId}`));
     expect(page.url()).toBe(url('/holds/premium/story'));
     expect(await page.evaluate(() => (window as any).gatehouse.lastAccess.reason)).toBe('subscriber');
-    await expect(lock.locator('[part~="confirmation"]').textContent()).resolves.toBe('You are subscribed. Enjoy reading!');
+    await eventually(async () => ((await page.locator('[part~="confirmation"]').textContent()) === 'You are subscribed. Enjoy reading!' ? true : undefined), 5_000);
     await screenshot(page, 'holds-back-from-checkout');
     // The webhook has not come yet: it was the confirmation that recorded the subscription.
     expect(Date.now() - paidAt).toBeLessThan(WEBHOOK_DELAY_MS);

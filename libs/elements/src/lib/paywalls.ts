@@ -2,6 +2,7 @@ import type { DataWallField, OfferedPriceView, PaywallPresentation, PaywallRule 
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
+import { thankSubscribers } from './checkout-thanks';
 import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
@@ -119,6 +120,7 @@ export abstract class PaywallElement extends GatehouseElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    thankSubscribers();
     this.unsubscribe = onAccess((result) => this.receive(result));
     if (this.prices === null) void offeredPrices().then((prices) => (this.onSale = prices));
   }
@@ -315,7 +317,7 @@ export class PaywallModal extends PaywallElement {
    */
   close(): void {
     const rule = this.activeRule;
-    if (!rule || !this.closable(rule) || !this.dialog.close()) return;
+    if (!rule || !closable(rule) || !this.dialog.close()) return;
     if (rule.type === 'soft') return this.dismiss();
     this.closed = true;
     this.track('paywall_dismissed');
@@ -325,10 +327,6 @@ export class PaywallModal extends PaywallElement {
   override showOffer(): void {
     this.closed = false;
     this.requestUpdate();
-  }
-
-  private closable(rule: PaywallRule): boolean {
-    return rule.type === 'soft' || document.querySelector('gatehouse-content-lock') !== null;
   }
 
   override updated(changed: PropertyValues): void {
@@ -346,8 +344,25 @@ export class PaywallModal extends PaywallElement {
           <p part="description" class="muted">${this.description(rule)}</p>
           ${this.offer(rule)}`
       : nothing;
-    return this.frame(this.dialog.shell(m.paywallDialog, m.close, body, !rule || this.closable(rule)));
+    // Closed onto a page without a content lock (the server held the text back): the way back to the offer is here.
+    const back =
+      rule && this.closed && !document.querySelector('gatehouse-content-lock')
+        ? html`<section class="card" part="card">
+            <p part="description">${m.reason[rule.type]}</p>
+            <button type="button" part="primary-button" @click=${() => this.showOffer()}>${this.cta(rule)}</button>
+          </section>`
+        : nothing;
+    return this.frame(html`${this.dialog.shell(m.paywallDialog, m.close, body, !rule || closable(rule))}${back}`);
   }
+}
+
+/**
+ * Whether an offer may close: a soft one always; any other only on a page that stays locked
+ * without it, behind a content lock or with its paid text held back by the publisher's server
+ * (`@gatehouse/node` marks the offer it puts in its place `data-gatehouse="paywall"`).
+ */
+function closable(rule: PaywallRule): boolean {
+  return rule.type === 'soft' || document.querySelector('gatehouse-content-lock, [data-gatehouse="paywall"]') !== null;
 }
 
 /** `<gatehouse-inline-paywall>`: the offer in the flow of the article. */
@@ -467,11 +482,6 @@ export class StickyBar extends PaywallElement {
 const OFFERED_BY: Partial<Record<PaywallPresentation, string>> = { modal: 'gatehouse-paywall-modal', inline: 'gatehouse-inline-paywall', sticky_bar: 'gatehouse-sticky-bar' };
 
 const lockStyles = css`
-  .thanks {
-    border-inline-start: 4px solid var(--gh-primary);
-    padding: 8px 12px;
-    background: #f6f6f9;
-  }
   .locked {
     border: 1px dashed #6b7080;
     border-radius: var(--gh-radius);
@@ -493,26 +503,12 @@ export class ContentLock extends PaywallElement {
   static override elementName = 'content-lock' as const;
   static override presentation: PaywallPresentation = 'content_lock';
   static override styles: CSSResultGroup = [sharedStyles, paywallStyles, lockStyles];
-  static override properties = { ...PaywallElement.paywallProperties('content-lock'), thanks: { state: true } };
+  static override properties = PaywallElement.paywallProperties('content-lock');
 
   protected override offersSoft = false;
-  /** A checkout the reader came back from was just confirmed: a short word of thanks over the content. */
-  declare thanks: boolean;
-
-  constructor() {
-    super();
-    this.thanks = false;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void whenSdk().then((sdk) =>
-      sdk.on('checkout', ({ status }) => {
-        if (status !== 'complete') return;
-        this.thanks = true;
-        setTimeout(() => (this.thanks = false), 10_000);
-      }),
-    );
     // The SDK's script never started (blocked, failed): after its timeout, the fail mode of its tag decides.
     setTimeout(() => {
       if (!this.access && !sdkStarted()) this.receive({ granted: document.querySelector('script[data-fail-mode="closed"]') === null, reason: 'service_unavailable', customerId: null });
@@ -527,9 +523,7 @@ export class ContentLock extends PaywallElement {
   override render() {
     const rule = this.activeRule;
     // Until the first access result the children stay hidden: a denied reader never glimpses them.
-    if (this.preview === null && this.access?.granted === true) {
-      return html`${this.thanks ? this.frame(html`<p class="thanks" part="confirmation" role="status">${this.messages.subscribed}</p>`) : nothing}<slot></slot>`;
-    }
+    if (this.preview === null && this.access?.granted === true) return html`<slot></slot>`;
     if (!rule) return html`<div part="pending" aria-busy="true"></div>`;
     // The element of the rule's presentation on this page makes the offer: here only its way back, so the page shows one offer.
     const tag = OFFERED_BY[rule.presentation];
