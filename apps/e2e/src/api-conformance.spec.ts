@@ -184,7 +184,12 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api('/prices', { key: sk }));
     await ok(401, api('/prices'));
     await ok(400, api('/subscriptions/me', { key: sk }));
-    await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: price.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    const started = await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: price.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    await ok(200, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: started.body.sessionId } }));
+    await system.fake.completeCheckout(started.body.sessionId);
+    await ok(200, api('/subscriptions/checkout/confirm', { key: sk, body: { sessionId: started.body.sessionId, customerId: reader.id } }));
+    await ok(404, api('/subscriptions/checkout/confirm', { key: sk, body: { sessionId: 'cs_test_unknown', customerId: reader.id } }));
+    await ok(400, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: 'nope' } }));
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     await ok(200, api('/subscriptions/cancel', { key: sk, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));

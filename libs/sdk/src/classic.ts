@@ -37,6 +37,7 @@ if (!(window.gatehouse instanceof Gatehouse) && !(window.gatehouse && 'checkAcce
         autoPageview: data['autoPageview'] !== 'false',
         autoCheckAccess: data['autoCheckAccess'] !== 'false',
         tokenCookie: data['tokenCookie'] === 'false' ? false : data['tokenCookie'],
+        accessTimeoutMs: Number(data['accessTimeout']),
       },
     ]);
   }

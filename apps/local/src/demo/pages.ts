@@ -116,6 +116,7 @@ function layout(settings: DemoSettings, title: string, main: string, lang = 'en'
   var visitor = document.cookie.match(/(?:^|; )gatehouse_visitor=([^;]+)/);
   if (visitor) gatehouse.push(['identify', decodeURIComponent(visitor[1])]);
 </script>
+<style>gatehouse-content-lock:not(:defined){visibility:hidden;animation:gatehouse-reveal 0s 8s forwards}@keyframes gatehouse-reveal{to{visibility:visible}}</style>
 <script src="/sdk/v1/gatehouse.js" data-publishable-key="${escape(settings.publishableKey)}" async></script>
 <script src="/sdk/v1/elements.js" async></script>
 </head>

@@ -114,6 +114,22 @@ export interface CheckoutSessionView {
   sessionId: string;
 }
 
+export const CHECKOUT_STATES = ['complete', 'processing', 'open', 'expired'] as const;
+/**
+ * Where a checkout stands at the processor: `complete` (paid, or nothing to pay: the subscription
+ * is recorded), `processing` (finished, the payment not cleared yet: its events bring the
+ * subscription), `open` (not paid), `expired` (abandoned).
+ */
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
+
+/** A returning reader's checkout, asked of the processor and recorded when paid (docs/billing.md). */
+export interface CheckoutConfirmation {
+  sessionId: string;
+  status: CheckoutState;
+  /** What the checkout bought, once `complete`; null otherwise. */
+  subscription: SubscriptionView | null;
+}
+
 /** The stats of decisions H5 that billing owns, per bucket of the interval (UTC). */
 export interface BillingStatsBucket {
   /** ISO start of the bucket. */
@@ -184,6 +200,12 @@ export const BillingRequests = {
   ),
 
   CreateCheckout: requestPattern<CheckoutRequest, CheckoutSessionView>('billing.checkout.create'),
+  /**
+   * Asks the processor about a checkout the customer started here and, when it is paid, records it
+   * exactly as its `checkout.session.completed` event would (either may come first; the second
+   * changes nothing). 404 when the session is not a checkout of this customer in this publication.
+   */
+  ConfirmCheckout: requestPattern<{ publicationId: string; customerId: string; sessionId: string }, CheckoutConfirmation>('billing.checkout.confirm'),
   /** Decisions F7. 404 when the customer has no account at the processor yet. */
   CreatePortal: requestPattern<{ publicationId: string; customerId: string; returnUrl: string }, { url: string }>('billing.portal.create'),
 

@@ -1,5 +1,6 @@
 import type {
   AccessCheckResult,
+  CheckoutConfirmation,
   CheckoutRequest,
   CheckoutSessionView,
   CustomerAuthResult,
@@ -100,6 +101,13 @@ export class Gatehouse {
     /** A checkout at the payment processor: redirect the customer to `url`. */
     checkout: (params: CheckoutParams) =>
       this.http.request<CheckoutSessionView>({ method: 'POST', path: '/subscriptions/checkout', body: params, apiKey: this.secret(), idempotent: true }),
+    /**
+     * On the page the checkout's success URL leads to: asks the processor whether the session is
+     * paid and, if so, records the subscription now (the processor's webhook, however late, then
+     * changes nothing). `sessionId` is what the processor puts for `{CHECKOUT_SESSION_ID}` in the URL.
+     */
+    confirmCheckout: (params: { customerId: string; sessionId: string }) =>
+      this.http.request<CheckoutConfirmation>({ method: 'POST', path: '/subscriptions/checkout/confirm', body: params, apiKey: this.secret(), idempotent: true }),
     /** The processor's billing portal: redirect the customer to `url`. */
     portal: (params: { customerId: string; returnUrl: string }) =>
       this.http.request<{ url: string }>({ method: 'POST', path: '/subscriptions/portal', body: params, apiKey: this.secret(), idempotent: true }),
