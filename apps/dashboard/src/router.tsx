@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { ApiError, whenSessionExpires } from './api/client';
-import { sessionQuery } from './api/session';
+import { queries } from './api/queries';
 import { Shell } from './screens/shell';
 import { Loading } from './components/ui/states';
 
@@ -37,7 +37,7 @@ const shellRoute = createRoute({
   id: 'signed-in',
   beforeLoad: async ({ location }) => {
     try {
-      await queryClient.ensureQueryData(sessionQuery);
+      await queryClient.ensureQueryData(queries.session());
     } catch (error) {
       if (error instanceof ApiError && error.code === 'session_required') throw redirect({ to: '/sign-in', search: { redirect: location.href } });
       throw error;

@@ -12,3 +12,5 @@ export * from './lib/branding';
 export * from './lib/customers';
 export * from './lib/stats';
 export * from './lib/account-email';
+// Generated from the gateway's OpenAPI document (npm run generate:api-types): the typed client's paths.
+export type { paths as GatewayApiPaths, components as GatewayApiComponents } from './lib/gateway-api';

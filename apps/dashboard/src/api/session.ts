@@ -1,12 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { MembershipView, StaffRole } from '@gatehouse/contracts';
-import { api } from './client';
-
-export const sessionQuery = queryOptions({ queryKey: ['session'], queryFn: api.session.get, staleTime: 60_000, retry: false });
+import { queries } from './queries';
 
 /** The session of a signed-in page (the shell's loader made sure there is one). */
 export function useSession() {
-  const { data } = useQuery(sessionQuery);
+  const { data } = useQuery(queries.session());
   if (!data) throw new Error('useSession outside the signed-in shell');
   return data;
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError } from '../api/client';
+import { queries } from '../api/queries';
 import { ROLE_LABELS } from '../api/session';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
@@ -29,7 +30,7 @@ export function AcceptInvitation() {
   const [token] = useState(tokenFromLocation);
   const router = useRouter();
   const queryClient = useQueryClient();
-  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => api.team.previewInvitation(token), enabled: token !== '' });
+  const invitation = useQuery({ ...queries.invitation(token), enabled: token !== '' });
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<AcceptValues>({ resolver: zodResolver(acceptSchema), defaultValues: { name: '', password: '', confirm: '' } });
   const existing = invitation.data?.accountExists ?? false;

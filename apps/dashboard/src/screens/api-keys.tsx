@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -33,13 +34,13 @@ function envFileOf(pair: CreatedApiKeyPair): string {
 
 export function ApiKeysScreen() {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: api.apiKeys.list });
+  const list = useQuery(queries.apiKeys());
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKeyPair | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.apiKeys.all });
   const revokePair = useMutation({ mutationFn: api.apiKeys.revokePair, onSettled: refresh });
   const revokeKey = useMutation({ mutationFn: api.apiKeys.revokeKey, onSettled: refresh });
-  const pairs = groupByName(keys.data ?? []);
+  const pairs = groupByName(list.data ?? []);
 
   return (
     <>
@@ -49,9 +50,9 @@ export function ApiKeysScreen() {
         actions={<Button onClick={() => setCreating(true)}>Create key pair</Button>}
       />
       <ErrorMessage error={revokePair.error ?? revokeKey.error} />
-      {keys.isPending && <Loading what="API keys" />}
-      {keys.error && <ErrorMessage error={keys.error} onRetry={() => void keys.refetch()} />}
-      {keys.data?.length === 0 && (
+      {list.isPending && <Loading what="API keys" />}
+      {list.error && <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />}
+      {list.data?.length === 0 && (
         <Empty title="No API keys yet" action={<Button onClick={() => setCreating(true)}>Create your first key pair</Button>}>
           Your site and your servers need a key pair to talk to Gatehouse.
         </Empty>

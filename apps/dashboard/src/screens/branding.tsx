@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError, type BrandingWithTag } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card, PageHeader } from '../components/ui/card';
 import { Field, Input, Textarea } from '../components/ui/field';
@@ -83,7 +84,7 @@ function toChanges(values: BrandingForm): BrandingChanges {
 }
 
 export function BrandingScreen() {
-  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const branding = useQuery(queries.branding());
   return (
     <>
       <PageHeader
@@ -105,7 +106,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
   const save = useMutation({
     mutationFn: (next: BrandingForm) => api.branding.save(toChanges(next), etag),
     onSuccess: (result) => {
-      queryClient.setQueryData(['branding'], result);
+      queryClient.setQueryData(queries.branding().queryKey, result);
       setSaved(true);
     },
     onError: (error) => showFieldErrors(form, error),
@@ -235,7 +236,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
         {conflict ? (
           <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
             <p>{(save.error as ApiError).problem.detail}</p>
-            <Button size="sm" variant="secondary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['branding'] })}>
+            <Button size="sm" variant="secondary" onClick={() => void queryClient.invalidateQueries({ queryKey: keys.branding.all })}>
               Load their version
             </Button>
           </div>

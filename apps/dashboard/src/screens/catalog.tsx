@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -17,8 +18,8 @@ import { formatDateTime, formatPrice } from '../lib/format';
 const money = formatPrice;
 
 export function CatalogScreen() {
-  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const products = useQuery(queries.products());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   return (
     <>
@@ -43,12 +44,12 @@ type SettingsForm = z.infer<typeof settingsSchema>;
 
 function ProcessorCard() {
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['processor'], queryFn: api.processor.get });
+  const settings = useQuery(queries.processor());
   const form = useForm<SettingsForm>({ resolver: zodResolver(settingsSchema), defaultValues: { secretKey: '', webhookSecret: '' } });
   const save = useMutation({
     mutationFn: (v: SettingsForm) => api.processor.save({ secretKey: v.secretKey, ...(v.webhookSecret ? { webhookSecret: v.webhookSecret } : {}) }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['processor'], saved);
+      queryClient.setQueryData(queries.processor().queryKey, saved);
       form.reset();
     },
     onError: (error) => showFieldErrors(form, error),
@@ -86,9 +87,9 @@ function ProcessorCard() {
 
 function ProductCard({ product, paywalls, paywallName }: { product: ProductView; paywalls: Array<{ id: string; name: string }>; paywallName: (id: string) => string }) {
   const queryClient = useQueryClient();
-  const prices = useQuery({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['prices', product.id] });
-  const refreshProducts = () => void queryClient.invalidateQueries({ queryKey: ['products'] });
+  const prices = useQuery(queries.prices(product.id));
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.prices.all });
+  const refreshProducts = () => void queryClient.invalidateQueries({ queryKey: keys.products.all });
   const setActive = useMutation({ mutationFn: (p: { id: string; active: boolean }) => api.catalog.setPriceActive(p.id, p.active), onSettled: refresh });
   const setProductActive = useMutation({ mutationFn: (active: boolean) => api.catalog.updateProduct(product.id, { active }), onSettled: refreshProducts });
   const removeProduct = useMutation({ mutationFn: () => api.catalog.removeProduct(product.id), onSuccess: refreshProducts });
@@ -166,7 +167,7 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
 
 /** The price loaded afresh by id, with the id a publisher's server passes to a checkout. */
 function PriceDetails({ priceId }: { priceId: string }) {
-  const price = useQuery({ queryKey: ['price', priceId], queryFn: () => api.catalog.price(priceId) });
+  const price = useQuery(queries.price(priceId));
   if (price.isPending) return <Loading what="the price" />;
   if (price.error) return <ErrorMessage error={price.error} />;
   return (
@@ -228,7 +229,7 @@ type ProductForm = z.infer<typeof productSchema>;
 /** A new product, or (with `productId`) the product loaded afresh by id and edited. */
 function ProductDialog({ paywalls, productId, onClose }: { paywalls: Array<{ id: string; name: string }>; productId?: string; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const existing = useQuery({ queryKey: ['product', productId], queryFn: () => api.catalog.product(productId as string), enabled: Boolean(productId) });
+  const existing = useQuery({ ...queries.product(productId ?? ''), enabled: Boolean(productId) });
   const form = useForm<ProductForm>({
     resolver: zodResolver(productSchema),
     defaultValues: { name: '', description: '', entitlements: [] },
@@ -240,7 +241,7 @@ function ProductDialog({ paywalls, productId, onClose }: { paywalls: Array<{ id:
       return productId ? api.catalog.updateProduct(productId, body) : api.catalog.createProduct(body);
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['products'] });
+      void queryClient.invalidateQueries({ queryKey: keys.products.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AiCrawlerRule, SearchCrawlerRule } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
+import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Select } from '../components/ui/field';
@@ -22,7 +23,7 @@ const AI: Record<AiCrawlerRule, string> = {
 /** How the paywalls treat verified search engines and AI crawlers (docs/server.md, "Crawler policy"). */
 export function CrawlerPolicyCard() {
   const queryClient = useQueryClient();
-  const policy = useQuery({ queryKey: ['crawler-policy'], queryFn: api.crawlerPolicy.get });
+  const policy = useQuery(queries.crawlerPolicy());
   // Here rather than in the form, which starts afresh with the saved policy.
   const [saved, setSaved] = useState(false);
   return (
@@ -40,7 +41,7 @@ export function CrawlerPolicyCard() {
           initial={policy.data}
           onSaving={() => setSaved(false)}
           onSaved={(policy) => {
-            queryClient.setQueryData(['crawler-policy'], policy);
+            queryClient.setQueryData(queries.crawlerPolicy().queryKey, policy);
             setSaved(true);
           }}
         />

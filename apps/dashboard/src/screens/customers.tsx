@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { FormFooter } from '../components/ui/form-footer';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
@@ -18,7 +19,7 @@ export function CustomersScreen() {
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<CustomerRecord | null>(null);
   const [creating, setCreating] = useState(false);
-  const customers = useQuery({ queryKey: ['customers', search], queryFn: () => api.customers.find(search) });
+  const customers = useQuery(queries.customers(search));
   /** Shows `customer` with the search set to their email, so the list behind them is theirs. */
   const open = (customer: CustomerRecord) => {
     setEmail(customer.email);
@@ -110,14 +111,10 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
   const [editing, setEditing] = useState(false);
   const [details, setDetails] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  const key = ['subscriptions', customer.id];
-  const subscriptions = useQuery({ queryKey: key, queryFn: () => api.subscriptions.ofCustomer(customer.id) });
-  const prices = useQuery({
-    queryKey: ['prices'],
-    queryFn: async () => (await Promise.all((await api.catalog.products()).map(async (product) => (await api.catalog.prices(product.id)).map((price) => ({ product, price }))))).flat(),
-  });
+  const subscriptions = useQuery(queries.subscriptions(customer.id));
+  const prices = useQuery(queries.allPrices());
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: key });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.subscriptions.all });
   const cancel = useMutation({
     mutationFn: (args: { id: string; atPeriodEnd: boolean }) => api.subscriptions.cancel(args.id, args.atPeriodEnd),
     onSuccess: (s) => setNotice(s.cancelAtPeriodEnd && s.status !== 'cancelled' ? `It ends on ${date(s.currentPeriodEnd)}.` : 'Cancelled now.'),
@@ -212,7 +209,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
  * customer's events, so this is what the dashboard can show honestly (docs/dashboard.md).
  */
 function SubscriptionHistory({ subscriptionId, priceLabel, onClose }: { subscriptionId: string; priceLabel: (priceId: string) => string; onClose: () => void }) {
-  const subscription = useQuery({ queryKey: ['subscription', subscriptionId], queryFn: () => api.subscriptions.get(subscriptionId) });
+  const subscription = useQuery(queries.subscription(subscriptionId));
   const s = subscription.data;
   const history: Array<[string, string]> = s
     ? ([

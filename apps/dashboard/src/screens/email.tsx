@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
@@ -25,7 +26,7 @@ export function EmailScreen() {
 }
 
 function Mailbox() {
-  const messages = useQuery({ queryKey: ['mailbox'], queryFn: api.email.messages });
+  const messages = useQuery(queries.mailbox());
   const [reading, setReading] = useState<string | null>(null);
   return (
     <Card aria-labelledby="mailbox-heading" className="space-y-3">
@@ -74,7 +75,7 @@ function Mailbox() {
 }
 
 function Message({ messageId, onClose }: { messageId: string; onClose: () => void }) {
-  const message = useQuery({ queryKey: ['mailbox', messageId], queryFn: () => api.email.message(messageId) });
+  const message = useQuery(queries.message(messageId));
   const m = message.data;
   return (
     <Dialog wide open onOpenChange={(open) => !open && onClose()} title={m?.subject ?? 'Message'} description={m ? `To ${m.to}, ${formatDateTime(m.sentAt ?? m.createdAt)}` : undefined}>
@@ -99,7 +100,7 @@ function Message({ messageId, onClose }: { messageId: string; onClose: () => voi
 }
 
 function Templates() {
-  const templates = useQuery({ queryKey: ['email-templates'], queryFn: api.email.templates });
+  const templates = useQuery(queries.emailTemplates());
   const [kind, setKind] = useState<EmailKind>('password_reset');
   const [language, setLanguage] = useState<EmailLanguage>('en');
   const template = templates.data?.find((t) => t.kind === kind && t.language === language);
@@ -138,7 +139,7 @@ function Templates() {
 function TemplateForm({ template, onDone }: { template: EmailTemplateView; onDone: (notice: string | null) => void }) {
   const queryClient = useQueryClient();
   const [copy, setCopy] = useState({ subject: template.subject, body: template.body, action: template.action });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['email-templates'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.emailTemplates.all });
   const save = useMutation({ mutationFn: () => api.email.saveTemplate(template, copy), onMutate: () => onDone(null), onSuccess: () => { onDone('Saved: the next messages use this copy.'); refresh(); } });
   const reset = useMutation({ mutationFn: () => api.email.resetTemplate(template), onMutate: () => onDone(null), onSuccess: () => { onDone('Back to the built-in copy.'); refresh(); } });
   const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldError(field) : undefined);

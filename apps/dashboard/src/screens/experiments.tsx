@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -55,11 +56,11 @@ const STATUS_TONE = { draft: 'neutral', running: 'good', stopped: 'warn' } as co
 
 export function ExperimentsScreen() {
   const queryClient = useQueryClient();
-  const experiments = useQuery({ queryKey: ['experiments'], queryFn: api.experiments.list });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const experiments = useQuery(queries.experiments());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['experiments'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.experiments.all });
   const start = useMutation({ mutationFn: api.experiments.start, onSettled: refresh });
   const stop = useMutation({ mutationFn: api.experiments.stop, onSettled: refresh });
   const remove = useMutation({ mutationFn: api.experiments.remove, onSettled: refresh });
@@ -128,11 +129,7 @@ export function ExperimentsScreen() {
 /** Per variant: impressions, conversions (completed checkouts), rate with its 95 % interval, and the comparison with the first variant in words. */
 function Results({ experiment }: { experiment: ExperimentView }) {
   const since = experiment.startedAt ?? experiment.createdAt;
-  const stats = useQuery({
-    queryKey: ['stats', 'experiment', experiment.id, since],
-    queryFn: () => api.stats.get({ from: since, to: new Date(Date.now() + 3_600_000).toISOString(), interval: 'day' }),
-    enabled: experiment.status !== 'draft',
-  });
+  const stats = useQuery({ ...queries.experimentResults(experiment.id, since), enabled: experiment.status !== 'draft' });
   if (experiment.status === 'draft') {
     return <p className="text-sm text-slate-600">Variants: {experiment.variants.map((v) => `${v.name} (${v.weight} %)`).join(', ')}. Start it to collect results.</p>;
   }
@@ -194,7 +191,7 @@ const toFormVariant = (v: ExperimentVariant) => ({
 
 /** A new experiment, or (with `experimentId`) a draft loaded afresh by id: its name and variants change until it starts. */
 function ExperimentDialog({ paywalls, experimentId, onClose }: { paywalls: Array<{ id: string; name: string }>; experimentId?: string; onClose: () => void }) {
-  const existing = useQuery({ queryKey: ['experiment', experimentId], queryFn: () => api.experiments.get(experimentId as string), enabled: Boolean(experimentId) });
+  const existing = useQuery({ ...queries.experiment(experimentId ?? ''), enabled: Boolean(experimentId) });
   if (experimentId && !existing.data) {
     return (
       <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit experiment">
@@ -225,7 +222,7 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
       return experiment ? api.experiments.update(experiment.id, { name: draft.name, variants: draft.variants }) : api.experiments.create(draft);
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['experiments'] });
+      void queryClient.invalidateQueries({ queryKey: keys.experiments.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),

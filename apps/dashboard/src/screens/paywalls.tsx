@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -88,13 +89,13 @@ function toDraft(form: PaywallForm): PaywallDraft {
 
 export function PaywallsScreen() {
   const queryClient = useQueryClient();
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
-  const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
+  const paywalls = useQuery(queries.paywalls());
+  const segments = useQuery(queries.segments());
   const [creating, setCreating] = useState(false);
   const { edit } = useSearch({ from: '/signed-in/paywalls' });
   const navigate = useNavigate({ from: '/paywalls' });
   const setEditing = (paywallId: string | undefined) => void navigate({ search: paywallId ? { edit: paywallId } : {} });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['paywalls'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.paywalls.all });
   const toggle = useMutation({ mutationFn: (p: { id: string; enabled: boolean }) => api.paywalls.update(p.id, { enabled: p.enabled }), onSettled: refresh });
   const remove = useMutation({ mutationFn: api.paywalls.remove, onSettled: refresh });
   /** Moves a paywall one place; priorities are rewritten 10 apart so equal ones get an order too. */
@@ -178,7 +179,7 @@ export function PaywallsScreen() {
 
 /** The editor of `?edit=<id>`: the paywall loaded afresh by id, so a link to it works. */
 function PaywallById({ paywallId, segments, onClose }: { paywallId: string; segments: Array<{ id: string; name: string }>; onClose: () => void }) {
-  const paywall = useQuery({ queryKey: ['paywall', paywallId], queryFn: () => api.paywalls.get(paywallId) });
+  const paywall = useQuery(queries.paywall(paywallId));
   if (paywall.data) return <PaywallDialog key={paywall.data.updatedAt} paywall={paywall.data} segments={segments} onClose={onClose} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit paywall">
@@ -194,7 +195,7 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
   const save = useMutation({
     mutationFn: (values: PaywallForm) => (paywall ? api.paywalls.update(paywall.id, toDraft(values)) : api.paywalls.create(toDraft(values))),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['paywalls'] });
+      void queryClient.invalidateQueries({ queryKey: keys.paywalls.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
-import { ROLE_LABELS, sessionQuery } from '../api/session';
+import { keys, queries } from '../api/queries';
+import { ROLE_LABELS } from '../api/session';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
@@ -34,7 +35,7 @@ type PublicationInput = z.input<typeof publicationSchema>;
 type PublicationOutput = z.output<typeof publicationSchema>;
 
 export function PublicationsScreen() {
-  const publications = useQuery({ queryKey: ['publications'], queryFn: api.publications.list });
+  const publications = useQuery(queries.publications());
   const [editing, setEditing] = useState<MembershipView | 'new' | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -113,8 +114,8 @@ function PublicationDialog({
   const save = useMutation({
     mutationFn: (values: PublicationOutput) => (publication ? api.publications.update(publication.id, values) : api.publications.create(values)),
     onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: ['publications'] });
-      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: keys.publications.all });
+      void queryClient.invalidateQueries({ queryKey: keys.session });
       onSaved(saved, publication === null);
     },
     onError: (error) => showFieldErrors(form, error),

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -79,13 +80,13 @@ export function describeCondition({ attribute, operator, value }: SegmentConditi
 
 export function SegmentsScreen() {
   const queryClient = useQueryClient();
-  const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const segments = useQuery(queries.segments());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   const { edit } = useSearch({ from: '/signed-in/segments' });
   const navigate = useNavigate({ from: '/segments' });
   const setEditing = (segmentId: string | undefined) => void navigate({ search: segmentId ? { edit: segmentId } : {} });
-  const remove = useMutation({ mutationFn: api.segments.remove, onSettled: () => void queryClient.invalidateQueries({ queryKey: ['segments'] }) });
+  const remove = useMutation({ mutationFn: api.segments.remove, onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.segments.all }) });
 
   return (
     <>
@@ -137,7 +138,7 @@ export function SegmentsScreen() {
 
 /** The editor of `?edit=<id>`: the segment loaded afresh by id, so a link to it works. */
 function SegmentById({ segmentId, onClose }: { segmentId: string; onClose: () => void }) {
-  const segment = useQuery({ queryKey: ['segment', segmentId], queryFn: () => api.segments.get(segmentId) });
+  const segment = useQuery(queries.segment(segmentId));
   if (segment.data) return <SegmentDialog key={segment.data.updatedAt} segment={segment.data} onClose={onClose} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit segment">
@@ -153,7 +154,7 @@ function SegmentDialog({ segment, onClose }: { segment: SegmentView | null; onCl
   const save = useMutation({
     mutationFn: (values: SegmentForm) => (segment ? api.segments.update(segment.id, toDraft(values)) : api.segments.create(toDraft(values))),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['segments'] });
+      void queryClient.invalidateQueries({ queryKey: keys.segments.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouter } from '@tanstack/react-router';
 import { api } from '../api/client';
-import { canWrite, ROLE_LABELS, sessionQuery, useSession } from '../api/session';
+import { keys } from '../api/queries';
+import { canWrite, ROLE_LABELS, useSession } from '../api/session';
 import { Button } from '../components/ui/button';
 import { Select } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
@@ -29,8 +30,8 @@ export function Shell() {
   const switchPublication = useMutation({
     mutationFn: api.session.switchPublication,
     onSuccess: (view) => {
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
-      queryClient.setQueryData(sessionQuery.queryKey, view);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.session[0] });
+      queryClient.setQueryData(keys.session, view);
     },
   });
   const signOut = useMutation({

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError } from '../api/client';
-import { sessionQuery } from '../api/session';
+import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Input } from '../components/ui/field';
@@ -36,9 +36,9 @@ export function SignIn() {
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await api.session.signIn(values.email, values.password);
+      await api.session.signIn(values);
       queryClient.clear();
-      await queryClient.fetchQuery(sessionQuery);
+      await queryClient.fetchQuery(queries.session());
       router.history.push(underDashboard(redirect ?? '/'));
     } catch (error) {
       setFailure(error);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Stats } from '@gatehouse/contracts';
 import { useState, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api } from '../api/client';
+import { queries } from '../api/queries';
 import { Card, PageHeader } from '../components/ui/card';
 import { Field, Input, Select } from '../components/ui/field';
 import { ErrorMessage, Loading } from '../components/ui/states';
@@ -18,7 +18,7 @@ export function StatsScreen() {
   const [to, setTo] = useState(day(0));
   const [interval, setInterval] = useState<'day' | 'hour'>('day');
   const range = { from: `${from}T00:00:00.000Z`, to: new Date(new Date(`${to}T00:00:00.000Z`).getTime() + 86_400_000).toISOString(), interval };
-  const stats = useQuery({ queryKey: ['stats', range], queryFn: () => api.stats.get(range), enabled: from <= to });
+  const stats = useQuery({ ...queries.stats(range), enabled: from <= to });
 
   return (
     <>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { ROLE_LABELS, useSession } from '../api/session';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
@@ -30,11 +31,11 @@ const dateTime = formatDateTime;
 export function TeamScreen() {
   const session = useSession();
   const queryClient = useQueryClient();
-  const team = useQuery({ queryKey: ['team'], queryFn: api.team.get });
+  const team = useQuery(queries.team());
   const [inviting, setInviting] = useState(false);
   const [invitation, setInvitation] = useState<CreatedInvitation | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['team'] });
-  const changeRole = useMutation({ mutationFn: (args: { staffId: string; role: StaffRole }) => api.team.changeRole(args.staffId, args.role), onSettled: refresh });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.team.all });
+  const changeRole = useMutation({ mutationFn: (args: { staffId: string; role: StaffRole }) => api.team.changeRole(args.staffId, { role: args.role }), onSettled: refresh });
   const removeMember = useMutation({ mutationFn: api.team.removeMember, onSettled: refresh });
   const revokeInvitation = useMutation({ mutationFn: api.team.revokeInvitation, onSettled: refresh });
   const failure = changeRole.error ?? removeMember.error ?? revokeInvitation.error;
@@ -166,7 +167,7 @@ function TeamLog({ log }: { log: TeamChangeView[] }) {
 function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: (invitation: CreatedInvitation) => void }) {
   const form = useForm<InviteValues>({ resolver: zodResolver(inviteSchema), defaultValues: { email: '', role: 'viewer' } });
   const invite = useMutation({
-    mutationFn: (values: InviteValues) => api.team.invite(values.email, values.role),
+    mutationFn: (values: InviteValues) => api.team.invite(values),
     onSuccess: onInvited,
     onError: (error) => showFieldErrors(form, error),
   });

@@ -4,7 +4,10 @@ import type { CreatedWebhook, OutboundEventName, WebhookWithDeliveries } from '@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { api } from '../api/client';
+import { api, type BodyOf } from '../api/client';
+import { keys, queries } from '../api/queries';
+
+type WebhookBody = BodyOf<'/api/v1/admin/webhooks', 'post'>;
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -35,14 +38,13 @@ const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB'
 export function WebhooksScreen() {
   const queryClient = useQueryClient();
   const webhooks = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: api.webhooks.list,
+    ...queries.webhooks(),
     // While an attempt is pending, its outcome is a few seconds away.
     refetchInterval: (query) => (query.state.data?.some((w) => w.deliveries.some((d) => d.status === 'pending')) ? 2_000 : false),
   });
   const [editing, setEditing] = useState<WebhookWithDeliveries | 'new' | null>(null);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.webhooks.all });
 
   return (
     <>
@@ -170,7 +172,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: { webhook: WebhookWithDeli
   });
   const save = useMutation({
     mutationFn: (values: WebhookValues) => {
-      const events = values.events as OutboundEventName[];
+      const events = values.events as WebhookBody['events'];
       return webhook
         ? api.webhooks.update(webhook.id, { url: values.url, events, description: values.description || null })
         : api.webhooks.create({ url: values.url, events, ...(values.description ? { description: values.description } : {}) });
