@@ -73,6 +73,11 @@ export interface ApiKeyView {
   kind: ApiKeyKind;
   /** The first 12 characters of the key. */
   prefix: string;
+  /**
+   * The whole publishable key, which is public (every page of the site carries it), for the
+   * dashboard's snippet; null for secret keys, which are shown once, and for keys made before it was kept.
+   */
+  publishableKey: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

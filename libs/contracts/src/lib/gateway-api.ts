@@ -52,10 +52,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The publication's keys, revoked ones included; never the keys themselves. */
+        /** The publication's keys, revoked ones included: publishable keys whole (they are public), secret keys by their prefix only. */
         get: operations["ApiKeysController_list"];
         put?: never;
-        /** Create a key pair. Both keys are in this answer only; they are stored hashed. */
+        /** Create a key pair. The secret key is in this answer only and stored hashed; the publishable key, public by design, stays listed. */
         post: operations["ApiKeysController_create"];
         delete?: never;
         options?: never;
@@ -1221,6 +1221,8 @@ export interface components {
              * @example pk_4Hc8s1Lq9
              */
             prefix: string;
+            /** @description The whole publishable key, public like the pages that carry it; null for a secret key (shown only at creation) and for a publishable key made before keys were kept. */
+            publishableKey: string | null;
             /** Format: date-time */
             revokedAt: string | null;
         };
@@ -2156,6 +2158,11 @@ export interface components {
         };
         ProcessorSettingsViewDto: {
             configured: boolean;
+            /**
+             * @description Under `npm start` with the local fake processor standing in: a key it accepts, which the dashboard offers; null in any real deployment.
+             * @example null
+             */
+            localTestKey: string | null;
             /**
              * @description Masked.
              * @example sk_...1234

@@ -50,6 +50,12 @@ export class ApiKeyViewDto implements ApiKeyView {
   @ApiProperty({ example: 'website' }) name: string;
   @ApiProperty({ enum: ['publishable', 'secret'] satisfies ApiKeyKind[] }) kind: ApiKeyKind;
   @ApiProperty({ example: 'pk_4Hc8s1Lq9', description: 'The first 12 characters of the key.' }) prefix: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The whole publishable key, public like the pages that carry it; null for a secret key (shown only at creation) and for a publishable key made before keys were kept.',
+  })
+  publishableKey: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
