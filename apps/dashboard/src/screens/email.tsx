@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView } from '@gatehouse/contracts';
+import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView, MessageKind } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
@@ -11,6 +11,7 @@ import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDateTime } from '../lib/format';
 
 const KIND_LABELS: Record<EmailKind, string> = { password_reset: 'Password reset', email_verification: 'Email verification', login_code: 'Sign-in code' };
+const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation' };
 const LANGUAGE_LABELS: Record<EmailLanguage, string> = { en: 'English', de: 'German' };
 const STATUS_TONE = { pending: 'neutral', sending: 'neutral', sent: 'good', failed: 'bad' } as const;
 
@@ -55,7 +56,7 @@ function Mailbox() {
               <tr key={m.id} className="border-t border-slate-100">
                 <td className="px-2 py-2">{formatDateTime(m.createdAt)}</td>
                 <td className="px-2 py-2">{m.to}</td>
-                <td className="px-2 py-2">{m.subject ?? KIND_LABELS[m.kind]} <span className="text-xs text-slate-600">({LANGUAGE_LABELS[m.language]})</span></td>
+                <td className="px-2 py-2">{m.subject ?? MESSAGE_LABELS[m.kind]} <span className="text-xs text-slate-600">({LANGUAGE_LABELS[m.language]})</span></td>
                 <td className="px-2 py-2">
                   <Badge tone={STATUS_TONE[m.status]}>{m.status}</Badge>
                   {m.delivery && <span className="ml-2 text-xs text-slate-600">{m.delivery === 'mailbox' ? 'local mailbox' : 'SMTP'}</span>}

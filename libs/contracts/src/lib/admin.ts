@@ -112,6 +112,8 @@ export interface InvitationView {
 /** Returned once, to the inviter: only the token's hash is stored. */
 export interface CreatedInvitation extends InvitationView {
   token: string;
+  /** Whether the invitation's email is queued (identity's email queue); false when identity did not answer: pass the link on. */
+  emailed: boolean;
 }
 
 export type TeamChangeAction = 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';

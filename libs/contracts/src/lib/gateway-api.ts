@@ -1360,6 +1360,8 @@ export interface components {
             createdAt: string;
             /** @example colleague@news.example */
             email: string;
+            /** @description The invitation's email is queued (sent to the invitee with the link); false when it could not be: pass the link on yourself. */
+            emailed: boolean;
             /**
              * Format: date-time
              * @description 7 days after `createdAt`.
@@ -1632,8 +1634,11 @@ export interface components {
             html: string | null;
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            kind: "password_reset" | "email_verification" | "login_code";
+            /**
+             * @description An account email to a reader, or `staff_invitation`.
+             * @enum {string}
+             */
+            kind: "password_reset" | "email_verification" | "login_code" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -1663,8 +1668,11 @@ export interface components {
             delivery: "smtp" | "mailbox" | null;
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            kind: "password_reset" | "email_verification" | "login_code";
+            /**
+             * @description An account email to a reader, or `staff_invitation`.
+             * @enum {string}
+             */
+            kind: "password_reset" | "email_verification" | "login_code" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;

@@ -85,6 +85,8 @@ export class InvitationViewDto implements InvitationView {
 
 export class CreatedInvitationDto extends InvitationViewDto implements CreatedInvitation {
   @ApiProperty({ example: 'k3Jd9sQ0v…', description: 'The token of the invitation link; shown here only (only its hash is stored).' }) token: string;
+  @ApiProperty({ description: "The invitation's email is queued (sent to the invitee with the link); false when it could not be: pass the link on yourself." })
+  emailed: boolean;
 }
 
 const TEAM_CHANGE_ACTIONS = ['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed'] as const satisfies readonly TeamChangeAction[];
