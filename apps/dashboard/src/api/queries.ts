@@ -51,6 +51,13 @@ export const queries = {
       queryKey: [...keys.stats.all, 'experiment', id, since],
       queryFn: () => api.stats.get({ from: since, to: new Date(Date.now() + 3_600_000).toISOString(), interval: 'day' }),
     }),
+  /** Customers holding a live subscription now (the stats view's figure). */
+  subscribers: () =>
+    queryOptions({
+      queryKey: [...keys.stats.all, 'subscribers now'],
+      queryFn: async () =>
+        (await api.stats.get({ from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString(), interval: 'day' })).totals.activeSubscribers,
+    }),
   products: () => queryOptions({ queryKey: [...keys.products.all, 'list'], queryFn: api.catalog.products }),
   product: (id: string) => queryOptions({ queryKey: keys.products.one(id), queryFn: () => api.catalog.product(id) }),
   prices: (productId: string) => queryOptions({ queryKey: keys.prices.ofProduct(productId), queryFn: () => api.catalog.prices(productId) }),

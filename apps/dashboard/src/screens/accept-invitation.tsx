@@ -11,6 +11,7 @@ import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Input } from '../components/ui/field';
 import { ErrorMessage, Loading } from '../components/ui/states';
+import { useDocumentTitle } from '../lib/document-title';
 
 const acceptSchema = z
   .object({
@@ -32,6 +33,7 @@ export function AcceptInvitation() {
   const queryClient = useQueryClient();
   const invitation = useQuery({ ...queries.invitation(token), enabled: token !== '' });
   const [failure, setFailure] = useState<unknown>(null);
+  useDocumentTitle('Join a publication');
   const form = useForm<AcceptValues>({ resolver: zodResolver(acceptSchema), defaultValues: { name: '', password: '', confirm: '' } });
   const existing = invitation.data?.accountExists ?? false;
 
@@ -40,7 +42,7 @@ export function AcceptInvitation() {
     try {
       await api.team.acceptInvitation({ token, name, password });
       queryClient.clear();
-      router.history.push('/dashboard/publications');
+      router.history.push('/dashboard/');
     } catch (error) {
       setFailure(error);
       if (error instanceof ApiError && error.fieldError('password')) form.setError('password', { message: error.fieldError('password') });

@@ -5,7 +5,7 @@ import { api } from '../api/client';
 import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
-import { Field, Select } from '../components/ui/field';
+import { Field, Select, GuardedFields } from '../components/ui/field';
 import { ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDateTime } from '../lib/format';
 
@@ -68,7 +68,7 @@ function CrawlerForm({
   };
   return (
     <form aria-label="Crawler policy" className="space-y-3" onSubmit={submit}>
-      <div className="grid gap-3 sm:grid-cols-2">
+      <GuardedFields requires="edit" className="grid gap-3 sm:grid-cols-2">
         <Field label="Search engines">
           {(control) => (
             <Select value={searchEngines} onChange={(e) => setSearchEngines(e.target.value as SearchCrawlerRule)} {...control}>
@@ -83,11 +83,11 @@ function CrawlerForm({
             </Select>
           )}
         </Field>
-      </div>
+      </GuardedFields>
       <p className="text-xs text-slate-600">{initial.updatedAt ? `Last changed ${formatDateTime(initial.updatedAt)}.` : 'Never changed: both are decided as for any visitor.'}</p>
       <ErrorMessage error={save.error} />
       <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending}>Save crawler policy</Button>
+        <Button requires="edit" type="submit" disabled={save.isPending}>Save crawler policy</Button>
       </div>
     </form>
   );

@@ -5,9 +5,9 @@ import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
 import { FormFooter } from '../components/ui/form-footer';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
-import { Field, Input, Select } from '../components/ui/field';
+import { Field, Input, Select, GuardedFields } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDate, formatDateTime, formatPrice } from '../lib/format';
 
@@ -37,7 +37,7 @@ export function CustomersScreen() {
       <PageHeader
         title="Customers"
         description="Your readers with an account: their subscriptions, manual grants and cancellations."
-        actions={<Button onClick={() => setCreating(true)}>New customer</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New customer</Button>}
       />
       <form role="search" className="flex items-end gap-2" onSubmit={submit}>
         <div className="flex-1">
@@ -132,9 +132,9 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
         </div>
         <div className="flex gap-2">
           <Button size="sm" variant="secondary" onClick={onClose}>Back to the list</Button>
-          <Button size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
           <ConfirmDialog
-            trigger={<Button size="sm" variant="danger">Delete customer</Button>}
+            trigger={<Button requires="edit" size="sm" variant="danger">Delete customer</Button>}
             title={`Delete ${customer.email}?`}
             consequence="Their account, sign-in sessions and tokens are removed at once and the email may register again. Their subscription records stay for your accounts; cancel them first if they should stop."
             confirmLabel="Delete customer"
@@ -149,7 +149,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
       {subscriptions.error && <ErrorMessage error={subscriptions.error} />}
       {subscriptions.data?.length === 0 && <p className="text-sm text-slate-600">No subscriptions. Grant one below.</p>}
       {subscriptions.data && subscriptions.data.length > 0 && (
-        <table className="w-full text-left text-sm">
+        <Table>
           <caption className="sr-only">Subscriptions of {customer.email}</caption>
           <thead className="bg-slate-50 text-xs uppercase text-slate-600">
             <tr>
@@ -178,10 +178,10 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
                     {s.status !== 'cancelled' && (
                       <>
                         {!s.cancelAtPeriodEnd && (
-                          <Button size="sm" variant="secondary" onClick={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: true })}>Cancel at period end</Button>
+                          <Button requires="edit" size="sm" variant="secondary" onClick={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: true })}>Cancel at period end</Button>
                         )}
                         <ConfirmDialog
-                          trigger={<Button size="sm" variant="danger">Cancel now</Button>}
+                          trigger={<Button requires="edit" size="sm" variant="danger">Cancel now</Button>}
                           title="Cancel this subscription now?"
                           consequence="The customer loses access at once; nothing is refunded by this action."
                           confirmLabel="Cancel now"
@@ -195,7 +195,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
               );
             })}
           </tbody>
-        </table>
+        </Table>
       )}
       <Grant customerId={customer.id} prices={prices.data ?? []} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
       {editing && <CustomerDialog customer={customer} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); onChanged(saved); }} />}
@@ -259,15 +259,17 @@ function Grant({ customerId, prices, onGranted }: { customerId: string; prices: 
         grant.mutate();
       }}
     >
-      <Field label="Grant a subscription to">
-        {(control) => (
-          <Select value={priceId} onChange={(e) => setPriceId(e.target.value)} {...control}>
-            {prices.map(({ product, price }) => <option key={price.id} value={price.id}>{product.name}, {money(price)}</option>)}
-          </Select>
-        )}
-      </Field>
-      <Field label="Until (optional)">{(control) => <Input type="date" value={until} onChange={(e) => setUntil(e.target.value)} {...control} />}</Field>
-      <Button type="submit" disabled={grant.isPending}>Grant</Button>
+      <GuardedFields requires="edit" className="contents">
+        <Field label="Grant a subscription to">
+          {(control) => (
+            <Select value={priceId} onChange={(e) => setPriceId(e.target.value)} {...control}>
+              {prices.map(({ product, price }) => <option key={price.id} value={price.id}>{product.name}, {money(price)}</option>)}
+            </Select>
+          )}
+        </Field>
+        <Field label="Until (optional)">{(control) => <Input type="date" value={until} onChange={(e) => setUntil(e.target.value)} {...control} />}</Field>
+      </GuardedFields>
+      <Button requires="edit" type="submit" disabled={grant.isPending}>Grant</Button>
       <div className="sm:col-span-3"><ErrorMessage error={grant.error} /></div>
     </form>
   );

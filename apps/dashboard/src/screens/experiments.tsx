@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExperimentDraft, ExperimentVariant, ExperimentView, PaywallPresentation, VariantStats } from '@gatehouse/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
 import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
@@ -71,13 +71,13 @@ export function ExperimentsScreen() {
       <PageHeader
         title="Experiments"
         description="Show visitors variants of a paywall and see which converts better. Each visitor keeps their variant."
-        actions={<Button onClick={() => setCreating(true)}>New experiment</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New experiment</Button>}
       />
       <ErrorMessage error={start.error ?? stop.error ?? remove.error} />
       {experiments.isPending && <Loading what="experiments" />}
       {experiments.error && <ErrorMessage error={experiments.error} onRetry={() => void experiments.refetch()} />}
       {experiments.data?.length === 0 && (
-        <Empty title="No experiments yet" action={<Button onClick={() => setCreating(true)}>Create your first experiment</Button>}>
+        <Empty title="No experiments yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first experiment</Button>}>
           For example: does “Subscribe” or “Join now” convert more readers?
         </Empty>
       )}
@@ -93,13 +93,13 @@ export function ExperimentsScreen() {
             <div className="flex gap-2">
               {experiment.status === 'draft' && (
                 <>
-                  <Button size="sm" variant="secondary" onClick={() => setEditing(experiment.id)} aria-label={`Edit ${experiment.name}`}>Edit</Button>
-                  <Button size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>
+                  <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(experiment.id)} aria-label={`Edit ${experiment.name}`}>Edit</Button>
+                  <Button requires="edit" size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>
                 </>
               )}
               {experiment.status === 'running' && (
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="secondary">Stop</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="secondary">Stop</Button>}
                   title={`Stop ${experiment.name}?`}
                   consequence="Every visitor sees the paywall as configured again; the results so far stay here. A stopped experiment cannot be restarted."
                   confirmLabel="Stop experiment"
@@ -108,7 +108,7 @@ export function ExperimentsScreen() {
               )}
               {experiment.status !== 'running' && (
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="danger">Delete</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="danger">Delete</Button>}
                   title={`Delete ${experiment.name}?`}
                   consequence="The experiment and its variants are removed; figures already counted stay in the stats."
                   confirmLabel="Delete experiment"
@@ -138,7 +138,7 @@ function Results({ experiment }: { experiment: ExperimentView }) {
   const rows = experiment.variants.map((variant) => ({ variant, figures: stats.data.variants.find((v) => v.variantId === variant.id) }));
   const baseline = rows[0];
   return (
-    <table className="w-full text-left text-sm">
+    <Table>
       <caption className="sr-only">Results of {experiment.name}</caption>
       <thead className="bg-slate-50 text-xs uppercase text-slate-600">
         <tr>
@@ -167,7 +167,17 @@ function Results({ experiment }: { experiment: ExperimentView }) {
           );
         })}
       </tbody>
-    </table>
+    </Table>
+  );
+}
+
+/** A control of a repeated row, with its column's name above it (the control's own name says which row). */
+function RowField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="block min-w-0 space-y-1">
+      <span className="block text-xs font-medium text-slate-700">{label}</span>
+      {children}
+    </label>
   );
 }
 
@@ -249,17 +259,30 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
             const n = index + 1;
             const rowErrors = errors.variants?.[index];
             return (
-              <div key={field.id} className="grid grid-cols-[1fr_5rem_9rem_1fr_1fr_auto] items-start gap-2">
-                <Input aria-label={`Variant ${n} name`} {...form.register(`variants.${index}.name`)} aria-invalid={Boolean(rowErrors?.name)} />
-                <Input aria-label={`Variant ${n} weight`} inputMode="numeric" {...form.register(`variants.${index}.weight`)} aria-invalid={Boolean(rowErrors?.weight)} />
-                <Select aria-label={`Variant ${n} presentation`} {...form.register(`variants.${index}.presentation`)}>
-                  <option value="">As the paywall</option>
-                  {Object.entries(PRESENTATIONS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-                </Select>
-                <Input aria-label={`Variant ${n} heading`} placeholder="Heading" {...form.register(`variants.${index}.heading`)} />
-                <Input aria-label={`Variant ${n} button text`} placeholder="Button text" {...form.register(`variants.${index}.ctaText`)} />
-                <Button size="sm" variant="ghost" disabled={variants.fields.length <= 2} onClick={() => variants.remove(index)} aria-label={`Remove variant ${n}`}>Remove</Button>
-              </div>
+              <fieldset key={field.id} className="min-w-0 rounded-md border border-slate-200 px-3 pb-3">
+                <legend className="px-1 text-sm font-medium">Variant {n}</legend>
+                <div className="grid gap-2 sm:grid-cols-[1fr_5rem_10rem] sm:items-end lg:grid-cols-[1fr_5rem_10rem_1fr_1fr_auto]">
+                  <RowField label="Name">
+                    <Input aria-label={`Variant ${n} name`} {...form.register(`variants.${index}.name`)} aria-invalid={Boolean(rowErrors?.name)} />
+                  </RowField>
+                  <RowField label="Weight %">
+                    <Input aria-label={`Variant ${n} weight`} inputMode="numeric" {...form.register(`variants.${index}.weight`)} aria-invalid={Boolean(rowErrors?.weight)} />
+                  </RowField>
+                  <RowField label="Presentation">
+                    <Select aria-label={`Variant ${n} presentation`} {...form.register(`variants.${index}.presentation`)}>
+                      <option value="">As the paywall</option>
+                      {Object.entries(PRESENTATIONS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+                    </Select>
+                  </RowField>
+                  <RowField label="Heading">
+                    <Input aria-label={`Variant ${n} heading`} placeholder="As the paywall" {...form.register(`variants.${index}.heading`)} />
+                  </RowField>
+                  <RowField label="Button text">
+                    <Input aria-label={`Variant ${n} button text`} placeholder="As the paywall" {...form.register(`variants.${index}.ctaText`)} />
+                  </RowField>
+                  <Button size="sm" variant="ghost" disabled={variants.fields.length <= 2} onClick={() => variants.remove(index)} aria-label={`Remove variant ${n}`}>Remove</Button>
+                </div>
+              </fieldset>
             );
           })}
           <p role="status" className={total === 100 ? 'text-xs text-slate-700' : 'text-xs font-medium text-amber-800'}>

@@ -93,13 +93,13 @@ export function SegmentsScreen() {
       <PageHeader
         title="Segments"
         description="Groups of visitors a paywall can target: by device, country, referrer, campaign, path, visits, sign-in or subscription."
-        actions={<Button onClick={() => setCreating(true)}>New segment</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New segment</Button>}
       />
       <ErrorMessage error={remove.error} />
       {segments.isPending && <Loading what="segments" />}
       {segments.error && <ErrorMessage error={segments.error} onRetry={() => void segments.refetch()} />}
       {segments.data?.length === 0 && (
-        <Empty title="No segments yet" action={<Button onClick={() => setCreating(true)}>Create your first segment</Button>}>
+        <Empty title="No segments yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first segment</Button>}>
           For example “mobile visitors from a newsletter campaign”, to show them a softer paywall.
         </Empty>
       )}
@@ -110,9 +110,9 @@ export function SegmentsScreen() {
             <div className="flex items-start justify-between gap-3">
               <h2 id={`segment-${segment.id}`} className="font-semibold">{segment.name}</h2>
               <div className="flex gap-2">
-                <Button size="sm" variant="secondary" onClick={() => setEditing(segment.id)} aria-label={`Edit ${segment.name}`}>Edit</Button>
+                <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(segment.id)} aria-label={`Edit ${segment.name}`}>Edit</Button>
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="danger" aria-label={`Delete ${segment.name}`}>Delete</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="danger" aria-label={`Delete ${segment.name}`}>Delete</Button>}
                   title={`Delete ${segment.name}?`}
                   consequence={users.length > 0 ? `Paywalls use it (${users.map((p) => p.name).join(', ')}): point them elsewhere first, or the deletion is refused.` : 'No paywall uses it; it is removed for good.'}
                   confirmLabel="Delete segment"
@@ -208,7 +208,7 @@ function ConditionRow({ form, index, onRemove }: { form: UseFormReturn<SegmentFo
   const valueField = form.register(`conditions.${index}.value`);
   return (
     <div className="rounded-md border border-slate-200 p-3">
-      <div className="grid grid-cols-[1fr_1fr_1.3fr_auto] items-start gap-2">
+      <div className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1fr_1.3fr_auto]">
         <Select aria-label={`Condition ${n} attribute`} {...attributeField}>
           {ATTRIBUTE_NAMES.map((name) => <option key={name} value={name}>{ATTRIBUTES[name].label}</option>)}
         </Select>

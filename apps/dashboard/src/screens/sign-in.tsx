@@ -10,6 +10,7 @@ import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Input } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
+import { useDocumentTitle } from '../lib/document-title';
 
 const signInSchema = z.object({
   email: z.email('Enter your email address.'),
@@ -31,6 +32,7 @@ export function SignIn() {
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
   const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle('Sign in');
   useEffect(() => heading.current?.focus(), []);
 
   const onSubmit = form.handleSubmit(async (values) => {
