@@ -135,7 +135,8 @@ export async function staffBrowser(): Promise<TestBrowser> {
   return launchBrowser();
 }
 
-export async function signIn(page: Page, system: DashboardSystem, account: { email: string; password: string }): Promise<void> {
+/** Signs in on the dashboard at `system.url` (a DashboardSystem, or `npm start`'s) and waits for its home screen. */
+export async function signIn(page: Page, system: { url: string }, account: { email: string; password: string }): Promise<void> {
   await page.goto(`${system.url}/sign-in`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
