@@ -76,6 +76,7 @@ async function all<P extends PagedPath>(path: P, query: Record<string, string> =
   let cursor: string | null = null;
   do {
     const init = { params: { path: pathParams, query: { ...query, limit: 100, ...(cursor ? { cursor } : {}) } } };
+    // One loop for every paged path: `PagedPath` and `ItemOf` keep the types, which the union of paths would lose here.
     const page = (await data((client.GET as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init))) as {
       items: Array<ItemOf<P>>;
       nextCursor: string | null;
