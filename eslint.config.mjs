@@ -25,7 +25,8 @@ const depConstraints = (extra = []) => [
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
-  { ignores: ['**/dist', '**/node_modules', '**/.data', 'reports', 'tmp', '**/*.js', '**/*.mjs'] },
+  // The generated API types (npm run generate:api-types) are checked by the OpenAPI document's test instead.
+  { ignores: ['**/dist', '**/node_modules', '**/.data', 'reports', 'tmp', '**/*.js', '**/*.mjs', 'libs/contracts/src/lib/gateway-api.ts'] },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     rules: {

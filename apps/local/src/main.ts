@@ -10,7 +10,7 @@ import { identityService } from '@gatehouse/identity';
 import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import type { AddressInfo } from 'node:net';
-import { DemoSite, startLocalProcessor } from './demo/demo-site';
+import { DemoSite, LOCAL_PROCESSOR_KEY, startLocalProcessor } from './demo/demo-site';
 
 const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
 
@@ -40,7 +40,10 @@ runMain(async () => {
   for (const name of demo) process.env[name] = DEMO_DEFAULTS[name];
   // No processor configured: the local fake stands in, so the demo's checkout completes (docs/elements.md).
   const localProcessor = !process.env['PROCESSOR_API_URL'] && process.env['LOCAL_FAKE_PROCESSOR'] !== 'false' ? await startLocalProcessor() : undefined;
-  if (localProcessor) process.env['PROCESSOR_API_URL'] = localProcessor.url;
+  if (localProcessor) {
+    process.env['PROCESSOR_API_URL'] = localProcessor.url;
+    process.env['LOCAL_PROCESSOR_KEY'] = LOCAL_PROCESSOR_KEY;
+  }
   // Billing names this address to the processor for its webhooks: the port this process listens on.
   process.env['PUBLIC_BASE_URL'] ??= `http://localhost:${process.env['PORT'] ?? 3000}`;
   const base = loadConfig(ServiceConfig);

@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError } from '../api/client';
+import { queries } from '../api/queries';
 import { ROLE_LABELS } from '../api/session';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Input } from '../components/ui/field';
 import { ErrorMessage, Loading } from '../components/ui/states';
+import { useDocumentTitle } from '../lib/document-title';
 
 const acceptSchema = z
   .object({
@@ -29,8 +31,9 @@ export function AcceptInvitation() {
   const [token] = useState(tokenFromLocation);
   const router = useRouter();
   const queryClient = useQueryClient();
-  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => api.team.previewInvitation(token), enabled: token !== '' });
+  const invitation = useQuery({ ...queries.invitation(token), enabled: token !== '' });
   const [failure, setFailure] = useState<unknown>(null);
+  useDocumentTitle('Join a publication');
   const form = useForm<AcceptValues>({ resolver: zodResolver(acceptSchema), defaultValues: { name: '', password: '', confirm: '' } });
   const existing = invitation.data?.accountExists ?? false;
 
@@ -39,7 +42,7 @@ export function AcceptInvitation() {
     try {
       await api.team.acceptInvitation({ token, name, password });
       queryClient.clear();
-      router.history.push('/dashboard/publications');
+      router.history.push('/dashboard/');
     } catch (error) {
       setFailure(error);
       if (error instanceof ApiError && error.fieldError('password')) form.setError('password', { message: error.fieldError('password') });

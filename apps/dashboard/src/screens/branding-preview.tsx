@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../api/client';
+import { queries } from '../api/queries';
 import type { BrandingConfiguration, PaywallPresentation, PaywallType } from '@gatehouse/contracts';
 import type { BrandingForm } from './branding';
 import { darker, HEX_COLOUR } from '../lib/colour';
@@ -53,9 +53,9 @@ type OfferedPrice = { id: string; currency: string; unitAmount: number; interval
  * of active products, cheapest first), for the paywalls' `prices` property; undefined while loading.
  */
 export function useOfferedPrices(): OfferedPrice[] | undefined {
-  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
+  const products = useQuery(queries.products());
   const active = (products.data ?? []).filter((product) => product.active);
-  const prices = useQueries({ queries: active.map((product) => ({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) })) });
+  const prices = useQueries({ queries: active.map((product) => queries.prices(product.id)) });
   if (!products.data || prices.some((query) => !query.data)) return undefined;
   return prices
     .flatMap((query, i) =>
@@ -113,7 +113,7 @@ const PRESENTATION_ELEMENT = { modal: 'gatehouse-inline-paywall', inline: 'gateh
  */
 export function PaywallPreview({ type, presentation, copy }: { type: PaywallType; presentation: PaywallPresentation; copy: { heading: string; description: string; ctaText: string } }) {
   const elements = useElements();
-  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const branding = useQuery(queries.branding());
   const prices = useOfferedPrices();
   const attributes = branding.data ? attributesOf(branding.data.configuration) : {};
   if (copy.heading) attributes['paywall-heading'] = copy.heading;

@@ -73,6 +73,11 @@ export interface ApiKeyView {
   kind: ApiKeyKind;
   /** The first 12 characters of the key. */
   prefix: string;
+  /**
+   * The whole publishable key, which is public (every page of the site carries it), for the
+   * dashboard's snippet; null for secret keys, which are shown once, and for keys made before it was kept.
+   */
+  publishableKey: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -107,6 +112,8 @@ export interface InvitationView {
 /** Returned once, to the inviter: only the token's hash is stored. */
 export interface CreatedInvitation extends InvitationView {
   token: string;
+  /** Whether the invitation's email is queued (identity's email queue); false when identity did not answer: pass the link on. */
+  emailed: boolean;
 }
 
 export type TeamChangeAction = 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';

@@ -78,6 +78,8 @@ export interface ProcessorSettingsView {
   /** Where the processor sends this publication's events. */
   webhookUrl: string;
   updatedAt: string | null;
+  /** Under `npm start` with the local fake processor: a key it accepts, to connect with in one click; null elsewhere. */
+  localTestKey: string | null;
 }
 
 /** Decisions F5: the fields of spec 2.6 with the flags of spec 6, and when the subscription was stored. */

@@ -12,7 +12,8 @@ import { buildApiDocument } from './edge/api-document';
 import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
-import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { DASHBOARD_PATH, dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { compressAnswersUnder } from './web-assets/compression';
 import { GatewayReadiness } from './health/health.controller';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
@@ -26,6 +27,7 @@ export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
 const PAGE_VIEW_PATHS = new Set(['/api/v1/access/check', '/api/v1/events']);
+const DOCS_PATH = '/docs';
 
 /**
  * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
@@ -119,6 +121,7 @@ export async function createGateway(
     if (!request.is404) return done();
     countByIp(request, reply).then(() => done(), done);
   });
+  compressAnswersUnder(fastify, [DASHBOARD_PATH, DOCS_PATH]);
   const dashboard = dashboardDirectory(config);
   if (dashboard) serveDashboard(fastify, dashboard);
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -142,7 +145,7 @@ export async function createGateway(
   app.useGlobalPipes(createValidationPipe());
 
   const document = buildApiDocument(app, config.PUBLIC_BASE_URL);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, { jsonDocumentUrl: `${DOCS_PATH.slice(1)}/json` });
   return app;
 }
 

@@ -1,30 +1,50 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CreatedInvitation, InvitationView, StaffActor, StaffRole, TeamChangeAction, TeamMemberView, TeamView } from '@gatehouse/contracts';
+import {
+  STAFF_INVITATION_TTL_MINUTES,
+  StaffEmailRequests,
+  type CreatedInvitation,
+  type InvitationView,
+  type StaffActor,
+  type StaffRole,
+  type TeamChangeAction,
+  type TeamMemberView,
+  type TeamView,
+} from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid, randomToken, sha256Hex } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, type EntityManager } from 'typeorm';
 import { Membership } from '../publications/membership.entity';
 import { Publication } from '../publications/publication.entity';
+import { AdminConfig } from '../admin.config';
 import { PasswordHasher } from '../staff/password-hasher';
 import { normaliseEmail, Staff } from '../staff/staff.entity';
 import { StaffService } from '../staff/staff.service';
 import { Invitation } from './invitation.entity';
 import { TeamChange } from './team-change.entity';
 
-export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+export const INVITATION_LIFETIME_MS = STAFF_INVITATION_TTL_MINUTES * 60_000;
+/** Where the dashboard's accept page is, on the public address (the email's link adds `#token=…`). */
+const ACCEPT_PATH = '/dashboard/invitation';
+const LOCAL_BASE_URL = 'http://localhost:3000';
 const LOG_LENGTH = 50;
 
 /** A publication's staff: members and their roles, invitations, and the log of every change. */
 @Injectable()
 export class TeamService {
   private readonly logger = new Logger(TeamService.name);
+  private readonly acceptUrl: string;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly staff: StaffService,
     private readonly passwords: PasswordHasher,
-  ) {}
+    private readonly bus: BusClient,
+    config: AdminConfig,
+  ) {
+    this.acceptUrl = `${(config.PUBLIC_BASE_URL ?? LOCAL_BASE_URL).replace(/\/+$/, '')}${ACCEPT_PATH}`;
+  }
 
   async view(actor: StaffActor): Promise<TeamView> {
     const { publicationId } = actor;
@@ -77,7 +97,23 @@ export class TeamService {
       await this.record(manager, actor.publicationId, 'invited', owner.email, address, role);
       return created;
     });
-    return { ...invitationView(invitation, owner.email), token };
+    return { ...invitationView(invitation, owner.email), token, emailed: await this.email(invitation, token) };
+  }
+
+  /**
+   * Hands the invitation's email to identity's durable email queue (sent in the publication's
+   * branding). An identity that does not answer leaves the invitation valid and says so: the
+   * inviter passes the link on.
+   */
+  private async email(invitation: Invitation, token: string): Promise<boolean> {
+    const { id: invitationId, publicationId, email: to } = invitation;
+    try {
+      await this.bus.request(StaffEmailRequests.SendInvitation, { publicationId, invitationId, to, acceptUrl: this.acceptUrl, token });
+      return true;
+    } catch (err) {
+      this.logger.warn({ publicationId, invitationId, err: err instanceof Error ? err.message : String(err) }, 'the invitation email could not be queued');
+      return false;
+    }
   }
 
   async revokeInvitation(actor: StaffActor, invitationId: string): Promise<void> {

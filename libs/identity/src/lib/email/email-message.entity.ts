@@ -1,4 +1,4 @@
-import type { EmailKind, EmailLanguage, EmailMessageStatus } from '@gatehouse/contracts';
+import type { EmailLanguage, EmailMessageStatus, MessageKind } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** What a message's link and code carry; kept only until an SMTP server accepted the message. */
@@ -23,7 +23,7 @@ export class EmailMessage {
   customerId: string | null;
 
   @Column({ type: 'text' })
-  kind: EmailKind;
+  kind: MessageKind;
 
   @Column({ name: 'to_address', type: 'text' })
   toAddress: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EmailKind, EmailLanguage } from '@gatehouse/contracts';
+import type { EmailLanguage, MessageKind } from '@gatehouse/contracts';
 import { Clock, parseSecondsList } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -13,9 +13,12 @@ export const EMAIL_QUEUED = 'identityEmailQueued';
 const LEASE_MS = 60_000;
 
 export interface NewEmail {
+  /** The message's id when the caller has one that makes a retry harmless (a staff invitation's); a new one otherwise. */
+  id?: string;
   publicationId: string;
-  customerId: string;
-  kind: EmailKind;
+  /** Null for staff messages. */
+  customerId: string | null;
+  kind: MessageKind;
   to: string;
   recipientName: string;
   language: EmailLanguage;
@@ -48,11 +51,11 @@ export class EmailQueue {
     this.retryOffsetsMs = [0, ...parseSecondsList(config.EMAIL_RETRY_DELAYS_SECONDS).map((seconds) => Math.round(seconds * 1000))];
   }
 
-  /** Due at once; the sender is woken when the caller's transaction commits. */
+  /** Due at once; the sender is woken when the caller's transaction commits. A message whose id is queued already is not queued again. */
   async enqueue(manager: EntityManager, email: NewEmail): Promise<void> {
     const now = this.clock.now();
-    await manager.insert(EmailMessage, {
-      id: randomUUID(),
+    const row: EmailMessage = {
+      id: email.id ?? randomUUID(),
       publicationId: email.publicationId,
       customerId: email.customerId,
       kind: email.kind,
@@ -72,7 +75,8 @@ export class EmailQueue {
       htmlBody: null,
       createdAt: now,
       sentAt: null,
-    });
+    };
+    await manager.createQueryBuilder().insert().into(EmailMessage).values(row).orIgnore().execute();
     if (manager.queryRunner) manager.queryRunner.data[EMAIL_QUEUED] = true;
   }
 

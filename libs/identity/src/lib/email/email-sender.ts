@@ -5,7 +5,8 @@ import {
   EMAIL_VERIFICATION_TTL_MINUTES,
   LOGIN_CODE_TTL_MINUTES,
   PASSWORD_RESET_TTL_MINUTES,
-  type EmailKind,
+  STAFF_INVITATION_TTL_MINUTES,
+  type MessageKind,
 } from '@gatehouse/contracts';
 import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
@@ -14,12 +15,14 @@ import type { EmailMessage } from './email-message.entity';
 import { EMAIL_QUEUED, EmailQueue } from './email-queue';
 import { renderEmail, type RenderedEmail } from './email-rendering';
 import { EmailTemplatesService } from './email-templates.service';
+import { STAFF_INVITATION_COPY } from './default-copy';
 import { EmailTransport } from './email-transport';
 
-const VALID_MINUTES: Record<EmailKind, number> = {
+const VALID_MINUTES: Record<MessageKind, number> = {
   password_reset: PASSWORD_RESET_TTL_MINUTES,
   email_verification: EMAIL_VERIFICATION_TTL_MINUTES,
   login_code: LOGIN_CODE_TTL_MINUTES,
+  staff_invitation: STAFF_INVITATION_TTL_MINUTES,
 };
 
 /**
@@ -84,7 +87,7 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     const [publication, branding, copy] = await Promise.all([
       this.bus.request(AdminRequests.GetPublication, { publicationId }),
       this.bus.request(BrandingRequests.Get, { publicationId }),
-      this.templates.copyFor(publicationId, kind, language),
+      kind === 'staff_invitation' ? STAFF_INVITATION_COPY : this.templates.copyFor(publicationId, kind, language),
     ]);
     const rendered = renderEmail({
       kind,

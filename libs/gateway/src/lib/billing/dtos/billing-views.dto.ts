@@ -111,4 +111,11 @@ export class ProcessorSettingsViewDto implements ProcessorSettingsView {
   webhookEndpointId: string | null;
   @ApiProperty({ example: 'https://gatehouse.example/api/v1/webhooks/processor?publication=0b6f…' }) webhookUrl: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Under `npm start` with the local fake processor standing in: a key it accepts, which the dashboard offers; null in any real deployment.',
+  })
+  localTestKey: string | null;
 }
