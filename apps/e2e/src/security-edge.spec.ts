@@ -8,7 +8,7 @@ import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
 import { SecretBox } from '@gatehouse/platform';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
-import { addStaff } from './support/staff';
+import { addStaff, staffSession } from './support/staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** Routes owned by later features, mounted here to exercise each credential rule of spec 5.1 at the edge. */
@@ -538,6 +538,58 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       const limited = await api('/auth/customers/login', { key: alpha.secretKey, body: { email, password: 'reader-password' } });
       expect(limited.body).toMatchObject({ status: 429, code: 'rate_limited' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
+    });
+  });
+
+  describe('staff invitations (no password oracle)', () => {
+    it("counts an invitation accepted with a guessed password in the victim's login throttle: the 11th answers 429, login too", async () => {
+      const victim = await addStaff(db.url, 'admin', publicationA);
+      // Any staff member may make a publication of their own and invite any address to it.
+      const attacker = await staffSession(base, db.url, 'viewer');
+      const own = await api('/admin/publications', { session: attacker.session, body: { name: 'Bait Weekly', domains: [`bait-${randomUUID()}.example`] } });
+      expect(own.status).toBe(201);
+      await api('/admin/session/publication', { method: 'PUT', session: attacker.session, body: { publicationId: own.body.id } });
+      const invited = await api('/admin/team/invitations', { session: attacker.session, body: { email: victim.email, role: 'viewer' } });
+      expect(invited.status).toBe(201);
+
+      const preview = await api('/admin/invitations/preview', { body: { token: invited.body.token } });
+      expect(preview.body).toEqual({ email: victim.email, role: 'viewer', publicationName: 'Bait Weekly' });
+
+      // Not an oracle: the right password is refused exactly as a wrong one.
+      const right = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: victim.password } });
+      expect(right.body).toMatchObject({ status: 401, code: 'invalid_credentials' });
+      expect(right.headers.get('set-cookie')).toBeNull();
+      for (let i = 1; i < 10; i++) {
+        const wrong = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: `guess-${i}-password` }, headers: { 'X-Forwarded-For': `198.51.100.${i}` } });
+        expect(wrong.body).toMatchObject({ status: 401, code: 'invalid_credentials', detail: right.body.detail });
+      }
+      const eleventh = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: 'guess-11-password' } });
+      expect(eleventh.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(800);
+      // The same throttle as staff login: the victim's own sign-in waits too, and the invitation is still open.
+      const login = await api('/admin/session', { body: { email: victim.email, password: victim.password } });
+      expect(login.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect((await api('/admin/invitations/preview', { body: { token: invited.body.token } })).status).toBe(200);
+    });
+
+    it("joins an existing account only through that account's own session, and a new one with a password", async () => {
+      const member = await addStaff(db.url, 'admin');
+      const invited = await api('/admin/team/invitations', { session, body: { email: member.email, role: 'viewer' } });
+      const stranger = await staffSession(base, db.url, 'admin');
+      const wrongSession = await api('/admin/invitations/accept', { session: stranger.session, body: { token: invited.body.token } });
+      expect(wrongSession.body).toMatchObject({ status: 403, code: 'forbidden' });
+      const signedIn = sessionFrom(await api('/admin/session', { body: { email: member.email, password: member.password } }));
+      const joined = await api('/admin/invitations/accept', { session: signedIn, body: { token: invited.body.token } });
+      expect(joined.body).toMatchObject({ staff: { email: member.email }, publication: { id: publicationA, role: 'viewer' } });
+      expect((await api('/admin/session', { session: signedIn })).body.publication).toMatchObject({ id: publicationA, role: 'viewer' });
+
+      const newcomer = `new-${randomUUID()}@example.com`;
+      const second = await api('/admin/team/invitations', { session, body: { email: newcomer, role: 'viewer' } });
+      const missing = await api('/admin/invitations/accept', { body: { token: second.body.token } });
+      expect(missing.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'name' }, { field: 'password' }] });
+      const created = await api('/admin/invitations/accept', { body: { token: second.body.token, name: 'New Colleague', password: 'newcomer-password' } });
+      expect(created.body).toMatchObject({ staff: { email: newcomer }, publication: { id: publicationA, role: 'viewer' } });
+      expect(sessionFrom(created)).toBeTruthy();
     });
   });
 

@@ -5,6 +5,7 @@ import type {
   BrandingConfiguration,
   CreatedApiKeyPair,
   CreatedInvitation,
+  InvitationPreview,
   CrawlerPolicy,
   CreatedWebhook,
   CustomerRecord,
@@ -137,8 +138,8 @@ export const api = {
     changeRole: (staffId: string, role: StaffRole) => patch<TeamMemberView>(`/admin/team/members/${id(staffId)}`, { role }),
     removeMember: (staffId: string) => remove(`/admin/team/members/${id(staffId)}`),
     previewInvitation: (token: string) =>
-      post<{ email: string; role: StaffRole; publicationName: string; accountExists: boolean }>('/admin/invitations/preview', { token }),
-    acceptInvitation: (body: { token: string; name: string; password: string }) =>
+      post<InvitationPreview>('/admin/invitations/preview', { token }),
+    acceptInvitation: (body: { token: string; name?: string; password?: string }) =>
       post<{ staff: StaffView; publication: MembershipView }>('/admin/invitations/accept', body),
   },
   apiKeys: {
