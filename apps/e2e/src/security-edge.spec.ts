@@ -5,6 +5,7 @@ import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { connect } from 'node:net';
 import { SecretBox } from '@gatehouse/platform';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
@@ -145,7 +146,7 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     db = await createTestDatabase();
     services.push(await startServiceOverNats(identityService, db.url, namespace, ENV));
     services.push(await startServiceOverNats(adminService, db.url, namespace, ENV));
-    gateway = await startGatewayOverNats(namespace, {}, [ProbeModule]);
+    gateway = await startGatewayOverNats(namespace, { REQUEST_TIMEOUT_MS: '3000' }, [ProbeModule]);
     base = gateway.url;
     const login = await api('/admin/session', { body: ADMIN });
     expect(login.status).toBe(200);
@@ -408,6 +409,53 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect(actual.headers.get('access-control-allow-origin')).toBe('https://reader.example');
       expect(actual.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining/);
       expect(actual.headers.get('vary')).toMatch(/Origin/);
+    });
+
+    it('answers what the HTTP parser refuses (431, malformed, a body trickled past REQUEST_TIMEOUT_MS) as problem details with a request id', async () => {
+      const { port } = new URL(base);
+      const raw = (request: string, keepOpenMs = 0) =>
+        new Promise<{ text: string; ms: number }>((resolve, reject) => {
+          const started = Date.now();
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('error', reject);
+          socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+          if (keepOpenMs) setTimeout(() => socket.destroy(), keepOpenMs);
+        });
+      const problemIn = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+
+      const huge = await raw(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(huge.text).toMatch(/^HTTP\/1\.1 431 /);
+      expect(huge.text).toMatch(/\r\nContent-Type: application\/problem\+json/i);
+      expect(huge.text).toMatch(/\r\nX-Request-Id: [\w-]+/i);
+      expect(problemIn(huge.text)).toMatchObject({ status: 431, code: 'headers_too_large' });
+
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(problemIn(garbage.text)).toMatchObject({ status: 400, code: 'validation_failed' });
+
+      // Headers and one byte of a 100-byte body, then nothing: the gateway answers and closes, long before the client would give up.
+      const slow = await raw(`POST /api/v1/auth/customers/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`, 30_000);
+      expect(slow.ms).toBeLessThan(15_000);
+      expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(problemIn(slow.text)).toMatchObject({ status: 408, code: 'request_timeout' });
+    }, 40_000);
+
+    it('gives /docs and /docs/json the rate-limit headers and a policy that forbids framing', async () => {
+      for (const path of ['/docs', '/docs/json']) {
+        const page = await call(base, path);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('x-ratelimit-limit')).toBe('200');
+        expect(Number(page.headers.get('x-ratelimit-remaining'))).toBeLessThan(200);
+        expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+        expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+      }
+      // npm test builds the dashboard (build:web) before the tests, so the gateway serves it.
+      const dashboard = await call(base, '/dashboard/');
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.headers.get('x-ratelimit-limit')).toBe('200');
+      expect(dashboard.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
     });
 
     it('documents every route with its credentials in /docs', async () => {

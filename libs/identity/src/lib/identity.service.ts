@@ -20,9 +20,10 @@ import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { IdentitySecretsBox } from './signing-keys/identity-secrets-box';
 import { SigningKeysService } from './signing-keys/signing-keys.service';
 
-export { IdentityConfig, SigningKeysService };
+export { IdentityConfig, IdentitySecretsBox, SigningKeysService };
 
 @Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule] })
 export class IdentityModule {}
