@@ -57,6 +57,12 @@ export class LocalStart {
     return call<T>(this.base, `/api/v1${path}`, options);
   }
 
+  /** The test database `npm start` runs on (`database: 'test'`), to see or set what it stores. */
+  get databaseUrl(): string {
+    if (!this.db) throw new Error('this start runs on the embedded database');
+    return this.db.url;
+  }
+
   /** The bootstrap admin `npm start` created on the fresh database, with the password it generated and printed. */
   get admin(): { email: string; password: string } {
     const [, email, password] = /Demo dashboard login, generated for this start [^:]*: (\S+) \/ (\S+) at/.exec(this.output) ?? [];
