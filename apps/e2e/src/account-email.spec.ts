@@ -252,6 +252,8 @@ describe('account email through the gateway, over SMTP', () => {
     const foreign = await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: 'https://evil.example/steal' } });
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('url_not_in_publication');
+    const plain = await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: 'http://alpha.example/welcome' } });
+    expect(plain.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'returnUrl' }] });
 
     expect((await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: `${siteUrl}/sign-in` } })).status).toBe(202);
     const mail = await sink.nextTo(email, 2);
