@@ -30,6 +30,16 @@ describe('npm start (embedded, one process)', () => {
     expect(started.output).toMatch(/Demo publisher site: http:\/\/localhost:\d+\/demo\//);
   });
 
+  it('gives the demo site, on the dashboard\'s origin, the rate-limit headers and a policy that forbids framing', async () => {
+    const demo = await eventually(async () => {
+      const page = await fetch(`${base}/demo/`);
+      return page.status === 200 ? page : undefined;
+    }, 30_000);
+    expect(demo.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(demo.headers.get('content-security-policy')).toMatch(/object-src 'none'/);
+    expect(demo.headers.get('x-ratelimit-limit')).toBe('200');
+  });
+
   it('serves the built dashboard at /dashboard, deep links included, and prints its address', async () => {
     expect(started.output).toMatch(/Dashboard: http:\/\/localhost:\d+\/dashboard\//);
     const page = await fetch(`${base}/dashboard/api-keys`);
