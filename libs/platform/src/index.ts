@@ -9,3 +9,4 @@ export * from './lib/secrets';
 export * from './lib/ids';
 export * from './lib/timestamps';
 export * from './lib/domains';
+export * from './lib/custom-css';

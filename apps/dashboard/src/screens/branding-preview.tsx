@@ -69,7 +69,7 @@ const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
 /**
  * The unsaved values as the elements' attributes, which outrank the fetched configuration (spec
  * 8.1); in generic mode none are set, as the saved configuration would not apply either
- * (decisions J2). Custom CSS has no attribute: the preview does not show it.
+ * (decisions J2). Custom CSS goes in as the `custom-css` attribute in custom mode only, as readers get it.
  */
 function attributesOf(values: BrandingForm | BrandingConfiguration): Record<string, string> {
   if (values.brandingMode === 'generic') return {};
@@ -79,6 +79,7 @@ function attributesOf(values: BrandingForm | BrandingConfiguration): Record<stri
     attributes[kebab(field)] = `${value}`;
   }
   if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor ?? '')) attributes['brand-color-hover'] = darker(values.brandColor ?? '');
+  if (values.brandingMode === 'custom' && values.customCss) attributes['custom-css'] = values.customCss;
   return attributes;
 }
 

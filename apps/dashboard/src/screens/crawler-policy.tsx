@@ -76,7 +76,14 @@ function CrawlerForm({
             </Select>
           )}
         </Field>
-        <Field label="AI crawlers">
+        <Field
+          label="AI crawlers"
+          hint={
+            aiCrawlers === 'allow'
+              ? 'Warning: AI crawlers cannot be verified, so this makes covered pages free to anyone who sends an AI crawler’s User-Agent (GPTBot, ClaudeBot, …).'
+              : 'Known by User-Agent alone: anyone can claim to be one.'
+          }
+        >
           {(control) => (
             <Select value={aiCrawlers} onChange={(e) => setAiCrawlers(e.target.value as AiCrawlerRule)} {...control}>
               {Object.entries(AI).map(([value, label]) => <option key={value} value={value}>{label}</option>)}

@@ -1,5 +1,6 @@
 import type { TestBrowser } from '@gatehouse/testing';
 import type { Locator, Page } from 'playwright-core';
+import { sessionFrom } from '../support/http';
 import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser, tabTo } from '../support/dashboard';
 import { addStaff } from '../support/staff';
 
@@ -178,5 +179,32 @@ describe('dashboard: team, invitations, and what each role sees', () => {
     await owner.getByText(`${OWNER.email} · Owner`).waitFor();
     expect(await seriousAccessibilityViolations(owner)).toEqual([]);
     await ownerBrowser.screenshot(owner, 'dashboard-team-members');
+  });
+
+  it('lets someone who already has an account join by signing in first, with no password on the invitation page', async () => {
+    const member = await addStaff(system.db.url, 'admin');
+    const ownerSession = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    const invited = await system.api('/admin/team/invitations', { session: ownerSession, body: { email: member.email, role: 'viewer' } });
+    expect(invited.status).toBe(201);
+    const memberBrowser = await staffBrowser();
+    try {
+      const page = await memberBrowser.newPage();
+      await page.goto(`${system.url}/invitation#token=${invited.body.token}`);
+      await page.getByText(`as Viewer, with the email ${member.email}`, { exact: false }).waitFor();
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.getByLabel('Email').fill(member.email);
+      await page.getByLabel('Password').fill(member.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // Back on the invitation, signed in as its email: one button, no password asked.
+      await page.getByText('You are signed in with this email', { exact: false }).waitFor();
+      expect(await page.getByLabel('New password').count()).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await memberBrowser.screenshot(page, 'dashboard-team-join-signed-in');
+      await page.getByRole('button', { name: 'Join Dashboard Daily' }).click();
+      await page.getByRole('heading', { name: 'Publications', level: 1 }).waitFor();
+      await page.getByText(`${member.email} · Viewer`).waitFor();
+    } finally {
+      await memberBrowser.close();
+    }
   });
 });

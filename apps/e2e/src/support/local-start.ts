@@ -53,7 +53,7 @@ export class LocalStart {
     return started;
   }
 
-  /** The test database `npm start` runs on (`database: 'test'`), to see what a service stored. */
+  /** The test database `npm start` runs on (`database: 'test'`), to see or set what it stores. */
   get databaseUrl(): string {
     if (!this.db) throw new Error('npm start runs on the embedded PostgreSQL here');
     return this.db.url;

@@ -4,7 +4,6 @@ import { startService, type RunningService, type ServiceDefinition } from '@gate
 import { createGateway, GatewayConfig } from '@gatehouse/gateway';
 import { loadConfig, type ServiceConfig } from '@gatehouse/platform';
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
 import { testNatsUrl } from '@gatehouse/testing';
 
 export interface TestGateway {
@@ -40,13 +39,4 @@ export async function startGatewayOverNats(
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-/** One query in a service's schema, to see (or set up) what it stores. */
-export async function querySchema<T = any>(databaseUrl: string, schema: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const sql = new Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
-  await sql.connect();
-  try {
-    return (await sql.query(text, params)).rows as T[];
-  } finally {
-    await sql.end();
-  }
-}
+export { querySchema } from '@gatehouse/testing';

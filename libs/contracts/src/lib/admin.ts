@@ -116,6 +116,14 @@ export interface CreatedInvitation extends InvitationView {
   emailed: boolean;
 }
 
+export interface InvitationPreview {
+  email: string;
+  role: StaffRole;
+  publicationName: string;
+}
+
+export type InvitationAcceptance = { tokenHash: string } & ({ staffId: string } | { name: string; password: string });
+
 export type TeamChangeAction = 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';
 
 /** One line of a publication's team log: who changed what. */
@@ -175,15 +183,16 @@ export const AdminRequests = {
   /** Owners only; 409 conflict when it would leave the publication without an owner. */
   ChangeRole: requestPattern<{ actor: StaffActor; staffId: string; role: StaffRole }, TeamMemberView>('admin.team.change-role'),
   RemoveMember: requestPattern<{ actor: StaffActor; staffId: string }, { removed: true }>('admin.team.remove'),
-  /** What an invitation is for, before it is accepted; 404 when unknown, used, revoked or expired. */
-  GetInvitation: requestPattern<{ tokenHash: string }, { email: string; role: StaffRole; publicationName: string; accountExists: boolean }>(
-    'admin.team.get-invitation',
-  ),
   /**
-   * Joins the invitation's publication: a new account with `name` and `password`, or an existing
-   * one whose `password` must match (401 invalid_credentials). Answers the email to sign in with.
+   * What an invitation is for, before it is accepted; 404 when unknown, used, revoked or expired.
+   * It does not say whether the email has an account: the link would tell whoever holds it.
    */
-  AcceptInvitation: requestPattern<{ tokenHash: string; name: string; password: string }, { email: string; publicationId: string }>(
-    'admin.team.accept-invitation',
-  ),
+  GetInvitation: requestPattern<{ tokenHash: string }, InvitationPreview>('admin.team.get-invitation'),
+  /**
+   * Joins the invitation's publication, as the signed-in staff member whose email it is
+   * (`staffId`), or as a new account made with `name` and `password`. A password never admits an
+   * existing account here: that answers 401 invalid_credentials whatever the password, and counts
+   * as a failed sign-in of that email (the staff login throttle).
+   */
+  AcceptInvitation: requestPattern<InvitationAcceptance, { email: string; publicationId: string }>('admin.team.accept-invitation'),
 } as const;

@@ -230,7 +230,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation by setting a password (or giving your existing one); signs you in to that publication. */
+        /** Accept an invitation: signed in as the invited email, it joins that account (no password); otherwise it makes a new account with `name` and `password`. Either way you are signed in to the publication joined. */
         post: operations["InvitationsController_accept"];
         delete?: never;
         options?: never;
@@ -279,7 +279,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One message; its text and HTML when it was kept in the local mailbox (no SMTP_URL). */
+        /** One message; its text and HTML when it was kept in the local mailbox (no SMTP_URL), with its code and link redacted. */
         get: operations["MailboxController_getMessage"];
         put?: never;
         post?: never;
@@ -1199,10 +1199,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AcceptInvitationDto: {
-            /** @description Your name; ignored when the email already has an account. */
-            name: string;
-            /** @description A new password (8 to 72 characters), or the existing account’s password. */
-            password: string;
+            /** @description Your name, for a new account; not needed when signed in. */
+            name?: string;
+            /** @description A new password (8 to 72 characters), for a new account; not needed when signed in. */
+            password?: string;
             /** @description The token of the invitation link. */
             token: string;
         };
@@ -1843,8 +1843,6 @@ export interface components {
             status: "up" | "down";
         };
         InvitationPreviewDto: {
-            /** @description Whether that email has an account already: then accepting takes its password, and `name` is ignored. */
-            accountExists: boolean;
             /**
              * @description The email the invitation is for; it becomes the sign-in email.
              * @example colleague@news.example
@@ -2180,7 +2178,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "not_found" | "email_taken" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "not_found" | "email_taken" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -4876,7 +4874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_credentials`: the email has an account and the password is not its own */
+            /** @description `invalid_credentials`: the email has an account: sign in as it, then accept (a password is never checked here; each try counts as a failed sign-in) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,6 +4883,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "invalid_credentials";
+                    };
+                };
+            };
+            /**
+             * @description `forbidden`: signed in as another email
+             *
+             *     `csrf_failed` (a foreign Origin)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -4924,7 +4938,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limited`, with `Retry-After` */
+            /**
+             * @description `rate_limited`: too many failed sign-ins for the email (shared with staff login)
+             *
+             *     `rate_limited`, with `Retry-After`
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5114,7 +5132,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /**
+             * @description `forbidden`: only an owner (`admin`) of the publication reads its messages
+             *
+             *     `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5207,7 +5229,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /**
+             * @description `forbidden`: only an owner (`admin`) of the publication reads its messages
+             *
+             *     `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7382,7 +7408,7 @@ export interface operations {
                     "application/json": components["schemas"]["MembershipViewDto"];
                 };
             };
-            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            /** @description `validation_failed`: a domain is a public suffix (`com`, `co.uk`, `github.io`) or a wildcard over one (`*.com`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7418,7 +7444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict`: a domain belongs to another publication */
+            /** @description `conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7515,7 +7541,7 @@ export interface operations {
                     "application/json": components["schemas"]["MembershipViewDto"];
                 };
             };
-            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            /** @description `validation_failed`: a domain is a public suffix (`com`, `co.uk`, `github.io`) or a wildcard over one (`*.com`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7563,7 +7589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict`: a domain belongs to another publication */
+            /** @description `conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13123,7 +13149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: a `customerId` other than the JWT's */
+            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13131,7 +13157,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "url_not_in_publication" | "forbidden";
                     };
                 };
             };
@@ -13539,7 +13565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: a `customerId` other than the JWT's */
+            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `returnUrl` is not on the publication's domains */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13547,7 +13573,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "url_not_in_publication" | "forbidden";
                     };
                 };
             };

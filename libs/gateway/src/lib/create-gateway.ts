@@ -9,7 +9,9 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins, trustedProxies } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
+import { httpServerOptions, limitConnections } from './edge/http-server-limits';
 import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
+import { pagePolicy } from './edge/page-policies';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { DASHBOARD_PATH, dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
@@ -47,6 +49,7 @@ export async function createGateway(
     // Requests are logged by the onResponse hook below, which leaves out health probes.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: PROCESSOR_BODY_LIMIT,
+    ...httpServerOptions(config, logger),
     trustProxy: trustedProxies(config),
     // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
     // routing: answer it like every other refusal, as problem details counted against the caller's IP.
@@ -76,6 +79,7 @@ export async function createGateway(
     { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  limitConnections(app.getHttpServer() as HttpServer, config);
   // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -118,7 +122,10 @@ export async function createGateway(
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (crossOrigin(request, reply)) return;
-    if (!request.is404) return done();
+    // Pages served beside the API (/docs, /dashboard, /demo) pass no guard either: counted here, with their policy.
+    const policy = request.is404 ? undefined : pagePolicy(request.url.split('?')[0]);
+    if (!request.is404 && !policy) return done();
+    if (policy) void reply.header('Content-Security-Policy', policy);
     countByIp(request, reply).then(() => done(), done);
   });
   compressAnswersUnder(fastify, [DASHBOARD_PATH, DOCS_PATH]);

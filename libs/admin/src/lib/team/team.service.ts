@@ -3,6 +3,8 @@ import {
   STAFF_INVITATION_TTL_MINUTES,
   StaffEmailRequests,
   type CreatedInvitation,
+  type InvitationAcceptance,
+  type InvitationPreview,
   type InvitationView,
   type StaffActor,
   type StaffRole,
@@ -17,7 +19,7 @@ import { DataSource, IsNull, MoreThan, type EntityManager } from 'typeorm';
 import { Membership } from '../publications/membership.entity';
 import { Publication } from '../publications/publication.entity';
 import { AdminConfig } from '../admin.config';
-import { PasswordHasher } from '../staff/password-hasher';
+import { StaffLoginThrottle } from '../staff/staff-login-throttle';
 import { normaliseEmail, Staff } from '../staff/staff.entity';
 import { StaffService } from '../staff/staff.service';
 import { Invitation } from './invitation.entity';
@@ -39,7 +41,7 @@ export class TeamService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly staff: StaffService,
-    private readonly passwords: PasswordHasher,
+    private readonly throttle: StaffLoginThrottle,
     private readonly bus: BusClient,
     config: AdminConfig,
   ) {
@@ -149,29 +151,45 @@ export class TeamService {
     });
   }
 
-  async describe(tokenHash: string): Promise<{ email: string; role: StaffRole; publicationName: string; accountExists: boolean }> {
+  async describe(tokenHash: string): Promise<InvitationPreview> {
     const invitation = await this.openInvitation(this.dataSource.manager, tokenHash);
     const publication = await this.dataSource.getRepository(Publication).findOneByOrFail({ id: invitation.publicationId });
-    const accountExists = await this.dataSource.getRepository(Staff).existsBy({ email: invitation.email });
-    return { email: invitation.email, role: invitation.role, publicationName: publication.name, accountExists };
+    return { email: invitation.email, role: invitation.role, publicationName: publication.name };
   }
 
-  /** Single use: the row is locked, so two acceptances of one link cannot both succeed. */
-  async accept(tokenHash: string, name: string, password: string): Promise<{ email: string; publicationId: string }> {
+  /**
+   * Single use: the row is locked, so two acceptances of one link cannot both succeed. An existing
+   * account joins only through its own signed-in session: a password is not checked here, so the
+   * link is no oracle for it, and each such try counts as a failed sign-in of that email.
+   */
+  async accept(acceptance: InvitationAcceptance): Promise<{ email: string; publicationId: string }> {
     return this.dataSource.transaction(async (manager) => {
-      const invitation = await this.openInvitation(manager, tokenHash, true);
-      let staff = await manager.findOneBy(Staff, { email: invitation.email });
-      if (staff) {
-        if (!(await this.passwords.verify(password, staff.passwordHash))) throw new AppError('invalid_credentials', 'The password is wrong.');
-      } else {
-        staff = await this.staff.register({ email: invitation.email, name, password }, manager);
-      }
+      const invitation = await this.openInvitation(manager, acceptance.tokenHash, true);
+      const staff = 'staffId' in acceptance ? await this.signedIn(manager, acceptance.staffId, invitation) : await this.newAccount(manager, acceptance, invitation);
       const alreadyMember = await manager.existsBy(Membership, { staffId: staff.id, publicationId: invitation.publicationId });
       if (!alreadyMember) await manager.insert(Membership, { staffId: staff.id, publicationId: invitation.publicationId, role: invitation.role, createdAt: this.clock.now() });
       await manager.update(Invitation, invitation.id, { acceptedAt: this.clock.now() });
       await this.record(manager, invitation.publicationId, 'joined', staff.email, staff.email, invitation.role);
       return { email: staff.email, publicationId: invitation.publicationId };
     });
+  }
+
+  private async signedIn(manager: EntityManager, staffId: string, invitation: Invitation): Promise<Staff> {
+    const staff = await manager.findOneByOrFail(Staff, { id: staffId });
+    if (staff.email !== invitation.email) {
+      throw new AppError('forbidden', `This invitation is for ${invitation.email}, and you are signed in as ${staff.email}. Sign out, then open the link again.`);
+    }
+    return staff;
+  }
+
+  private async newAccount(manager: EntityManager, draft: { name: string; password: string }, invitation: Invitation): Promise<Staff> {
+    await this.throttle.count(invitation.email);
+    if (await manager.existsBy(Staff, { email: invitation.email })) {
+      throw new AppError('invalid_credentials', `Sign in as ${invitation.email} first, then open the link again to join.`);
+    }
+    const staff = await this.staff.register({ email: invitation.email, name: draft.name, password: draft.password }, manager);
+    await this.throttle.succeeded(invitation.email);
+    return staff;
   }
 
   private async openInvitation(manager: EntityManager, tokenHash: string, lock = false): Promise<Invitation> {

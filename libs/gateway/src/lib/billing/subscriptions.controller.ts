@@ -4,6 +4,7 @@ import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, t
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
+import { requirePublicationPages } from '../edge/publication-pages';
 import { Idempotent } from '../edge/idempotency';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
@@ -52,13 +53,13 @@ export class SubscriptionsController {
   })
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price or customer in the publication' })
   @ApiResponse({ status: 409, description: '`conflict`: the price or its product is inactive, or the publication has no processor settings' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
     return this.bus.request(BillingRequests.CreateCheckout, {
-      ...body,
+      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl']),
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
     });
@@ -89,14 +90,14 @@ export class SubscriptionsController {
   @ApiOperation({ summary: `Open the payment processor's billing portal for the customer; redirect them to \`url\`. ${CUSTOMER_RULE}` })
   @ApiCreatedResponse({ type: PortalSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `returnUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: the customer has no account at the processor yet (never checked out)' })
   @ApiResponse({ status: 502, description: '`processor_error`' })
   portal(@Caller() caller: Principal, @Body() body: PortalDto): Promise<{ url: string }> {
     return this.bus.request(BillingRequests.CreatePortal, {
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
-      returnUrl: body.returnUrl,
+      returnUrl: requirePublicationPages(caller, body, ['returnUrl']).returnUrl,
     });
   }
 

@@ -4,6 +4,7 @@ import { Clock, parseSecondsList } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdentityConfig } from '../identity.config';
+import { IdentitySecretsBox } from '../signing-keys/identity-secrets-box';
 import { EmailMessage, type EmailSecrets } from './email-message.entity';
 
 /** Set on a transaction that queued a message, so the sender is woken once it commits. */
@@ -29,7 +30,7 @@ export interface NewEmail {
 export interface SendOutcome {
   delivery: 'smtp' | 'mailbox';
   subject: string;
-  /** Kept for the local mailbox only. */
+  /** Kept for the local mailbox only, redacted. */
   text: string | null;
   html: string | null;
 }
@@ -47,6 +48,7 @@ export class EmailQueue {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     config: IdentityConfig,
+    private readonly secretsBox: IdentitySecretsBox,
   ) {
     this.retryOffsetsMs = [0, ...parseSecondsList(config.EMAIL_RETRY_DELAYS_SECONDS).map((seconds) => Math.round(seconds * 1000))];
   }
@@ -62,7 +64,7 @@ export class EmailQueue {
       toAddress: email.to,
       recipientName: email.recipientName,
       language: email.language,
-      secrets: email.secrets,
+      secrets: { sealed: this.secretsBox.seal(JSON.stringify(email.secrets)) },
       returnUrl: email.returnUrl,
       status: 'pending',
       delivery: null,
@@ -99,7 +101,12 @@ export class EmailQueue {
     return this.dataSource.getRepository(EmailMessage).find({ where: rows.map(({ id }) => ({ id })) });
   }
 
-  /** Sent: a message that went to an SMTP server keeps neither its secrets nor its body. */
+  /** What a claimed message's link and code carry. */
+  secretsOf(message: EmailMessage): EmailSecrets {
+    return message.secrets ? (JSON.parse(this.secretsBox.open(message.secrets.sealed)) as EmailSecrets) : {};
+  }
+
+  /** Sent: no message keeps its secrets; one that went to an SMTP server keeps no body either. */
   async sent(message: EmailMessage, outcome: SendOutcome): Promise<void> {
     await this.dataSource.getRepository(EmailMessage).update(
       { id: message.id, status: 'sending' },
@@ -111,7 +118,7 @@ export class EmailQueue {
         subject: outcome.subject,
         textBody: outcome.text,
         htmlBody: outcome.html,
-        secrets: outcome.delivery === 'mailbox' ? message.secrets : null,
+        secrets: null,
         sentAt: this.clock.now(),
       },
     );

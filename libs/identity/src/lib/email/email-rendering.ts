@@ -71,6 +71,27 @@ ${url ? `<tr><td style="padding:8px 24px 24px"><a href="${escapeHtml(url)}" styl
   return { subject, text, html };
 }
 
+const REDACTED_TOKEN = 'gatehouse-redacted-token';
+export const REDACTED_CODE = '••••••';
+export const REDACTED_LINK = '[link sent to the reader, not kept]';
+
+/**
+ * The copy a message keeps (the local mailbox, the subject of every message): its code and its
+ * link's token replaced, so no one reading stored messages can sign in as their recipient.
+ */
+export function redactedEmail(context: EmailContext, withCode: boolean, returnUrl: string | null | undefined): RenderedEmail {
+  const rendered = renderEmail({
+    ...context,
+    values: { ...context.values, code: withCode ? REDACTED_CODE : undefined },
+    link: returnUrl === undefined ? null : { returnUrl, token: REDACTED_TOKEN },
+  });
+  return {
+    subject: rendered.subject,
+    text: rendered.text.replace(new RegExp(`\\S*${REDACTED_TOKEN}\\S*`, 'g'), REDACTED_LINK),
+    html: rendered.html.replace(new RegExp(` href="[^"]*${REDACTED_TOKEN}[^"]*"`, 'g'), ` title="${REDACTED_LINK}"`),
+  };
+}
+
 /**
  * The page the link leads to with the token in its fragment, which no server receives: the
  * publisher's page uses the token with a POST only once the reader confirms (docs/email.md).

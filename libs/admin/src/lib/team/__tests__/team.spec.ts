@@ -30,7 +30,6 @@ describe('team', () => {
       email: 'viewer@example.com',
       role: 'viewer',
       publicationName: BOOTSTRAP.publicationName,
-      accountExists: false,
     });
 
     harness.clock.advance(1_000);

@@ -110,5 +110,4 @@ export class InvitationPreviewDto implements ReplyOf<typeof AdminRequests.GetInv
   @ApiProperty({ example: 'colleague@news.example', description: 'The email the invitation is for; it becomes the sign-in email.' }) email: string;
   @ApiProperty(ROLE) role: StaffRole;
   @ApiProperty({ example: 'The Daily Example' }) publicationName: string;
-  @ApiProperty({ description: 'Whether that email has an account already: then accepting takes its password, and `name` is ignored.' }) accountExists: boolean;
 }
