@@ -506,7 +506,7 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect(limited.status).toBe(429);
       expect(limited.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    });
+    }, 90_000); // up to 30 s waiting for a fresh window, then a thousand checks
 
     it('two gateways on one Redis share the count', async () => {
       const env = { REDIS_URL: testRedisUrl() };

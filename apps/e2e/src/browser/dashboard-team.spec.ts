@@ -201,7 +201,7 @@ describe('dashboard: team, invitations, and what each role sees', () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await memberBrowser.screenshot(page, 'dashboard-team-join-signed-in');
       await page.getByRole('button', { name: 'Join Dashboard Daily' }).click();
-      await page.getByRole('heading', { name: 'Publications', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
       await page.getByText(`${member.email} · Viewer`).waitFor();
     } finally {
       await memberBrowser.close();
