@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { adminService } from '@gatehouse/admin';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';

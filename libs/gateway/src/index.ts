@@ -1,4 +1,4 @@
-export * from './lib/create-gateway';
+export * from './lib/gateway-edge';
 export * from './lib/gateway.config';
 export * from './lib/gateway.module';
 export * from './lib/edge/credentials';

@@ -9,3 +9,8 @@ export * from './lib/secrets';
 export * from './lib/ids';
 export * from './lib/timestamps';
 export * from './lib/domains';
+export * from './lib/metrics';
+export * from './lib/service-definition';
+export * from './lib/operations';
+export * from './lib/unavailable';
+export * from './lib/http-edge';

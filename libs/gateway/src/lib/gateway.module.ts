@@ -2,7 +2,7 @@ import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutd
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { BUS_OPTIONS, BusModule, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
+import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
 import { BillingRoutesModule } from './billing/billing-routes.module';
@@ -26,7 +26,7 @@ import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayConfig } from './gateway.config';
-import { GatewayReadiness, HealthController, ProbeController } from './health/health.controller';
+import { HealthController } from './health/health.controller';
 
 /** Closes what the gateway opened itself: its event connection and its counters' store. */
 @Injectable()
@@ -46,12 +46,12 @@ class GatewayLifecycle implements OnApplicationShutdown {
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, bus: BusOptions): DynamicModule {
+  /** Needs the runtime's BusModule (global) for BUS_OPTIONS and the request client. */
+  static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
-        BusModule.forRoot(bus),
         PassportModule,
         IdempotencyModule.forRoot(config.REDIS_URL),
         AccessRoutesModule,
@@ -64,7 +64,6 @@ export class GatewayModule {
       ],
       controllers: [
         HealthController,
-        ProbeController,
         JwksController,
         CustomerAuthController,
         AccountEmailController,
@@ -76,7 +75,7 @@ export class GatewayModule {
         InvitationsController,
       ],
       providers: [
-        { provide: EVENT_TRANSPORT, useFactory: () => createEventTransport(bus) },
+        { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
         {
           provide: ThrottlerStorage,
           useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL) : new MemoryWindowStorage()),
@@ -88,7 +87,6 @@ export class GatewayModule {
         RateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
-        GatewayReadiness,
       ],
     };
   }

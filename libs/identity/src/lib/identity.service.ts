@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { AccountEmailModule } from './account-email/account-email.module';
 import { EmailRequest } from './account-email/email-request.entity';
 import { EmailToken } from './account-email/email-token.entity';

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { Observable, throwError } from 'rxjs';
 import { AppError, codeForStatus, isProblem, problem } from './problem';
+import { isDatabaseUnavailable } from './unavailable';
 
 /**
  * Turns anything thrown into problem details. Known errors keep their code; anything else is
@@ -17,6 +18,10 @@ export function toProblem(exception: unknown, logger: Logger, requestId?: string
   // NestJS hands over Fastify's own errors (body too large, malformed JSON, media type) as HttpExceptions.
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     return problem(codeForStatus(exception.getStatus()), exception.message);
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn({ err: exception, requestId }, 'database unavailable');
+    return AppError.retryLater('service_unavailable', 'The database is unavailable; retry shortly.', 5).problem;
   }
   logger.error({ err: exception, requestId }, 'unexpected error');
   return problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');

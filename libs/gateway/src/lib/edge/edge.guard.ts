@@ -2,7 +2,7 @@ import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, sha256Hex } from '@gatehouse/platform';
+import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
@@ -40,6 +40,8 @@ export class EdgeGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    // Probes and metrics: no credentials, never counted (kubelets on one node share an IP).
+    if (this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, context.getHandler())) return true;
     const rule = this.reflector.get<AuthRule | undefined>(AUTH_RULE, context.getHandler());
     if (!rule) {
       this.logger.error(`${context.getClass().name}.${context.getHandler().name} declares no @Auth: refused`);

@@ -1,11 +1,10 @@
-import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { RequestMethod } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { BusTransport } from '@gatehouse/bus';
-import { AppError, PinoNestLogger, ProblemHttpFilter, closeOnSignals, createLogger, createValidationPipe, problem, sendProblem, toProblem } from '@gatehouse/platform';
+import { AppError, ProblemHttpFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
 import { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins, trustedProxies } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
@@ -13,7 +12,6 @@ import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
 import { RateLimiter } from './edge/rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
-import { GatewayReadiness } from './health/health.controller';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -24,55 +22,47 @@ export const PROCESSOR_BODY_LIMIT = 1024 * 1024;
 /** A request whose JSON body was parsed here; `rawBody` holds the bytes as received. */
 export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/api/v1/health']);
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/api/v1/health']);
 const PAGE_VIEW_PATHS = new Set(['/api/v1/access/check', '/api/v1/events']);
 
 /**
- * Builds the public HTTP edge (not yet listening): `/api/v1/*`, Swagger UI at `/docs`, problem
+ * The public HTTP edge, for the runtime to boot: `/api/v1/*`, Swagger UI at `/docs`, problem
  * details for every error, an `X-Request-Id` on every response.
  */
-export async function createGateway(
-  config: GatewayConfig,
-  transport: BusTransport,
-  /** Further modules mounted behind the same edge (credentials, rate limits, errors). */
-  extraModules: Array<Type | DynamicModule> = [],
-): Promise<NestFastifyApplication> {
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
   // Set once the app exists; a URL refused before that has nothing to count against.
   let countByIp = async (_request: FastifyRequest, _reply: FastifyReply): Promise<void> => undefined;
-  const adapter = new FastifyAdapter({
-    loggerInstance: logger,
-    // Requests are logged by the onResponse hook below, which leaves out health probes.
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: PROCESSOR_BODY_LIMIT,
-    trustProxy: trustedProxies(config),
-    // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
-    // routing: answer it like every other refusal, as problem details counted against the caller's IP.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      void reply.header('X-Request-Id', request.id);
-      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters.' : 'The URL is not valid.';
-      void countByIp(request, reply).then(
-        () => sendProblem(reply, problem('validation_failed', detail)),
-        (err: unknown) => sendProblem(reply, toProblem(err, logger, request.id)),
-      );
+  return {
+    module: GatewayModule.forRoot(config),
+    fastify: {
+      loggerInstance: logger,
+      // Requests are logged by the onResponse hook below, which leaves out health probes.
+      logController: new LogController({ disableRequestLogging: true }),
+      bodyLimit: PROCESSOR_BODY_LIMIT,
+      trustProxy: trustedProxies(config),
+      // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
+      // routing: answer it like every other refusal, as problem details counted against the caller's IP.
+      frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        void reply.header('X-Request-Id', request.id);
+        const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters.' : 'The URL is not valid.';
+        void countByIp(request, reply).then(
+          () => sendProblem(reply, problem('validation_failed', detail)),
+          (err: unknown) => sendProblem(reply, toProblem(err, logger, request.id)),
+        );
+      },
+      genReqId: (req: IncomingMessage) => {
+        const given = req.headers['x-request-id'];
+        return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      },
     },
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    configure(app: NestFastifyApplication) {
+      countByIp = configureEdge(app, config, logger);
     },
-  });
-  const gateway = GatewayModule.forRoot(config, {
-    service: 'gateway',
-    namespace: config.BUS_NAMESPACE,
-    transport,
-    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
-  });
-  const app = await NestFactory.create<NestFastifyApplication>(
-    { ...gateway, imports: [...(gateway.imports ?? []), ...extraModules] },
-    adapter,
-    // Fastify's own JSON parser only: NestJS would add a form parser, and bodies that are not JSON answer 415.
-    { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
-  );
+  };
+}
+
+/** Everything between Fastify and the controllers; answers the counting the early refusals use. */
+function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logger: Logger): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
@@ -110,7 +100,7 @@ export async function createGateway(
   });
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
-  countByIp = (request, reply) => limits.count('default', `ip:${request.ip}`, reply);
+  const countByIp = (request: FastifyRequest, reply: FastifyReply) => limits.count('default', `ip:${request.ip}`, reply);
   const crossOrigin = allowCrossOrigin(trustedOrigins(config));
   // One hook, in callback style: it runs on every request, page views included.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -135,6 +125,7 @@ export async function createGateway(
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
       { path: 'sdk/v1/:file', method: RequestMethod.GET },
     ],
   });
@@ -143,26 +134,10 @@ export async function createGateway(
 
   const document = buildApiDocument(app, config.PUBLIC_BASE_URL);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
-  return app;
+  return countByIp;
 }
 
 export { GatewayConfig };
-
-/**
- * The gateway's shutdown on SIGTERM: readiness fails at once, the delay lets the load balancer
- * notice, then the server stops accepting and closes once in-flight requests are answered; all of
- * it within SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS.
- */
-export function closeGatewayOnSignals(app: NestFastifyApplication, config: GatewayConfig): void {
-  closeOnSignals(async () => {
-    app.get(GatewayReadiness).draining = true;
-    await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
-    // Closing waits for every connection: keep-alive ones are closed as soon as their request is answered.
-    const server = app.getHttpServer() as HttpServer;
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    await app.close().finally(() => clearInterval(sweep));
-  }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
-}
 
 const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed';
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key';
