@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
 import { BusClient, createRequestClient, type BusOptions } from '@gatehouse/bus';
-import { type RunningService } from '@gatehouse/runtime';
+import { databaseOf, type RunningService } from '@gatehouse/runtime';
+import { migrateServiceSchema } from '@gatehouse/db';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { call } from './support/http';
@@ -26,6 +27,7 @@ describe('a service receiving SIGTERM', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    await migrateServiceSchema(databaseOf(identityService, db.url));
     const healthPort = await freePort();
     probes = `http://127.0.0.1:${healthPort}`;
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/identity/src/main.ts'], {

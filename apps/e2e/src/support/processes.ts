@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -74,4 +74,77 @@ export class PrivateNatsServer {
     await this.stop();
     rmSync(this.store, { recursive: true, force: true });
   }
+}
+
+const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+
+/**
+ * A PostgreSQL cluster of the test's own (real binaries, run as the `postgres` user), on a free
+ * port: roles are cluster-wide, and a test that stops or restarts its database must not touch the
+ * one other tests share. Local socket connections are trusted (the administrator's); TCP ones need
+ * a password, as a deployment's would.
+ */
+export class PrivatePostgres {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivatePostgres> {
+    const pg = new PrivatePostgres(await freePort());
+    chmodSync(pg.dir, 0o777);
+    try {
+      await pg.asPostgres(`${POSTGRES_BIN}/initdb`, ['-D', pg.data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8']);
+      await pg.resume();
+      await pg.psql('postgres', "ALTER ROLE postgres PASSWORD 'postgres'");
+      await pg.psql('postgres', 'CREATE DATABASE gatehouse');
+    } catch (err) {
+      await pg.destroy();
+      throw err;
+    }
+    return pg;
+  }
+
+  private get data(): string {
+    return join(this.dir, 'data');
+  }
+
+  /** Environment for psql and scripts run as the administrator over the local socket. */
+  get adminEnv(): Record<string, string> {
+    return { PGHOST: this.dir, PGPORT: String(this.port), PGUSER: 'postgres' };
+  }
+
+  url(user = 'postgres', password = 'postgres', database = 'gatehouse'): string {
+    return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${this.port}/${database}`;
+  }
+
+  psql(database: string, sql: string): Promise<string> {
+    return run('psql', ['-v', 'ON_ERROR_STOP=1', '--no-psqlrc', '-qAt', '-d', database, '-c', sql], this.adminEnv);
+  }
+
+  async resume(): Promise<void> {
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    await this.asPostgres(`${POSTGRES_BIN}/pg_ctl`, ['-D', this.data, '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
+  }
+
+  /** Stops the server at once, as a crash or a failover would (connections are cut). */
+  async stop(): Promise<void> {
+    await this.asPostgres(`${POSTGRES_BIN}/pg_ctl`, ['-D', this.data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private asPostgres(command: string, args: string[]): Promise<string> {
+    return run('runuser', ['-u', 'postgres', '--', command, ...args], {});
+  }
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(command, args, { env: { ...process.env, ...env }, cwd: tmpdir() }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${command} ${args.join(' ')}: ${stderr || err.message}`)) : resolvePromise(stdout),
+    );
+  });
 }

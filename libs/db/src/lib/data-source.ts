@@ -30,6 +30,8 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
+    // Extensions are the migrations' business (and need more than a service role may do).
+    installExtensions: false,
     logging: ['error'],
     poolErrorHandler: (err: unknown) => logger.warn(`A pooled connection of ${options.schema} failed and is replaced: ${describe(err)}`),
     extra: {
