@@ -61,11 +61,21 @@ export class PrivateNatsServer {
     }
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as in a hang. */
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Stops the server (as an outage would) and waits until it is gone. */
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     if (!child || child.exitCode !== null) return;
+    child.kill('SIGCONT');
     child.kill('SIGKILL');
     await exited(child);
   }
@@ -73,6 +83,50 @@ export class PrivateNatsServer {
   async destroy(): Promise<void> {
     await this.stop();
     rmSync(this.store, { recursive: true, force: true });
+  }
+}
+
+/** A Redis of the test's own on a free port (no persistence), to stop and freeze without touching the shared one. */
+export class PrivateRedis {
+  private child: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort());
+    await redis.resume();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async resume(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.child = child;
+    const deadline = Date.now() + 20_000;
+    while (!(await portOpen(this.port))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+    await exited(child);
   }
 }
 
