@@ -32,32 +32,25 @@ export function exited(child: ChildProcess): Promise<number | NodeJS.Signals> {
 }
 
 /**
- * A NATS server with JetStream of the test's own, on a free port with its own store, so a test
- * can stop it and start it again (same port, same store) without touching the shared one.
+ * A server of the test's own on a free local port, so a test can stop it, freeze it and start it
+ * again (same port) without touching the one other tests share.
  */
-export class PrivateNatsServer {
+abstract class PrivateServer {
   private child: ChildProcess | undefined;
-  private readonly store = mkdtempSync(join(tmpdir(), 'gatehouse-nats-'));
 
-  private constructor(readonly port: number) {}
+  protected constructor(readonly port: number) {}
 
-  static async start(): Promise<PrivateNatsServer> {
-    const server = new PrivateNatsServer(await freePort());
-    await server.resume();
-    return server;
-  }
-
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
+  /** The executable and its arguments. */
+  protected abstract command(): [string, string[]];
 
   async resume(): Promise<void> {
-    const child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store], { stdio: 'ignore' });
+    const [command, args] = this.command();
+    const child = spawn(command, args, { stdio: 'ignore' });
     this.child = child;
     const deadline = Date.now() + 20_000;
     while (!(await portOpen(this.port))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start on port ${this.port}`);
-      await new Promise((r) => setTimeout(r, 100));
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not start on port ${this.port}`);
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -79,6 +72,25 @@ export class PrivateNatsServer {
     child.kill('SIGKILL');
     await exited(child);
   }
+}
+
+/** A NATS server with JetStream of the test's own, with its own store (kept across stop and resume). */
+export class PrivateNatsServer extends PrivateServer {
+  private readonly store = mkdtempSync(join(tmpdir(), 'gatehouse-nats-'));
+
+  static async start(): Promise<PrivateNatsServer> {
+    const server = new PrivateNatsServer(await freePort());
+    await server.resume();
+    return server;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  protected command(): [string, string[]] {
+    return ['/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store]];
+  }
 
   async destroy(): Promise<void> {
     await this.stop();
@@ -86,12 +98,8 @@ export class PrivateNatsServer {
   }
 }
 
-/** A Redis of the test's own on a free port (no persistence), to stop and freeze without touching the shared one. */
-export class PrivateRedis {
-  private child: ChildProcess | undefined;
-
-  private constructor(readonly port: number) {}
-
+/** A Redis of the test's own, without persistence. */
+export class PrivateRedis extends PrivateServer {
   static async start(): Promise<PrivateRedis> {
     const redis = new PrivateRedis(await freePort());
     await redis.resume();
@@ -102,31 +110,8 @@ export class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  async resume(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    this.child = child;
-    const deadline = Date.now() + 20_000;
-    while (!(await portOpen(this.port))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  freeze(): void {
-    this.child?.kill('SIGSTOP');
-  }
-
-  thaw(): void {
-    this.child?.kill('SIGCONT');
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
-    await exited(child);
+  protected command(): [string, string[]] {
+    return ['redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']];
   }
 }
 
