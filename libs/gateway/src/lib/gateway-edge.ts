@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { AppError, ProblemHttpFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
+import { AppError, ProblemFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
@@ -129,7 +129,7 @@ function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logge
       { path: 'sdk/v1/:file', method: RequestMethod.GET },
     ],
   });
-  app.useGlobalFilters(new ProblemHttpFilter(logger));
+  app.useGlobalFilters(new ProblemFilter(logger));
   app.useGlobalPipes(createValidationPipe());
 
   const document = buildApiDocument(app, config.PUBLIC_BASE_URL);

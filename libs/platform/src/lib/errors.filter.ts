@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, RpcExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { ProblemDetails } from '@gatehouse/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,23 +32,19 @@ export function sendProblem(reply: FastifyReply, body: ProblemDetails): void {
   void reply.status(body.status).header('content-type', 'application/problem+json; charset=utf-8').send(body);
 }
 
+/**
+ * Every error as problem details, wherever it was thrown: over HTTP as the answer
+ * (`application/problem+json`), over the bus as a plain problem-details object the caller
+ * rethrows as the same AppError.
+ */
 @Catch()
-export class ProblemHttpFilter implements ExceptionFilter {
+export class ProblemFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+    if (host.getType() === 'rpc') return throwError(() => toProblem(exception, this.logger));
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     sendProblem(http.getResponse<FastifyReply>(), toProblem(exception, this.logger, request.id));
-  }
-}
-
-/** Over the bus a failure travels as a plain problem-details object; the caller rethrows it as AppError. */
-@Catch()
-export class ProblemRpcFilter implements RpcExceptionFilter<unknown> {
-  constructor(private readonly logger: Logger) {}
-
-  catch(exception: unknown): Observable<never> {
-    return throwError(() => toProblem(exception, this.logger));
   }
 }

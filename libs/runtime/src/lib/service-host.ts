@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, InProcessHub, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { DatabaseModule, migrateServiceSchema, openMigratedDatabase, openServiceDatabase, SchemaNotMigratedError, startEmbeddedPostgres, type EmbeddedDatabase, type ServiceDatabaseOptions } from '@gatehouse/db';
@@ -16,7 +16,7 @@ import {
   createValidationPipe,
   loadConfig,
   PinoNestLogger,
-  ProblemRpcFilter,
+  ProblemFilter,
   sampledGauge,
   ServiceConfig,
   type ServiceDefinition,
@@ -95,6 +95,11 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
       OperationsModule.forProcess({ state, metricsPort: config.HEALTH_PORT, requestServer: server, service: definition.name }),
       definition.module,
     ],
+    // As providers, so the request handlers (bound when the request server connects) get them too.
+    providers: [
+      { provide: APP_FILTER, useValue: new ProblemFilter(logger) },
+      { provide: APP_PIPE, useValue: createValidationPipe() },
+    ],
   })
   class ServiceRootModule {}
 
@@ -105,9 +110,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
       // A failing start-up throws to the caller (one clear line from runMain) instead of exiting here.
       abortOnError: false,
     });
-    const requests = app.connectMicroservice({ strategy: server });
-    requests.useGlobalFilters(new ProblemRpcFilter(logger));
-    requests.useGlobalPipes(createValidationPipe());
+    app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     await app.init();
     await app.startAllMicroservices();
     if (config.HEALTH_PORT) await app.listen({ port: config.HEALTH_PORT, host: '0.0.0.0' });

@@ -1,7 +1,7 @@
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { requestPattern } from '@gatehouse/contracts';
-import { AppError, createLogger, ProblemRpcFilter } from '@gatehouse/platform';
+import { AppError, createLogger, ProblemFilter } from '@gatehouse/platform';
 import { testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
 import type { BusOptions } from '../../bus-options';
@@ -47,7 +47,7 @@ describe('requests over NATS', () => {
   beforeAll(async () => {
     server = new NatsRequestServer([testNatsUrl()], 'identity', namespace, 5_000);
     app = await NestFactory.createMicroservice(RecordingModule, { strategy: server, logger: false });
-    app.useGlobalFilters(new ProblemRpcFilter(createLogger('test', 'silent')));
+    app.useGlobalFilters(new ProblemFilter(createLogger('test', 'silent')));
     await app.listen();
     client = new BusClient(options, createRequestClient(options));
     RecordingHandlers.client = client;
