@@ -87,7 +87,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     identity.stdout!.on('data', (chunk) => (identityOutput += chunk));
     identity.stderr!.on('data', (chunk) => (identityOutput += chunk));
     services.push(...(await Promise.all([inProcess(adminService), inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' })])));
-    gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url, REDIS_URL: redis.url, HEALTH_PORT: String(gatewayPort), TRUST_PROXY: '1' });
+    gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '250', HEALTH_PORT: String(gatewayPort), TRUST_PROXY: '1' });
     await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
       throw new Error(`identity did not become ready: ${err}\n${identityOutput}`);
     });

@@ -53,7 +53,7 @@ export class GatewayModule {
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
         PassportModule,
-        IdempotencyModule.forRoot(config.REDIS_URL),
+        IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS),
         AccessRoutesModule,
         BillingRoutesModule,
         WebhooksOutRoutesModule,
@@ -78,7 +78,7 @@ export class GatewayModule {
         { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
         {
           provide: ThrottlerStorage,
-          useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL) : new MemoryWindowStorage()),
+          useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS) : new MemoryWindowStorage()),
         },
         ApiKeyCache,
         JwksCache,

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Injectable, Module, NotFoundException, Optional, Req, Res, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { ServiceHealth, type BackendServiceName, type ComponentStatus, type HealthReply } from '@gatehouse/contracts';
 import { BusClient, EVENT_TRANSPORT, Handles, type EventTransport } from '@gatehouse/bus';
 import { metricsRegistry, OperationsRoute, Readiness, type HealthStatus } from '@gatehouse/platform';
@@ -76,7 +77,8 @@ const up = (ok: boolean): ComponentStatus => (ok ? 'up' : 'down');
 /** The port /metrics answers on (HEALTH_PORT): never the public one. */
 export const METRICS_PORT = Symbol('METRICS_PORT');
 
-/** Kubernetes probes and Prometheus metrics, outside /api/v1, off credentials and rate limits. */
+/** Kubernetes probes and Prometheus metrics, outside /api/v1 and the API document, off credentials and rate limits. */
+@ApiExcludeController()
 @Controller()
 export class OperationsController {
   constructor(

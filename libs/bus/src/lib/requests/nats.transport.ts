@@ -49,16 +49,20 @@ class NatsLink {
 
   /** The connection, once NATS answers (retried for as long as it takes). */
   connect(): Promise<NatsConnection> {
-    this.connection ??= connect({ servers: this.servers, name: this.name, ...NATS_CONNECTION_OPTIONS }).then((nc) => {
-      if (this.state === 'closed') {
-        void nc.close();
+    if (!this.connection) {
+      const connecting: Promise<NatsConnection> = connect({ servers: this.servers, name: this.name, ...NATS_CONNECTION_OPTIONS }).then((nc) => {
+        // Closed while it was still waiting for NATS.
+        if (this.connection !== connecting) {
+          void nc.close();
+          return nc;
+        }
+        this.state = 'connected';
+        nc.subscribe(this.probeSubject, { callback: (_err, msg) => msg.respond(Empty) });
+        void this.watch(nc, connecting);
         return nc;
-      }
-      this.state = 'connected';
-      nc.subscribe(this.probeSubject, { callback: (_err, msg) => msg.respond(Empty) });
-      void this.watch(nc);
-      return nc;
-    });
+      });
+      this.connection = connecting;
+    }
     return this.connection;
   }
 
@@ -78,23 +82,28 @@ class NatsLink {
     );
   }
 
-  /** Drains a live connection (replies in hand go out); one still waiting for NATS is closed when it comes. */
+  /**
+   * Drains a live connection (replies in hand go out); one still waiting for NATS is closed when it
+   * comes. As with Nest's clients, a later request connects again.
+   */
   async close(): Promise<void> {
     const connection = this.connection;
     if (!connection || this.state === 'closed') return;
     const state = this.state;
     this.state = 'closed';
+    this.connection = undefined;
     if (state === 'connecting') {
       void connection.then((nc) => nc.close(), () => undefined);
-      return;
+    } else {
+      const nc = await connection;
+      if (!nc.isClosed()) await (state === 'connected' ? nc.drain() : nc.close()).catch(() => nc.close());
     }
-    const nc = await connection;
-    if (nc.isClosed()) return;
-    await (state === 'connected' ? nc.drain() : nc.close()).catch(() => nc.close());
+    if (!this.connection) this.state = 'connecting';
   }
 
-  private async watch(nc: NatsConnection): Promise<void> {
+  private async watch(nc: NatsConnection, connection: Promise<NatsConnection>): Promise<void> {
     for await (const status of nc.status()) {
+      if (this.connection !== connection) return;
       if (status.type === 'disconnect' && this.state !== 'closed') {
         this.state = 'reconnecting';
         this.logger.warn(`NATS connection lost (${this.name}), reconnecting`);
@@ -145,8 +154,8 @@ export class NatsRequestServer extends Server implements CustomTransportStrategy
   }
 
   /** Whether a message makes the round trip through NATS to this replica's connection. */
-  probe(): Promise<boolean> {
-    return this.link.probe();
+  async probe(): Promise<boolean> {
+    return !this.closed && this.link.probe();
   }
 
   /** Whether this replica is in its service's queue group. */

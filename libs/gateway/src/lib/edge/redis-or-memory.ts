@@ -2,15 +2,17 @@ import { Logger } from '@nestjs/common';
 import { rateLimitMetrics } from '@gatehouse/platform';
 import IORedis, { type Redis } from 'ioredis';
 
-/** A Redis call that takes longer than this fails, and the replica's own memory answers instead. */
-export const REDIS_COMMAND_TIMEOUT_MS = 75;
 /** After a failure, how long this replica stays on its memory before trying Redis again. */
 const RETRY_AFTER_MS = 1_000;
 
-/** A Redis connection that never makes a request wait: no offline queue, no retried commands, bounded calls. */
-export function connectRedis(url: string): Redis {
+/**
+ * A Redis connection that never makes a request wait: no offline queue, no retried commands, and
+ * a call that takes longer than `timeoutMs` (REDIS_TIMEOUT_MS) fails, so the replica's own memory
+ * answers instead.
+ */
+export function connectRedis(url: string, timeoutMs: number): Redis {
   return new IORedis(url, {
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: timeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
