@@ -1,3 +1,4 @@
+import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -55,14 +56,14 @@ export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
     },
-    configure(app: NestFastifyApplication) {
-      countByIp = configureEdge(app, config, logger);
+    async configure(app: NestFastifyApplication) {
+      countByIp = await configureEdge(app, config, logger);
     },
   };
 }
 
 /** Everything between Fastify and the controllers; answers the counting the early refusals use. */
-function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logger: Logger): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+async function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logger: Logger): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
@@ -101,14 +102,14 @@ function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logge
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(RateLimiter);
   const countByIp = (request: FastifyRequest, reply: FastifyReply) => limits.count('default', `ip:${request.ip}`, reply);
-  const crossOrigin = allowCrossOrigin(trustedOrigins(config));
   // One hook, in callback style: it runs on every request, page views included.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
-    if (crossOrigin(request, reply)) return;
     if (!request.is404) return done();
     countByIp(request, reply).then(() => done(), done);
   });
+  // After the hook above, so a preflight answered by CORS carries its request id too.
+  await app.register(fastifyCors, crossOriginOptions(trustedOrigins(config)));
   const dashboard = dashboardDirectory(config);
   if (dashboard) serveDashboard(fastify, dashboard);
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -139,28 +140,28 @@ function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logge
 
 export { GatewayConfig };
 
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed';
-const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key';
+const CORS = {
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['X-API-Key', 'Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id', 'Idempotency-Key'],
+  exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Idempotent-Replayed'],
+  maxAge: 600,
+  // A bare OPTIONS is routed like any request (404 as problem details), not refused in plain text.
+  strictPreflight: false,
+};
 
 /**
- * CORS: the browser SDK calls the API from publishers' own sites, so any origin may call it with
- * a key, never with cookies; only the dashboard's origins may send the session cookie (and its
- * writes still pass the CSRF check).
+ * CORS (`@fastify/cors`): the browser SDK calls the API from publishers' own sites, so any origin
+ * may call it with a key, never with cookies; only the dashboard's origins may send the session
+ * cookie (and its writes still pass the CSRF check).
  */
-function allowCrossOrigin(credentialed: Set<string>): (request: FastifyRequest, reply: FastifyReply) => boolean {
-  /** Sets the CORS headers; true when it answered a preflight itself. */
-  return (request, reply) => {
-    const origin = request.headers.origin;
-    if (!origin) return false;
-    void reply.header('Vary', 'Origin').header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    if (credentialed.has(origin)) void reply.header('Access-Control-Allow-Credentials', 'true');
-    if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) return false;
-    void reply
-      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
-      .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
-      .header('Access-Control-Max-Age', '600')
-      .status(204)
-      .send();
-    return true;
+function crossOriginOptions(credentialed: Set<string>): FastifyCorsOptions {
+  const keysOnly = { ...CORS, origin: true, credentials: false };
+  const withCookies = { ...CORS, origin: true, credentials: true };
+  const none = { origin: false };
+  return {
+    delegator: (request, done) => {
+      const origin = request.headers.origin;
+      done(null, !origin ? none : credentialed.has(origin) ? withCookies : keysOnly);
+    },
   };
 }

@@ -9,5 +9,5 @@ export interface HttpEdge {
   /** Fastify's own options: body limits, trusted proxies, request ids, early refusals. */
   fastify: FastifyServerOptions & Record<string, unknown>;
   /** Parsers, hooks, prefix, filters and the API document, once the app exists and before it listens. */
-  configure(app: NestFastifyApplication): void;
+  configure(app: NestFastifyApplication): void | Promise<void>;
 }

@@ -63,7 +63,7 @@ export async function createHttpProcess<C extends HttpProcessConfig>(name: 'gate
     httpMetrics.requests.observe({ route_class: routeClassOf(request), method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
     done();
   });
-  edge.configure(app);
+  await edge.configure(app);
   let operations: Server | undefined;
   const close = async () => {
     operations?.close();

@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, Injectable, Module, NotFoundException, Optional, Req, Res, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Module, NotFoundException, Optional, Req, Res, ServiceUnavailableException, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, TerminusModule, type HealthCheckResult, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ServiceHealth, type BackendServiceName, type ComponentStatus, type HealthReply } from '@gatehouse/contracts';
@@ -23,9 +24,9 @@ export class ProcessState {
 }
 
 /**
- * Readiness of this process: each dependency it has is checked now and named in the answer: the
- * database (a query), the bus (a message through NATS back to this process's own request
- * connection: a frozen NATS fails it where the connection status would not), the events
+ * Readiness of this process, through Terminus: each dependency it has is checked now and named in
+ * the answer: the database (a query), the bus (a message through NATS back to this process's own
+ * request connection: a frozen NATS fails it where the connection status would not), the events
  * connection, and `shutdown` once draining.
  */
 @Injectable()
@@ -36,6 +37,8 @@ export class ProcessReadiness extends Readiness implements OnApplicationBootstra
     private readonly state: ProcessState,
     private readonly bus: BusClient,
     private readonly modules: ModuleRef,
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
     @Optional() private readonly dataSource?: DataSource,
     @Optional() @Inject(REQUEST_SERVER) private readonly server?: ProbedServer,
   ) {
@@ -52,27 +55,37 @@ export class ProcessReadiness extends Readiness implements OnApplicationBootstra
   }
 
   async check(): Promise<HealthStatus> {
-    const [database, bus] = await Promise.all([this.dataSource ? this.databaseAnswers() : undefined, (this.server ?? this.bus).probe()]);
-    const checks: Record<string, ComponentStatus> = {};
-    if (database !== undefined) checks['database'] = up(database);
-    checks['bus'] = up(bus);
-    if (this.events) checks['events'] = up(this.events.isConnected());
-    if (this.state.draining) checks['shutdown'] = 'down';
-    return { status: Object.values(checks).every((check) => check === 'up') ? 'up' : 'down', checks };
+    const { dataSource, events } = this;
+    const indicators: HealthIndicatorFunction[] = [];
+    if (dataSource) indicators.push(() => this.indicate('database', answersWithin(DATABASE_PROBE_TIMEOUT_MS, dataSource.query('SELECT 1'))));
+    indicators.push(() => this.indicate('bus', (this.server ?? this.bus).probe()));
+    if (events) indicators.push(() => this.indicate('events', events.isConnected()));
+    if (this.state.draining) indicators.push(() => this.indicators.check('shutdown').down());
+    const result = await this.health.check(indicators).catch((err: unknown) => {
+      if (err instanceof ServiceUnavailableException) return err.getResponse() as HealthCheckResult;
+      throw err;
+    });
+    const checks: Record<string, ComponentStatus> = Object.fromEntries(Object.entries(result.details).map(([key, detail]) => [key, detail.status]));
+    if (result.status === 'shutting_down') checks['shutdown'] = 'down';
+    return { status: result.status === 'ok' ? 'up' : 'down', checks };
   }
 
-  private databaseAnswers(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DATABASE_PROBE_TIMEOUT_MS)));
-    const answered = (this.dataSource as DataSource).query('SELECT 1').then(
-      () => true,
-      () => false,
-    );
-    return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+  private async indicate(key: string, ok: Promise<boolean> | boolean) {
+    const indicator = this.indicators.check(key);
+    return (await ok) ? indicator.up() : indicator.down();
   }
 }
 
-const up = (ok: boolean): ComponentStatus => (ok ? 'up' : 'down');
+/** Whether `work` succeeds within `ms`. */
+function answersWithin(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const answered = work.then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+}
 
 /** The port /metrics answers on (HEALTH_PORT): never the public one. */
 export const METRICS_PORT = Symbol('METRICS_PORT');
@@ -129,6 +142,8 @@ export class OperationsModule {
     return {
       module: OperationsModule,
       global: true,
+      // A failed check is readiness's answer, not an error to log at every probe.
+      imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [OperationsController, ...(options.service ? [healthControllerFor(options.service)] : [])],
       providers: [
         { provide: ProcessState, useValue: options.state },
