@@ -10,7 +10,7 @@ import { LogController, type FastifyError, type FastifyInstance, type FastifyRep
 import { GatewayConfig, trustedOrigins, trustedProxies } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
 import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
-import { RateLimiter } from './edge/rate-limiter';
+import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
 import { GatewayModule } from './gateway.module';
 import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
 
@@ -100,8 +100,8 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
     done();
   });
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
-  const limits = app.get(RateLimiter);
-  const countByIp = (request: FastifyRequest, reply: FastifyReply) => limits.count('default', `ip:${request.ip}`, reply);
+  const limits = app.get(UnroutedRateLimiter);
+  const countByIp = (request: FastifyRequest, reply: FastifyReply) => limits.count(request.ip, reply);
   // One hook, in callback style: it runs on every request, page views included.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerStorage, ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
@@ -24,7 +24,7 @@ import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/cus
 import { EdgeGuard } from './edge/edge.guard';
 import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
-import { RateLimiter } from './edge/rate-limiter';
+import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
 import { GatewayConfig } from './gateway.config';
 import { HealthController } from './health/health.controller';
 
@@ -34,7 +34,7 @@ class GatewayLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(BUS_OPTIONS) private readonly bus: BusOptions,
     @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
-    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+    @InjectThrottlerStorage() private readonly counters: ThrottlerStorage,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -54,6 +54,10 @@ export class GatewayModule {
         ConfigModule.forValue(GatewayConfig, config),
         PassportModule,
         IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS),
+        ThrottlerModule.forRoot({
+          ...EdgeGuard.throttlers(),
+          storage: config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS) : new MemoryWindowStorage(),
+        }),
         AccessRoutesModule,
         BillingRoutesModule,
         WebhooksOutRoutesModule,
@@ -76,15 +80,11 @@ export class GatewayModule {
       ],
       providers: [
         { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
-        {
-          provide: ThrottlerStorage,
-          useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS) : new MemoryWindowStorage()),
-        },
         ApiKeyCache,
         JwksCache,
         CustomerTokenStrategy,
         CustomerTokenGuard,
-        RateLimiter,
+        UnroutedRateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
       ],
