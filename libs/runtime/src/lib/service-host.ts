@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, InProcessHub, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
+import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { DatabaseModule, migrateServiceSchema, openMigratedDatabase, openServiceDatabase, SchemaNotMigratedError, startEmbeddedPostgres, type EmbeddedDatabase, type ServiceDatabaseOptions } from '@gatehouse/db';
 import {
   busMetrics,
@@ -67,12 +67,11 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   collectProcessMetrics();
   const database = databaseOf(definition, runtime.databaseUrl);
-  let closing = false;
   const dataSource = await waitFor(
     `database of ${definition.name}`,
     () => (runtime.migrate ? openMigratedDatabase(database) : openServiceDatabase(database)),
     logger,
-    { stopped: () => closing, retryable: (err) => err instanceof SchemaNotMigratedError || isDatabaseUnavailable(err) },
+    { retryable: (err) => err instanceof SchemaNotMigratedError || isDatabaseUnavailable(err) },
   );
   const busOptions: BusOptions = {
     service: definition.name,
@@ -126,7 +125,6 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     app,
     /** Readiness fails at once; requests in hand are answered, consumers and relay stop, buffers flush, connections close. */
     close: async () => {
-      closing = true;
       state.draining = true;
       stopWatching();
       stopSampling();
@@ -228,4 +226,3 @@ export async function migrateStandalone(definitions: ServiceDefinition<any>[]): 
   }
 }
 
-export { InProcessHub };

@@ -12,7 +12,7 @@ export async function waitFor<T>(
   what: string,
   attempt: () => Promise<T>,
   logger: Logger,
-  options: { stopped?: () => boolean; retryable?: (err: unknown) => boolean } = {},
+  options: { retryable?: (err: unknown) => boolean } = {},
 ): Promise<T> {
   let delay = FIRST_DELAY_MS;
   for (let tries = 1; ; tries++) {
@@ -21,7 +21,7 @@ export async function waitFor<T>(
       if (tries > 1) logger.info(`${what}: ready after ${tries} attempts`);
       return value;
     } catch (err) {
-      if (options.stopped?.() || (options.retryable && !options.retryable(err))) throw err;
+      if (options.retryable && !options.retryable(err)) throw err;
       const wait = Math.round(delay * (0.75 + Math.random() / 2));
       logger.warn(`${what}: ${err instanceof Error ? err.message : String(err)}; retrying in ${(wait / 1000).toFixed(1)} s`);
       await new Promise((resolve) => setTimeout(resolve, wait));
