@@ -105,6 +105,19 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     await Promise.all([nats?.destroy(), pg?.destroy(), redis?.stop()]);
   });
 
+  it('serves Prometheus metrics per process, on its operations port', async () => {
+    expect((await api('/auth/.well-known/jwks.json')).status).toBe(200);
+    const gatewayMetrics = String((await call(gatewayOps, '/metrics')).body);
+    expect(gatewayMetrics).toMatch(/^gatehouse_http_request_duration_seconds_count\{route_class="auth",method="GET",status="200"\} [1-9]/m);
+    expect(gatewayMetrics).toMatch(/^gatehouse_bus_request_duration_seconds_count\{pattern="identity\.[^"]+",outcome="ok"\} [1-9]/m);
+    expect(gatewayMetrics).toMatch(/^gatehouse_process_resident_memory_bytes \d+/m);
+    const identityMetrics = String((await call(identityProbes, '/metrics')).body);
+    expect(identityMetrics).toMatch(/^gatehouse_db_pool_connections\{service="identity",state="total"\} [1-9]/m);
+    expect(identityMetrics).toMatch(/^gatehouse_outbox_pending_events\{service="identity"\} \d+/m);
+    expect(identityMetrics).toMatch(/^gatehouse_outbox_lag_seconds\{service="identity"\} \d/m);
+    expect(identityMetrics).toMatch(/^gatehouse_bus_queue_group_member\{service="identity"\} 1/m);
+  });
+
   it('keeps the gateway answering, probes within 100 ms and rate limits per replica, while Redis is frozen or stopped', async () => {
     const metric = async () => /^gatehouse_rate_limit_fallback (\d)/m.exec(String((await call(gatewayOps, '/metrics')).body))?.[1];
     expect((await api('/auth/.well-known/jwks.json')).headers.get('x-ratelimit-limit')).toBe('200');
