@@ -10,8 +10,8 @@ export interface ServiceDatabaseOptions {
   poolSize?: number;
 }
 
-/** Past this a new connection counts as failed, so a request needing one answers 503 in time instead of hanging. */
-const CONNECT_TIMEOUT_MS = 3_000;
+/** Past this, getting a connection (a new one, or a free one from a full pool) fails instead of hanging on an unreachable server. */
+const CONNECT_TIMEOUT_MS = 10_000;
 const logger = new Logger('Database');
 
 /**
