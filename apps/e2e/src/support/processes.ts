@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,7 +115,8 @@ export class PrivateRedis extends PrivateServer {
   }
 }
 
-const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+/** The newest PostgreSQL installed from Debian's packages (what `.ci/run` starts as the shared server). */
+const postgresBin = (tool: string) => join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0] ?? '', 'bin', tool);
 
 /**
  * A PostgreSQL cluster of the test's own (real binaries, run as the `postgres` user), on a free
@@ -132,7 +133,7 @@ export class PrivatePostgres {
     const pg = new PrivatePostgres(await freePort());
     chmodSync(pg.dir, 0o777);
     try {
-      await pg.asPostgres(`${POSTGRES_BIN}/initdb`, ['-D', pg.data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8']);
+      await pg.asPostgres(postgresBin('initdb'), ['-D', pg.data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8']);
       await pg.resume();
       await pg.psql('postgres', "ALTER ROLE postgres PASSWORD 'postgres'");
       await pg.psql('postgres', 'CREATE DATABASE gatehouse');
@@ -162,12 +163,12 @@ export class PrivatePostgres {
 
   async resume(): Promise<void> {
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    await this.asPostgres(`${POSTGRES_BIN}/pg_ctl`, ['-D', this.data, '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
+    await this.asPostgres(postgresBin('pg_ctl'), ['-D', this.data, '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
   }
 
   /** Stops the server at once, as a crash or a failover would (connections are cut). */
   async stop(): Promise<void> {
-    await this.asPostgres(`${POSTGRES_BIN}/pg_ctl`, ['-D', this.data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    await this.asPostgres(postgresBin('pg_ctl'), ['-D', this.data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
   }
 
   async destroy(): Promise<void> {
