@@ -184,7 +184,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     expect(identityOutput).not.toMatch(/Unhandled|uncaught/i);
   });
 
-  it('turns readiness red within one probe period when NATS freezes, and never runs a write it answered 503', async () => {
+  it('turns readiness red within one probe period when NATS freezes, leaves the queue group, and never runs a write it answered 503', async () => {
     nats.freeze();
     const frozenAt = Date.now();
     try {
@@ -203,10 +203,14 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
       const emails = Array.from({ length: 5 }, () => `frozen-${randomUUID()}@example.com`);
       const answers = await Promise.all(emails.map((email) => register(email)));
       expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 503]);
+      // Unready on the bus path, identity has left its queue group (and rejoins once it works again).
+      const member = async () => /^gatehouse_bus_queue_group_member\{service="identity"\} (\d)/m.exec(String((await call(identityProbes, '/metrics')).body))?.[1];
+      await eventually(async () => ((await member()) === '0' ? true : undefined), 15_000);
 
       nats.thaw();
       await eventually(async () => ((await call(gateway.url, '/readyz')).status === 200 ? true : undefined), 20_000);
       await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 20_000);
+      await eventually(async () => ((await member()) === '1' ? true : undefined), 15_000);
       expect((await register()).status).toBe(201);
       // The frozen requests reached identity on thawing, after their callers were answered: none was carried out.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
