@@ -39,6 +39,15 @@ describe('the OpenAPI document', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  it('is what the types in libs/contracts were generated from (npm run generate:api-types)', async () => {
+    // The generator's own process: openapi-typescript's ES modules load there, not in Jest's module system.
+    const generator = join(ROOT, 'apps/gateway/src/generate-api-types.ts');
+    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', generator, '--check'], { cwd: ROOT }).catch(
+      (failure: { stdout: string; stderr: string }) => ({ stdout: failure.stdout + failure.stderr }),
+    );
+    expect(stdout.trim()).toBe('libs/contracts/src/lib/gateway-api.ts is up to date');
+  }, 60_000);
+
   it('passes @apidevtools/swagger-parser validation', async () => {
     // An ES module: run in its own Node process, as a CI step would.
     const script = "import('@apidevtools/swagger-parser').then((p) => p.default.validate(process.argv[1])).then(() => console.log('valid'))";

@@ -5,7 +5,7 @@ import { dashboardDirectory, GatewayConfig, gatewayEdge } from '@gatehouse/gatew
 import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
 import { createHttpProcess, startService, type RunningService } from '@gatehouse/runtime';
 import type { AddressInfo } from 'node:net';
-import { DemoSite, startLocalProcessor } from './demo/demo-site';
+import { DemoSite, LOCAL_PROCESSOR_KEY, startLocalProcessor } from './demo/demo-site';
 import { SERVICES } from './services';
 
 /** Where `npm start` listens: this machine only, unless HOST says otherwise. */
@@ -34,7 +34,10 @@ runMain(async () => {
   for (const name of demo) process.env[name] = DEMO_DEFAULTS[name];
   // No processor configured: the local fake stands in, so the demo's checkout completes (docs/elements.md).
   const localProcessor = !process.env['PROCESSOR_API_URL'] && process.env['LOCAL_FAKE_PROCESSOR'] !== 'false' ? await startLocalProcessor() : undefined;
-  if (localProcessor) process.env['PROCESSOR_API_URL'] = localProcessor.url;
+  if (localProcessor) {
+    process.env['PROCESSOR_API_URL'] = localProcessor.url;
+    process.env['LOCAL_PROCESSOR_KEY'] = LOCAL_PROCESSOR_KEY;
+  }
   // Billing names this address to the processor for its webhooks: the port this process listens on.
   process.env['PUBLIC_BASE_URL'] ??= `http://localhost:${process.env['PORT'] ?? 3000}`;
   const base = loadConfig(ServiceConfig);
@@ -50,7 +53,7 @@ runMain(async () => {
   );
   const edge = await createHttpProcess('gateway', { config: gatewayConfig, transport, edge: gatewayEdge });
   const gateway = edge.app;
-  const demoSite = new DemoSite(gateway);
+  const demoSite = new DemoSite(gateway, new URL(gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).origin);
   await edge.listen(gatewayConfig.PORT, HOST);
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
@@ -62,6 +65,7 @@ runMain(async () => {
     gatewayUrl: `http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`,
     admin: { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' },
     dataDir: base.DATA_DIR,
+    host: HOST,
     port: examplePort,
   }).then(
     (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),

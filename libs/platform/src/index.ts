@@ -14,3 +14,4 @@ export * from './lib/service-definition';
 export * from './lib/operations';
 export * from './lib/unavailable';
 export * from './lib/http-edge';
+export * from './lib/custom-css';

@@ -11,6 +11,9 @@ import { call, sessionFrom, type Answer, type Call } from './http';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
 export const SITE = 'https://news.example.com';
+/** Readers' User-Agents: the gateway derives the device class from them. */
+export const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+export const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 export const ADMIN = { email: 'access-admin@example.com', password: 'admin-password-1' };
 const ENV = {
   BCRYPT_COST: '4',

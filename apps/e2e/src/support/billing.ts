@@ -255,6 +255,15 @@ export class BillingSystem {
     return (await this.sql.query<T>(text, params)).rows;
   }
 
+  /** A second publication of the same admin, with its own key pair: for tenant boundaries. */
+  async otherPublication(): Promise<{ publicationId: string; publishableKey: string; secretKey: string }> {
+    const created = await this.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
+    const session = sessionFrom(await this.api('/admin/session', { body: ADMIN }));
+    await this.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
+    const keys = await this.api('/admin/api-keys', { session, body: { name: 'other-site' } });
+    return { publicationId: created.body.id, ...keys.body };
+  }
+
   /** Processor settings with a supplied webhook secret: no endpoint is created, and events are signed with WEBHOOK_SECRET. */
   async connectProcessor(): Promise<void> {
     const saved = await this.admin('/admin/processor', { method: 'PUT', body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });

@@ -38,6 +38,8 @@ export interface SystemOptions {
   accessEnv?: Record<string, string>;
   /** Also start webhooks-out and branding, so every route of the API has its service. */
   everyService?: boolean;
+  /** More configuration of identity, e.g. SMTP_URL. */
+  identityEnv?: Record<string, string>;
   /** More configuration of the gateway, e.g. TRUST_PROXY. */
   gatewayEnv?: Record<string, string>;
   /** The time identity signs tokens with: set back, its access tokens expire sooner in real time. */
@@ -88,7 +90,7 @@ export class WholeSystem {
     await this.gateway.close();
   }
 
-  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {} }: SystemOptions): Promise<void> {
+  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {}, identityEnv = {} }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -100,7 +102,7 @@ export class WholeSystem {
       PUBLIC_BASE_URL,
       PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
     });
-    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains) });
+    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains), ...identityEnv });
     this.services.push(
       ...(await Promise.all([
         startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock, migrate: true }),

@@ -3,7 +3,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayEdge, GatewayConfig } from '@gatehouse/gateway';
 import { loadConfig, type ServiceConfig, type ServiceDefinition } from '@gatehouse/platform';
 import { createHttpProcess, startService, type RunningService } from '@gatehouse/runtime';
-import { Client } from 'pg';
 import { testNatsUrl } from '@gatehouse/testing';
 
 export interface TestGateway {
@@ -38,13 +37,4 @@ export async function startGatewayOverNats(
   return { app: edge.app, url, close: () => edge.close() };
 }
 
-/** One query in a service's schema, to see (or set up) what it stores. */
-export async function querySchema<T = any>(databaseUrl: string, schema: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const sql = new Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
-  await sql.connect();
-  try {
-    return (await sql.query(text, params)).rows as T[];
-  } finally {
-    await sql.end();
-  }
-}
+export { querySchema } from '@gatehouse/testing';

@@ -4,15 +4,18 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppError, ProblemFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayConfig, trustedOrigins, trustedProxies } from './gateway.config';
 import { buildApiDocument } from './edge/api-document';
+import { httpServerOptions, limitConnections } from './edge/http-server-limits';
 import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
+import { pagePolicy } from './edge/page-policies';
 import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
 import { GatewayModule } from './gateway.module';
-import { dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { DASHBOARD_PATH, dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
+import { compressAnswersUnder } from './web-assets/compression';
 
 /** JSON bodies above this answer 413 `payload_too_large` (decisions B2)... */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -25,6 +28,7 @@ export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/api/v1/health']);
 const PAGE_VIEW_PATHS = new Set(['/api/v1/access/check', '/api/v1/events']);
+const DOCS_PATH = '/docs';
 
 /**
  * The public HTTP edge, for the runtime to boot: `/api/v1/*`, Swagger UI at `/docs`, problem
@@ -40,6 +44,7 @@ export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
       // Requests are logged by the onResponse hook below, which leaves out health probes.
       logController: new LogController({ disableRequestLogging: true }),
       bodyLimit: PROCESSOR_BODY_LIMIT,
+      ...httpServerOptions(config, logger),
       trustProxy: trustedProxies(config),
       // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
       // routing: answer it like every other refusal, as problem details counted against the caller's IP.
@@ -65,6 +70,7 @@ export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
 /** Everything between Fastify and the controllers; answers the counting the early refusals use. */
 async function configureEdge(app: NestFastifyApplication, config: GatewayConfig, logger: Logger): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  limitConnections(app.getHttpServer() as HttpServer, config);
   // Only JSON bodies are accepted (anything else answers 415); the raw bytes are kept for signatures.
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -105,11 +111,15 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   // One hook, in callback style: it runs on every request, page views included.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
-    if (!request.is404) return done();
+    // Pages served beside the API (/docs, /dashboard, /demo) pass no guard either: counted here, with their policy.
+    const policy = request.is404 ? undefined : pagePolicy(request.url.split('?')[0]);
+    if (!request.is404 && !policy) return done();
+    if (policy) void reply.header('Content-Security-Policy', policy);
     countByIp(request, reply).then(() => done(), done);
   });
   // After the hook above, so a preflight answered by CORS carries its request id too.
   await app.register(fastifyCors, crossOriginOptions(trustedOrigins(config)));
+  compressAnswersUnder(fastify, [DASHBOARD_PATH, DOCS_PATH]);
   const dashboard = dashboardDirectory(config);
   if (dashboard) serveDashboard(fastify, dashboard);
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -134,7 +144,7 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   app.useGlobalPipes(createValidationPipe());
 
   const document = buildApiDocument(app, config.PUBLIC_BASE_URL);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, { jsonDocumentUrl: `${DOCS_PATH.slice(1)}/json` });
   return countByIp;
 }
 

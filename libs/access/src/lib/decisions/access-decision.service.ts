@@ -40,7 +40,7 @@ export class AccessDecisionService {
     const now = this.clock.now();
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
     this.readers.recordVisit(reader, now);
-    const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.path));
+    const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.matchPath));
     const facts = await this.factsOf(request, reader, page, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
     // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.

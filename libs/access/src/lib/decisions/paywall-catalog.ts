@@ -16,6 +16,7 @@ import { globMatches } from '../paywalls/path-glob';
 /** An enabled paywall as a check weighs it: its rule, where it applies, to whom, and its running experiment. */
 export interface CandidatePaywall {
   rule: PaywallRule;
+  /** In lower case: paths are matched as routers that ignore case serve them (`PageAddress.matchPath`). */
   includeGlobs: string[];
   excludeGlobs: string[];
   segment: { match: 'all' | 'any'; conditions: SegmentCondition[] } | null;
@@ -107,15 +108,17 @@ export class PaywallCatalog implements OnModuleInit, OnModuleDestroy {
     );
     return rows.map((row) => ({
       rule: { paywallId: row.id, name: row.name, type: row.type, config: row.config, presentation: row.presentation, copy: row.copy },
-      includeGlobs: row.include_globs,
-      excludeGlobs: row.exclude_globs,
+      includeGlobs: row.include_globs.map(lowerCase),
+      excludeGlobs: row.exclude_globs.map(lowerCase),
       segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
       experiment: row.experiment_id ? { id: row.experiment_id, variants: row.experiment_variants ?? [] } : null,
     }));
   }
 }
 
-/** A paywall covers a path that one of its include globs matches and none of its exclude globs does. */
-export function coversPath(candidate: Pick<CandidatePaywall, 'includeGlobs' | 'excludeGlobs'>, path: string): boolean {
-  return candidate.includeGlobs.some((glob) => globMatches(glob, path)) && !candidate.excludeGlobs.some((glob) => globMatches(glob, path));
+const lowerCase = (glob: string) => glob.toLowerCase();
+
+/** A paywall covers a path (a `matchPath`) that one of its include globs matches and none of its exclude globs does. */
+export function coversPath(candidate: Pick<CandidatePaywall, 'includeGlobs' | 'excludeGlobs'>, matchPath: string): boolean {
+  return candidate.includeGlobs.some((glob) => globMatches(glob, matchPath)) && !candidate.excludeGlobs.some((glob) => globMatches(glob, matchPath));
 }

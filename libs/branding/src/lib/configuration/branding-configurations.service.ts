@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BRANDING_DEFAULTS, BRANDING_FIELDS, type BrandingChanges, type BrandingConfiguration } from '@gatehouse/contracts';
-import { Clock } from '@gatehouse/platform';
+import { AdminRequests, BRANDING_DEFAULTS, BRANDING_FIELDS, type BrandingChanges, type BrandingConfiguration } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { AppError, Clock, reviewCustomCss } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { BrandingConfigurationRow } from './branding-configuration.entity';
 
@@ -10,6 +11,7 @@ export class BrandingConfigurationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly bus: BusClient,
   ) {}
 
   async get(publicationId: string): Promise<BrandingConfiguration> {
@@ -19,6 +21,7 @@ export class BrandingConfigurationsService {
 
   /** Omitted fields stay as they are, `null` clears one; answers the whole configuration after the change. */
   async update(publicationId: string, changes: BrandingChanges): Promise<BrandingConfiguration> {
+    if (changes.customCss) await this.refuseEscapingCss(publicationId, changes.customCss);
     const changed = BRANDING_FIELDS.filter((field) => changes[field] !== undefined);
     const metadata = this.dataSource.getMetadata(BrandingConfigurationRow);
     const changedColumns = [...changed, 'updatedAt'].flatMap((field) => metadata.findColumnWithPropertyName(field)?.databaseName ?? []);
@@ -33,6 +36,13 @@ export class BrandingConfigurationsService {
       await manager.createQueryBuilder().insert().into(BrandingConfigurationRow).values(row).orUpdate(changedColumns, ['publication_id']).execute();
       return toConfiguration(await manager.findOneByOrFail(BrandingConfigurationRow, { publicationId }));
     });
+  }
+
+  /** Custom CSS stays inside each component and fetches only from the publication's own domains. */
+  private async refuseEscapingCss(publicationId: string, css: string): Promise<void> {
+    const { domains } = await this.bus.request(AdminRequests.GetPublication, { publicationId });
+    const { problems } = reviewCustomCss(css, domains);
+    if (problems.length > 0) throw AppError.invalid('customCss', problems.join('; '));
   }
 }
 

@@ -85,6 +85,9 @@ export class EdgeGuard extends ThrottlerGuard {
   private async authenticate(rule: AuthRule, request: RequestWithPrincipal, context: ExecutionContext): Promise<Principal> {
     const { credential } = rule;
     if (credential === 'none') return {};
+    if (credential === 'session-if-sent') {
+      return readCookie(request.headers.cookie, SESSION_COOKIE) ? { session: await this.authenticateSession({ credential, viewerMayWrite: true }, request).catch(noSession) } : {};
+    }
     if (credential === 'session' || (credential === 'session-or-secret' && !request.headers['x-api-key'])) {
       return { session: await this.authenticateSession(rule, request) };
     }
@@ -146,4 +149,10 @@ export class EdgeGuard extends ThrottlerGuard {
     if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
     return `ip:${request.ip}`;
   }
+}
+
+/** An expired or revoked cookie on a `session-if-sent` route is no session; any other refusal (CSRF) stands. */
+function noSession(err: unknown): undefined {
+  if (err instanceof AppError && err.code === 'session_required') return undefined;
+  throw err;
 }
