@@ -1,5 +1,5 @@
 import { PaywallCatalog } from '@gatehouse/access';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { AccessRequests, type PaywallView, type SegmentView } from '@gatehouse/contracts';
 import { ACCESS_TIME, AccessSystem } from './support/access';
 

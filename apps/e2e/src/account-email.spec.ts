@@ -1,7 +1,8 @@
 import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
-import { deleteEventStream, startService, type RunningService } from '@gatehouse/bus';
+import { deleteEventStream } from '@gatehouse/bus';
+import { startService, type RunningService } from '@gatehouse/runtime';
 import { EMAIL_LINK_PARAMETERS, Events, LOGIN_CODE_MAX_ATTEMPTS, type EmailKind } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { Clock, loadConfig } from '@gatehouse/platform';
@@ -61,7 +62,7 @@ describe('account email through the gateway, over SMTP', () => {
       EMAIL_RETRY_DELAYS_SECONDS: '1,2,4,8,16',
       ...env,
     });
-    return startService(identityService, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: db.url, clock });
+    return startService(identityService, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: db.url, clock, migrate: true });
   }
 
   /** A key pair of its own per test, so that the gateway's per-key limit of these routes is the test's alone. */

@@ -1,7 +1,7 @@
 import { deleteEventStream } from '@gatehouse/bus';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { createTestDatabase, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type Tenant } from './support/customers';
 import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';

@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { adminService } from '@gatehouse/admin';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
@@ -509,7 +509,8 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     }, 90_000); // up to 30 s waiting for a fresh window, then a thousand checks
 
     it('two gateways on one Redis share the count', async () => {
-      const env = { REDIS_URL: testRedisUrl() };
+      // Generous: on a loaded machine a stalled event loop would count as a slow Redis and fall back to memory.
+      const env = { REDIS_URL: testRedisUrl(), REDIS_TIMEOUT_MS: '2000' };
       const [one, two] = await Promise.all([startGatewayOverNats(namespace, env, [ProbeModule]), startGatewayOverNats(namespace, env, [ProbeModule])]);
       try {
         const pair = await createKeys('shared-budget');

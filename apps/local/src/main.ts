@@ -1,18 +1,12 @@
-import { InProcessHub, busTransportFromConfig, startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
-import { accessService } from '@gatehouse/access';
-import { adminService } from '@gatehouse/admin';
-import { billingService } from '@gatehouse/billing';
-import { brandingService } from '@gatehouse/branding';
+import { InProcessHub, busTransportFromConfig } from '@gatehouse/bus';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import { startLocalExamplePublisher } from '@gatehouse/example-publisher';
-import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
-import { identityService } from '@gatehouse/identity';
+import { dashboardDirectory, GatewayConfig, gatewayEdge } from '@gatehouse/gateway';
 import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
-import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { createHttpProcess, startService, type RunningService } from '@gatehouse/runtime';
 import type { AddressInfo } from 'node:net';
 import { DemoSite, LOCAL_PROCESSOR_KEY, startLocalProcessor } from './demo/demo-site';
-
-const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
+import { SERVICES } from './services';
 
 /** Where `npm start` listens: this machine only, unless HOST says otherwise. */
 const HOST = process.env['HOST'] || '127.0.0.1';
@@ -53,12 +47,14 @@ runMain(async () => {
   const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
   const databaseUrl = base.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
   const transport = busTransportFromConfig(base.NATS_URL, () => new InProcessHub());
+  // One role for everything here: each service brings its schema to this release's version first.
   const services: RunningService[] = await Promise.all(
-    SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
+    SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl, migrate: true })),
   );
-  const gateway = await createGateway(gatewayConfig, transport);
+  const edge = await createHttpProcess('gateway', { config: gatewayConfig, transport, edge: gatewayEdge });
+  const gateway = edge.app;
   const demoSite = new DemoSite(gateway, new URL(gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).origin);
-  await gateway.listen({ port: gatewayConfig.PORT, host: HOST });
+  await edge.listen(gatewayConfig.PORT, HOST);
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running on ${HOST}:${gatewayConfig.PORT} (set HOST to listen elsewhere). API docs: ${url}/docs`);
@@ -96,7 +92,7 @@ runMain(async () => {
     if (stopping) return;
     stopping = true;
     example?.close();
-    await gateway.close();
+    await edge.close();
     await Promise.all(services.map((s) => s.close()));
     await embedded?.stop();
     localProcessor?.close();

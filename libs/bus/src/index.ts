@@ -3,7 +3,6 @@ export * from './lib/bus.module';
 export * from './lib/requests/bus-client';
 export * from './lib/requests/handles.decorator';
 export * from './lib/requests/in-process.transport';
-export * from './lib/health.controller';
-export * from './lib/service-host';
+export * from './lib/requests/nats.transport';
 export * from './lib/events';
 export * from './lib/scheduling/due-work-scheduler';

@@ -1,6 +1,7 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, JetStreamEventTransport } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { AccessCheckResult, EventEnvelope, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, ManualClock } from '@gatehouse/platform';
@@ -75,7 +76,7 @@ export class AccessSystem {
       ...(await Promise.all([
         startServiceOverNats(identityService, this.db.url, this.namespace, ENV),
         startServiceOverNats(adminService, this.db.url, this.namespace, ENV),
-        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
       ])),
     );
     this.gateway = await startGatewayOverNats(this.namespace, gatewayEnv);
@@ -139,6 +140,7 @@ export class AccessSystem {
       transport: { kind: 'nats', servers: [testNatsUrl()] },
       databaseUrl: this.databaseUrl,
       clock: this.clock,
+      migrate: true,
     });
     this.services.push(replica);
     return replica;

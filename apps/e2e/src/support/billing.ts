@@ -1,6 +1,7 @@
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { EventEnvelope, RequestPattern } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { Clock, loadConfig } from '@gatehouse/platform';
@@ -215,7 +216,7 @@ export class BillingSystem {
     const services = await Promise.all([
       startServiceOverNats(identityService, this.db.url, this.namespace, env),
       startServiceOverNats(adminService, this.db.url, this.namespace, env),
-      startService(billingService, { config: billingConfig, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: this.db.url, clock }),
+      startService(billingService, { config: billingConfig, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: this.db.url, clock, migrate: true }),
     ]);
     this.services.push(...services);
     this.billing = services[2];

@@ -2,7 +2,8 @@ import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
-import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
+import { deleteEventStream } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
@@ -104,10 +105,10 @@ export class WholeSystem {
     const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains), ...identityEnv });
     this.services.push(
       ...(await Promise.all([
-        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock }),
+        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock, migrate: true }),
         startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
-        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
-        startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
+        startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
         ...(everyService
           ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, WEBHOOKS_ENV), startServiceOverNats(brandingService, this.db.url, this.namespace)]
           : []),

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { AdminConfig } from './admin.config';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';

@@ -45,6 +45,16 @@ export class GatewayConfig extends BusConfig {
   REDIS_URL?: string;
 
   /**
+   * A Redis call slower than this fails and the gateway counts in its own memory for a second
+   * (docs/operations.md). Tens of milliseconds: Redis answers in one; raise it only where the
+   * gateway's own event loop stalls longer (an overloaded machine).
+   */
+  @IsInt()
+  @Min(5)
+  @Max(5_000)
+  REDIS_TIMEOUT_MS: number = 50;
+
+  /**
    * Which proxies' `X-Forwarded-For` entries to believe: a hop count (`1`: the one proxy in front;
    * `true` means 1) or a comma-separated list of the proxies' addresses or CIDR ranges
    * (`10.0.0.0/8,fd00::/8`). The client IP is the right-most entry no trusted proxy wrote, so a

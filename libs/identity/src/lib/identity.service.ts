@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { AccountEmailModule } from './account-email/account-email.module';
 import { EmailToken } from './account-email/email-token.entity';
 import { CustomerAuthModule } from './auth/customer-auth.module';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AdminRequests, InternalEvents, type ApiKeyRevokedData, type ResolvedApiKey } from '@gatehouse/contracts';
 import { BusClient, EVENT_TRANSPORT, type EventSubscription, type EventTransport } from '@gatehouse/bus';
-import { sha256Hex } from '@gatehouse/platform';
+import { cacheMetrics, sha256Hex } from '@gatehouse/platform';
 
 /** A known key is re-checked after a minute at the latest: the safety net behind the revocation broadcast. */
 const KNOWN_TTL_MS = 60_000;
@@ -39,7 +39,9 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   async resolve(key: string): Promise<ResolvedApiKey | null> {
     const keyHash = this.hashOf(key);
     const cached = this.entries.get(keyHash);
-    if (cached && cached.expiresAt > Date.now()) return cached.key;
+    const hit = cached !== undefined && cached.expiresAt > Date.now();
+    cacheMetrics.lookups.inc({ cache: 'api_keys', result: hit ? 'hit' : 'miss' });
+    if (hit) return cached.key;
     const resolved = await this.bus.request(AdminRequests.ResolveApiKey, { keyHash });
     this.remember(keyHash, resolved);
     return resolved;

@@ -19,9 +19,9 @@ import { BusClient, withRequestPatience } from '@gatehouse/bus';
 import { AppError, isProblem, SecretBox, sha256Hex } from '@gatehouse/platform';
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import IORedis, { type Redis } from 'ioredis';
 import { lastValueFrom, of, type Observable } from 'rxjs';
 import type { RequestWithPrincipal } from './principal';
+import { connectRedis, RedisOrMemory } from './redis-or-memory';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -136,29 +136,48 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   }
 }
 
+/** Answers shared by every replica through Redis; this replica's own while Redis is away. */
 export class RedisIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly fallback = new MemoryIdempotencyStore();
+
+  constructor(private readonly store: RedisOrMemory) {}
 
   async claim(key: string, fingerprint: string): Promise<true | Entry> {
-    const claimed = await this.redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', PENDING_TTL_MS, 'NX');
-    return claimed === 'OK' ? true : ((await this.get(key)) ?? this.claim(key, fingerprint));
+    return this.store.run(
+      async (redis) => {
+        const claimed = await redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', PENDING_TTL_MS, 'NX');
+        return claimed === 'OK' ? true : ((await this.get(key)) ?? this.claim(key, fingerprint));
+      },
+      () => this.fallback.claim(key, fingerprint),
+    );
   }
 
-  async get(key: string): Promise<Entry | undefined> {
-    const raw = await this.redis.get(this.key(key));
-    return raw ? (JSON.parse(raw) as Entry) : undefined;
+  get(key: string): Promise<Entry | undefined> {
+    return this.store.run(
+      async (redis) => {
+        const raw = await redis.get(this.key(key));
+        return raw ? (JSON.parse(raw) as Entry) : undefined;
+      },
+      () => this.fallback.get(key),
+    );
   }
 
-  async finish(key: string, entry: Entry): Promise<void> {
-    await this.redis.set(this.key(key), JSON.stringify(entry), 'PX', ANSWER_TTL_MS);
+  finish(key: string, entry: Entry): Promise<void> {
+    return this.store.run(
+      async (redis) => void (await redis.set(this.key(key), JSON.stringify(entry), 'PX', ANSWER_TTL_MS)),
+      () => this.fallback.finish(key, entry),
+    );
   }
 
-  async release(key: string): Promise<void> {
-    await this.redis.del(this.key(key));
+  release(key: string): Promise<void> {
+    return this.store.run(
+      async (redis) => void (await redis.del(this.key(key))),
+      () => this.fallback.release(key),
+    );
   }
 
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+  close(): Promise<void> {
+    return this.store.close();
   }
 
   private key(key: string): string {
@@ -292,13 +311,13 @@ export function Idempotent(): MethodDecorator {
 export class IdempotencyModule implements OnApplicationShutdown {
   constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
 
-  static forRoot(redisUrl: string | undefined): DynamicModule {
+  static forRoot(redisUrl: string | undefined, timeoutMs: number): DynamicModule {
     return {
       module: IdempotencyModule,
       providers: [
         {
           provide: IDEMPOTENCY_STORE,
-          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new IORedis(redisUrl, { maxRetriesPerRequest: 2 })) : new MemoryIdempotencyStore()),
+          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new RedisOrMemory(connectRedis(redisUrl, timeoutMs), 'idempotency')) : new MemoryIdempotencyStore()),
         },
         IdempotencyInterceptor,
       ],

@@ -1,5 +1,5 @@
 import { eventType, type EventEnvelope, type EventType } from '@gatehouse/contracts';
-import { openServiceDatabase } from '@gatehouse/db';
+import { openMigratedDatabase } from '@gatehouse/db';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -33,7 +33,7 @@ describe('events over JetStream', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await openServiceDatabase({
+    dataSource = await openMigratedDatabase({
       url: database.url,
       schema: 'notes',
       entities: [],

@@ -1,15 +1,15 @@
 // `npm run generate:api-types`: writes the OpenAPI document's types into libs/contracts (see edge/api-types.ts);
 // with `--check`, writes nothing and fails when the file differs from what the document generates.
 import { InProcessHub } from '@gatehouse/bus';
+import { API_TYPES_FILE, apiTypesOf, gatewayEdge, GatewayConfig } from '@gatehouse/gateway';
 import { loadConfig } from '@gatehouse/platform';
+import { createHttpProcess } from '@gatehouse/runtime';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createGateway } from './lib/create-gateway';
-import { API_TYPES_FILE, apiTypesOf } from './lib/edge/api-types';
-import { GatewayConfig } from './lib/gateway.config';
 
 async function main(check: boolean): Promise<void> {
-  const app = await createGateway(loadConfig(GatewayConfig, { LOG_LEVEL: 'silent', PORT: '0' }), { kind: 'in-process', hub: new InProcessHub() });
+  const config = loadConfig(GatewayConfig, { LOG_LEVEL: 'silent', PORT: '0' });
+  const { app } = await createHttpProcess('gateway', { config, transport: { kind: 'in-process', hub: new InProcessHub() }, edge: gatewayEdge });
   try {
     await app.init();
     const answer = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/docs/json' });
