@@ -127,7 +127,9 @@ function checkReferences(objects, { fromExamples }) {
       if (!tag || tag === 'latest') problems.push(`${where}: image ${image} is not pinned to a tag or digest`);
       if (labels?.['app.kubernetes.io/part-of'] === 'gatehouse') {
         const name = image.split('@')[0].split('/').pop().split(':')[0];
-        if (name !== `gatehouse-${c.name}`) problems.push(`${where}: image ${image} is not the image of ${c.name} (gatehouse-${c.name})`);
+        // An init container (the migration step) runs the image of the pod's own service.
+        const owner = (w.spec.template.spec.initContainers ?? []).includes(c) ? labels['app.kubernetes.io/name'] : c.name;
+        if (name !== `gatehouse-${owner}`) problems.push(`${where}: image ${image} is not the image of ${owner} (gatehouse-${owner})`);
       }
     }
   }

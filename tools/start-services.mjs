@@ -1,7 +1,7 @@
 // `npm run start:services`: the real topology on one machine. Each service runs as its own
 // process over NATS_URL and DATABASE_URL (defaults: the machine's NATS and PostgreSQL), exactly
 // as each would run in its own container; one that exits is restarted. Ctrl-C stops them all.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -29,6 +29,10 @@ await admin.connect();
 const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
 if (rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
 await admin.end();
+
+// The migration step first, as a deployment runs it (here with DATABASE_URL's role, which owns the schemas).
+const migrated = spawnSync(process.execPath, ['-r', '@swc-node/register', 'apps/local/src/migrate.ts'], { env, stdio: 'inherit' });
+if (migrated.status !== 0) process.exit(migrated.status ?? 1);
 
 // A service that exits is started again after a delay that doubles with each quick exit (1 s up to
 // 30 s) and resets once it ran for a minute; each exit and restart is logged.

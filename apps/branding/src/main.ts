@@ -1,5 +1,6 @@
-import { runStandaloneService } from '@gatehouse/bus';
 import { brandingService } from '@gatehouse/branding';
 import { runMain } from '@gatehouse/platform';
+import { runStandaloneService } from '@gatehouse/runtime';
 
+// `main migrate` runs the schema's migrations (the deployment's migration step, as the schema's owner) and exits.
 runMain(() => runStandaloneService(brandingService));

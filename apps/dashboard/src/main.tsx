@@ -1,3 +1,4 @@
+import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
@@ -8,7 +9,9 @@ import './styles.css';
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <TooltipPrimitive.Provider delayDuration={150} disableHoverableContent>
+        <RouterProvider router={router} />
+      </TooltipPrimitive.Provider>
     </QueryClientProvider>
   </StrictMode>,
 );

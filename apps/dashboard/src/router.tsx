@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { ApiError, whenSessionExpires } from './api/client';
-import { sessionQuery } from './api/session';
+import { keys, queries } from './api/queries';
 import { Shell } from './screens/shell';
 import { Loading } from './components/ui/states';
 
@@ -37,7 +37,7 @@ const shellRoute = createRoute({
   id: 'signed-in',
   beforeLoad: async ({ location }) => {
     try {
-      await queryClient.ensureQueryData(sessionQuery);
+      await queryClient.ensureQueryData(queries.session());
     } catch (error) {
       if (error instanceof ApiError && error.code === 'session_required') throw redirect({ to: '/sign-in', search: { redirect: location.href } });
       throw error;
@@ -67,13 +67,7 @@ function editableScreen<const TPath extends string>(path: TPath, load: Parameter
   });
 }
 
-const indexRoute = createRoute({
-  getParentRoute: () => shellRoute,
-  path: '/',
-  beforeLoad: () => {
-    throw redirect({ to: '/publications' });
-  },
-});
+const indexRoute = screen('/', () => import('./screens/home'), 'HomeScreen');
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -105,6 +99,8 @@ declare module '@tanstack/react-router' {
 
 whenSessionExpires(() => {
   const { pathname, searchStr, hash } = router.state.location;
+  // Only a session that existed can expire: a first visit is sent to sign-in by the shell's loader, without "expired".
+  if (!queryClient.getQueryData(keys.session)) return;
   if (pathname.endsWith('/sign-in') || pathname.endsWith('/invitation')) return;
   queryClient.clear();
   void router.navigate({ to: '/sign-in', search: { redirect: `${pathname}${searchStr}${hash ? `#${hash}` : ''}`, expired: true } });

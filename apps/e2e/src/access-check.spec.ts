@@ -1,9 +1,6 @@
 import type { PaywallView } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
-import { ACCESS_TIME, AccessSystem, SITE } from './support/access';
-
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+import { ACCESS_TIME, AccessSystem, DESKTOP, PHONE, SITE } from './support/access';
 
 /** Each test works under a path prefix of its own, so the paywalls of one never cover the pages of another. */
 const prefix = () => `/t-${randomUUID().slice(0, 8)}`;
@@ -233,6 +230,33 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       expect((await system.admin(`/admin/paywalls/${soft.id}`, { method: 'DELETE' })).status).toBe(204);
       expect(await system.decision({ url: `${base}/story` })).toMatchObject({ granted: true, reason: 'no_rule' });
     });
+
+    it('decides for the page a URL names however it is spelled, and a meter counts the spellings of one page once (issue 21)', async () => {
+      const base = prefix();
+      await system.createPaywall({ name: 'Spelled', type: 'hard', match: { include: [`${base}/Premium/**`], exclude: [`${base}/premium/free-*`] } });
+      const spellings = [
+        `${base}/premium/story`,
+        `${base}/PREMIUM/Story`,
+        `${base}/premium%2Fstory`,
+        `${base}/%70remium/story`,
+        `${base}/%2570remium/story`,
+        `${base}//premium//story/`,
+        `${base}/free/%2e%2e/premium/story`,
+        `${base}/premium./story`,
+        `${SITE.toUpperCase().replace('HTTPS', 'https')}.${base}/premium/story`,
+      ];
+      for (const url of spellings) expect([url, await system.decision({ url })]).toEqual([url, expect.objectContaining({ granted: false, reason: 'blocked' })]);
+      expect(await system.decision({ url: `${base}/premium/free-sample` })).toMatchObject({ granted: true, reason: 'no_rule' });
+
+      const metered = prefix();
+      await system.createPaywall({ name: 'One a day', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${metered}/**`] } });
+      const reader = visitor();
+      expect(await system.decision({ url: `${metered}/story`, userId: reader })).toMatchObject({ granted: true, meter: { used: 1 } });
+      for (const again of [`${metered}/Story`, `${metered}/%73tory/`, `${metered}/x/../story`]) {
+        expect(await system.decision({ url: again, userId: reader })).toMatchObject({ granted: true, meter: { used: 1 } });
+      }
+      expect(await system.decision({ url: `${metered}/other`, userId: reader })).toMatchObject({ granted: false, meter: { used: 1 } });
+    });
   });
 
   describe('segments (decisions E7)', () => {
@@ -245,19 +269,34 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
     }
     const applies = async (query: Record<string, string>, options = {}) => (await system.decision(query, options)).reason === 'blocked';
 
-    it('device: from the query, else from the User-Agent', async () => {
+    it('device: from the User-Agent, which a stated ?device= does not override; the query only when no User-Agent is sent', async () => {
       const { base } = await paywallFor({ match: 'all', conditions: [{ attribute: 'device', operator: 'eq', value: 'mobile' }] });
       expect(await applies({ url: `${base}/a` }, { headers: { 'User-Agent': PHONE } })).toBe(true);
       expect(await applies({ url: `${base}/a` }, { headers: { 'User-Agent': DESKTOP } })).toBe(false);
-      expect(await applies({ url: `${base}/a`, device: 'mobile' }, { headers: { 'User-Agent': DESKTOP } })).toBe(true);
+      expect(await applies({ url: `${base}/a`, device: 'desktop' }, { headers: { 'User-Agent': PHONE } })).toBe(true);
+      expect(await applies({ url: `${base}/a`, device: 'mobile' }, { headers: { 'User-Agent': DESKTOP } })).toBe(false);
+      expect(await applies({ url: `${base}/a`, device: 'mobile' }, { headers: { 'User-Agent': '' } })).toBe(true);
     });
 
-    it('country: from the query, else from the COUNTRY_HEADER header', async () => {
-      const { base } = await paywallFor({ match: 'all', conditions: [{ attribute: 'country', operator: 'in', value: ['DE', 'AT'] }] });
-      expect(await applies({ url: `${base}/a` }, { headers: { 'CF-IPCountry': 'de' } })).toBe(true);
-      expect(await applies({ url: `${base}/a` }, { headers: { 'CF-IPCountry': 'FR' } })).toBe(false);
-      expect(await applies({ url: `${base}/a`, country: 'FR' }, { headers: { 'CF-IPCountry': 'DE' } })).toBe(false);
-      expect(await applies({ url: `${base}/a`, country: 'at' })).toBe(true);
+    it('country: with COUNTRY_HEADER set, only the CDN header counts: a reader cannot state ?country= past a "DE mobile" paywall', async () => {
+      const { base } = await paywallFor({
+        match: 'all',
+        conditions: [
+          { attribute: 'country', operator: 'in', value: ['DE', 'AT'] },
+          { attribute: 'device', operator: 'eq', value: 'mobile' },
+        ],
+      });
+      expect(await applies({ url: `${base}/a` }, { headers: { 'CF-IPCountry': 'de', 'User-Agent': PHONE } })).toBe(true);
+      expect(await applies({ url: `${base}/a` }, { headers: { 'CF-IPCountry': 'FR', 'User-Agent': PHONE } })).toBe(false);
+      expect(await applies({ url: `${base}/a`, country: 'US', device: 'desktop' }, { headers: { 'CF-IPCountry': 'DE', 'User-Agent': PHONE } })).toBe(true);
+      expect(await applies({ url: `${base}/a`, country: 'at' }, { headers: { 'User-Agent': PHONE } })).toBe(false);
+    });
+
+    it("utm parameters: the checked page's own URL wins over the stated ones", async () => {
+      const { base } = await paywallFor({ match: 'all', conditions: [{ attribute: 'utm_source', operator: 'eq', value: 'newsletter' }] });
+      expect(await applies({ url: `${base}/a?utm_source=newsletter`, utm_source: 'social' })).toBe(true);
+      expect(await applies({ url: `${base}/a?utm_source=social`, utm_source: 'newsletter' })).toBe(false);
+      expect(await applies({ url: `${base}/a`, utm_source: 'newsletter' })).toBe(true);
     });
 
     it('referrer, utm parameters, path and authentication, with all and any', async () => {

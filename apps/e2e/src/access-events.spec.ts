@@ -89,6 +89,59 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
     });
   });
 
+  describe('walls validate what opens them (issue 21)', () => {
+    it('refuses a newsletter subscription without a valid email, and a data-wall submission missing or mistyping its fields, naming each; nothing recorded, the wall stays shut', async () => {
+      const newsletter = await system.createPaywall({ name: 'Letters', type: 'newsletter', match: { include: ['/letters/**'] } });
+      const data = await system.createPaywall({
+        name: 'About you',
+        type: 'data',
+        config: {
+          fields: [
+            { name: 'work_email', label: 'Work email', type: 'email', required: true },
+            { name: 'role', label: 'Role', type: 'text', required: true },
+            { name: 'team_size', label: 'Team size', type: 'number', required: false },
+          ],
+        },
+        match: { include: ['/about-you/**'] },
+      });
+      const visitor = `visitor-${randomUUID()}`;
+      const refused = async (body: unknown) => {
+        const answer = await system.track(body);
+        expect(answer.status).toBe(400);
+        expect(answer.body.code).toBe('validation_failed');
+        return answer.body.errors as Array<{ field: string; message: string }>;
+      };
+      const subscribe = (email: unknown) => ({ type: 'newsletter_subscribe', url: page('/letters/a'), userId: visitor, paywallId: newsletter.id, data: { email } });
+      for (const email of ['', '   ', 'not-an-email', 'a@', `${'x'.repeat(250)}@example.com`, 42, null]) {
+        expect(await refused(subscribe(email))).toEqual([{ field: 'data.email', message: 'must be an email address' }]);
+      }
+      expect(await refused({ type: 'newsletter_subscribe', url: page('/letters/a'), userId: visitor })).toEqual([{ field: 'data.email', message: 'must be an email address' }]);
+      expect(await refused({ events: [{ type: 'page_view', url: page('/letters/a') }, subscribe('')] })).toEqual([{ field: 'events[1].data.email', message: 'must be an email address' }]);
+
+      const submit = (values: Record<string, unknown>) => ({ type: 'data_submit', url: page('/about-you/a'), userId: visitor, paywallId: data.id, data: values });
+      expect(await refused(submit({ role: ' ' }))).toEqual([
+        { field: 'data.work_email', message: 'is required' },
+        { field: 'data.role', message: 'is required' },
+      ]);
+      expect(await refused(submit({ work_email: 'ada@', role: 'Editor', team_size: 'a dozen' }))).toEqual([
+        { field: 'data.work_email', message: 'must be an email address' },
+        { field: 'data.team_size', message: 'must be a number' },
+      ]);
+
+      // Nothing of it recorded: both walls still shut, no event went out.
+      expect(await system.decision({ url: '/letters/a', userId: visitor })).toMatchObject({ granted: false, reason: 'blocked' });
+      expect(await system.decision({ url: '/about-you/a', userId: visitor })).toMatchObject({ granted: false, reason: 'blocked' });
+      expect(reader.all(Events.NewsletterSubscribe.name).some((e) => (e.data as { visitorId: string }).visitorId === visitor)).toBe(false);
+      expect(reader.all(Events.DataSubmit.name).some((e) => (e.data as { visitorId: string }).visitorId === visitor)).toBe(false);
+
+      // What is right opens them.
+      expect((await system.track(subscribe(' ada@example.com '))).status).toBe(202);
+      expect((await system.track(submit({ work_email: 'ada@example.com', role: 'Editor', team_size: '12' }))).status).toBe(202);
+      expect(await system.decision({ url: '/letters/a', userId: visitor })).toMatchObject({ granted: true, reason: 'newsletter_passed' });
+      expect(await system.decision({ url: '/about-you/a', userId: visitor })).toMatchObject({ granted: true, reason: 'data_passed' });
+    });
+  });
+
   describe('emitted events (docs/access.md)', () => {
     it('newsletter.subscribe and data.submit carry the visitor, the page and the data', async () => {
       const customer = await system.register();

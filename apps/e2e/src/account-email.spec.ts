@@ -1,8 +1,9 @@
 import { accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
-import { deleteEventStream, startService, type RunningService } from '@gatehouse/bus';
-import { Events, LOGIN_CODE_MAX_ATTEMPTS } from '@gatehouse/contracts';
+import { deleteEventStream } from '@gatehouse/bus';
+import { startService, type RunningService } from '@gatehouse/runtime';
+import { EMAIL_LINK_PARAMETERS, Events, LOGIN_CODE_MAX_ATTEMPTS, type EmailKind } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { Clock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
@@ -12,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { freePort } from './support/processes';
-import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
+import { staffSession } from './support/staff';
+import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** The system's time, which a test may move forward to see what expires. */
 class ShiftedClock extends Clock {
@@ -60,7 +62,7 @@ describe('account email through the gateway, over SMTP', () => {
       EMAIL_RETRY_DELAYS_SECONDS: '1,2,4,8,16',
       ...env,
     });
-    return startService(identityService, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: db.url, clock });
+    return startService(identityService, { config, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: db.url, clock, migrate: true });
   }
 
   /** A key pair of its own per test, so that the gateway's per-key limit of these routes is the test's alone. */
@@ -251,6 +253,8 @@ describe('account email through the gateway, over SMTP', () => {
     const foreign = await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: 'https://evil.example/steal' } });
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('url_not_in_publication');
+    const plain = await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: 'http://alpha.example/welcome' } });
+    expect(plain.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'returnUrl' }] });
 
     expect((await api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: `${siteUrl}/sign-in` } })).status).toBe(202);
     const mail = await sink.nextTo(email, 2);
@@ -419,6 +423,41 @@ describe('account email through the gateway, over SMTP', () => {
     }
   });
 
+  it('shows the local mailbox to owners only, and neither it nor the stored row holds a code or a link (no SMTP_URL)', async () => {
+    const { publishableKey } = await keys();
+    const email = newEmail('mailbox');
+    await register(publishableKey, email);
+    await sink.nextTo(email);
+    await identity.close();
+    identity = await startIdentity({});
+    try {
+      expect((await api('/auth/customers/login-code', { key: publishableKey, body: { email } })).status).toBe(202);
+      expect((await api('/auth/customers/password-reset', { key: publishableKey, body: { email } })).status).toBe(202);
+      const kept = await eventually(async () => {
+        const { body } = await api('/admin/mailbox?limit=100', { session: tenant.session });
+        const mine = body.items.filter((m: { to: string; status: string; delivery: string }) => m.to === email && m.status === 'sent' && m.delivery === 'mailbox');
+        return mine.length === 2 ? mine : undefined;
+      }, 20_000);
+      const viewer = await staffSession(gateway.url, db.url, 'viewer', tenant.publicationId);
+      expect((await api('/admin/mailbox', { session: viewer.session })).body).toMatchObject({ status: 403, code: 'forbidden' });
+      for (const { id, kind } of kept) {
+        expect((await api(`/admin/mailbox/${id}`, { session: viewer.session })).body).toMatchObject({ status: 403, code: 'forbidden' });
+        const shown = (await api(`/admin/mailbox/${id}`, { session: tenant.session })).body;
+        expect(shown.text).toContain('[link sent to the reader, not kept]');
+        if (kind === 'login_code') expect(shown.subject).toContain('••••••');
+        const [row] = await querySchema(db.url, 'identity', 'SELECT secrets, subject, text_body, html_body FROM email_messages WHERE id = $1', [id]);
+        expect(row.secrets).toBeNull();
+        for (const stored of [row.subject, row.text_body, row.html_body, shown.subject, shown.text, shown.html]) {
+          expect(stored).not.toMatch(/\b\d{6}\b/);
+          expect(stored).not.toMatch(new RegExp(`#${EMAIL_LINK_PARAMETERS[kind as EmailKind]}=`));
+        }
+      }
+    } finally {
+      await identity.close();
+      identity = await startIdentity({ SMTP_URL: sink.url });
+    }
+  }, 60_000);
+
   it('keeps a message through a service restart while the SMTP server is down, and sends it once', async () => {
     const { publishableKey } = await keys();
     const email = newEmail('restart');
@@ -435,6 +474,7 @@ describe('account email through the gateway, over SMTP', () => {
       return message?.status === 'pending' ? message : undefined;
     }, 20_000);
     expect(waiting.lastError).toMatch(/ECONNREFUSED|connect/i);
+    const [stored] = await querySchema(db.url, 'identity', 'SELECT secrets::text AS secrets, subject, text_body, html_body FROM email_messages WHERE id = $1', [waiting.id]);
 
     await identity.close();
     const revived = await SmtpSink.start(downPort);
@@ -444,6 +484,9 @@ describe('account email through the gateway, over SMTP', () => {
       expect(mail.subject).toBe('Reset your Alpha Times password');
       const confirmed = await api('/auth/customers/password-reset/confirm', { key: publishableKey, body: { token: linkIn(mail.text, 'password_reset').token, password: NEW_PASSWORD } });
       expect(confirmed.status).toBe(200);
+      // While it waited, its row held the token sealed only.
+      expect(JSON.stringify(stored)).not.toContain(linkIn(mail.text, 'password_reset').token);
+      expect(stored.secrets).toMatch(/^\{"sealed": "v1\./);
       // Later retries of the schedule would have come by now: there are none.
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       expect(revived.to(email)).toHaveLength(1);

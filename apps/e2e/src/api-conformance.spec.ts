@@ -1,8 +1,9 @@
+import { EMAIL_LINK_PARAMETERS, type EmailKind } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
 import { createHmac, randomUUID } from 'node:crypto';
 import { ApiConformance, typeCheckGeneratedClient } from './support/api-conformance';
 import { SECRET_KEY, WEBHOOK_SECRET } from './support/billing';
-import { codeIn, linkIn } from './support/mail';
+import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { call, observeAnswers, sessionFrom, type Answer } from './support/http';
 import { SITE, WholeSystem } from './support/system-all';
 import { WebhookReceiver } from './support/webhooks';
@@ -15,10 +16,12 @@ describe('the OpenAPI document against real answers', () => {
   let system: WholeSystem;
   let conformance: ApiConformance;
   let receiver: WebhookReceiver;
+  let sink: SmtpSink;
   let stop: () => void;
 
   beforeAll(async () => {
-    [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true }), WebhookReceiver.start()]);
+    sink = await SmtpSink.start();
+    [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true, identityEnv: { SMTP_URL: sink.url } }), WebhookReceiver.start()]);
     conformance = new ApiConformance((await call(system.url, '/docs/json')).body);
     stop = observeAnswers((request, answer) => conformance.check(request.method, request.path, answer));
   }, 120_000);
@@ -27,6 +30,7 @@ describe('the OpenAPI document against real answers', () => {
     stop?.();
     await receiver?.close();
     await system?.close();
+    await sink?.close();
   });
 
   const ok = async (expected: number, answer: Promise<Answer>): Promise<Answer> => {
@@ -184,7 +188,12 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api('/prices', { key: sk }));
     await ok(401, api('/prices'));
     await ok(400, api('/subscriptions/me', { key: sk }));
-    await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: price.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    const started = await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: price.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    await ok(200, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: started.body.sessionId } }));
+    await system.fake.completeCheckout(started.body.sessionId);
+    await ok(200, api('/subscriptions/checkout/confirm', { key: sk, body: { sessionId: started.body.sessionId, customerId: reader.id } }));
+    await ok(404, api('/subscriptions/checkout/confirm', { key: sk, body: { sessionId: 'cs_test_unknown', customerId: reader.id } }));
+    await ok(400, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: 'nope' } }));
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     await ok(200, api('/subscriptions/cancel', { key: sk, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));
@@ -239,12 +248,13 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin('/admin/stats?interval=hour'));
     await ok(400, admin('/admin/stats?from=2026-01-02&to=2026-01-01'));
 
-    // Account email: without SMTP_URL the local mailbox keeps each message, so its link or code can be read back.
-    const mail = async (to: string, kind: string): Promise<string> => {
+    // Account email: the reader's link or code as the SMTP server received it; staff see each message's state, never its credential.
+    const mail = async (to: string, kind: EmailKind): Promise<string> => {
       const listed = await eventually(async () =>
         (await admin('/admin/mailbox?limit=100')).body.items.find((m: { to: string; kind: string; status: string }) => m.to === to && m.kind === kind && m.status === 'sent'),
       );
-      return (await ok(200, admin(`/admin/mailbox/${listed.id}`))).body.text;
+      await ok(200, admin(`/admin/mailbox/${listed.id}`));
+      return (await eventually(() => sink.to(to).find((m) => m.text.includes(`#${EMAIL_LINK_PARAMETERS[kind]}=`)))).text;
     };
     const mailed = async (label: string) => {
       const address = `${label}-${randomUUID()}@example.com`;

@@ -35,6 +35,7 @@ describe('billing: products, prices and processor settings', () => {
         webhookEndpointId: null,
         webhookUrl: `${PUBLIC_BASE_URL}/api/v1/webhooks/processor?publication=${system.publicationId}`,
         updatedAt: null,
+        localTestKey: null,
       });
     });
 

@@ -81,6 +81,22 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
       expect((await system.checkout(customer, monthly.id, { successUrl: 'javascript:alert(1)' })).body).toMatchObject({ status: 400 });
     });
 
+    it("sends the reader back only to the publication's own pages, over https (plain http on loopback only)", async () => {
+      const customer = await system.customer();
+      const before = (await system.fake.requestsTo('POST', '/v1/checkout/sessions')).length;
+      expect((await system.checkout(customer, monthly.id, { successUrl: 'https://evil.example/phish' })).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+      expect((await system.checkout(customer, monthly.id, { cancelUrl: 'https://evil.example/phish' })).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+      expect((await system.checkout(customer, monthly.id, { successUrl: 'http://billing.example/ok' })).body).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        errors: [{ field: 'successUrl' }],
+      });
+      const portal = await system.api('/subscriptions/portal', { key: system.secretKey, body: { customerId: customer.id, returnUrl: 'https://evil.example/account' } });
+      expect(portal.body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+      // Nothing reached the processor.
+      expect(await system.fake.requestsTo('POST', '/v1/checkout/sessions')).toHaveLength(before);
+    });
+
     it('answers 502 when the processor fails, and stores nothing', async () => {
       const customer = await system.customer();
       await system.fake.failNext({ method: 'POST', path: '/v1/checkout/sessions', status: 500 });

@@ -158,6 +158,98 @@ describe('billing: inbound processor events', () => {
     });
   });
 
+  describe('the reader back from checkout before the webhook (issue 21)', () => {
+    const confirm = (customer: Customer, sessionId: string) =>
+      system.api('/subscriptions/checkout/confirm', { key: system.publishableKey, token: customer.accessToken, body: { sessionId } });
+    /** Waits until billing has processed each event delivered. */
+    const processed = (events: Array<{ id: string }>) =>
+      eventually(async () => {
+        const rows = await system.query('SELECT processed_at FROM processor_events WHERE event_id = ANY($1)', [events.map((e) => e.id)]);
+        return rows.length === events.length && rows.every((row) => row.processed_at) ? true : undefined;
+      });
+
+    it('records the paid checkout when asked, exactly once with the webhook that comes later', async () => {
+      const customer = await system.customer();
+      const experimentId = '5d0c6a52-52c4-4f7a-9d8e-2f4b6c1a0e22';
+      const variantId = '7e1d2e3f-1111-4a2b-8c3d-5e6f7a8b9c0e';
+      const started = await system.checkout(customer, priceId, { experimentId, variantId });
+      const sessionId = started.body.sessionId;
+
+      // Not paid yet: nothing to record.
+      expect((await confirm(customer, sessionId)).body).toEqual({ sessionId, status: 'open', subscription: null });
+      expect(await system.subscriptionsOf(customer.id)).toEqual([]);
+
+      // Paid at the processor, its events not sent yet: the confirmation records the subscription.
+      const { events } = await system.fake.completeCheckout(sessionId);
+      const confirmed = await confirm(customer, sessionId);
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body).toMatchObject({ sessionId, status: 'complete', subscription: { customerId: customer.id, priceId, status: 'active', source: 'processor' } });
+      const [stored] = await system.subscriptionsOf(customer.id);
+      expect(stored).toEqual(confirmed.body.subscription);
+      expect(await system.query('SELECT completed_at FROM checkout_sessions WHERE processor_session_id = $1', [sessionId])).toEqual([{ completed_at: expect.any(Date) }]);
+      // Asked again, the same answer.
+      expect((await confirm(customer, sessionId)).body).toEqual(confirmed.body);
+
+      // Then the processor's events arrive: the subscription stays the one, announced once.
+      for (const event of events) await system.deliverOk(event);
+      await processed(events);
+      const mine = (data: any) => data.customerId === customer.id;
+      await eventually(() => (system.outboundFor('invoice.paid', mine).length === 1 ? true : undefined));
+      expect(await system.subscriptionsOf(customer.id)).toEqual([stored]);
+      expect(system.outboundFor('subscription.created', mine).map((e) => e.data.subscriptionId)).toEqual([stored.subscriptionId]);
+      expect(system.outboundFor('subscription.updated', mine)).toEqual([]);
+      expect(system.outboundFor('experiment.converted', mine).map((e) => e.data)).toEqual([{ experimentId, variantId, paywallId: '', visitorId: null, customerId: customer.id }]);
+    });
+
+    it('records a lifetime purchase the webhook has not brought, and a checkout whose webhook came first, once', async () => {
+      const product = await system.product();
+      const lifetime = await system.price(product.id, { currency: 'usd', unitAmount: 9900, interval: 'lifetime' });
+      const buyer = await system.customer();
+      const bought = await system.checkout(buyer, lifetime.id);
+      const { events } = await system.fake.completeCheckout(bought.body.sessionId);
+      expect((await confirm(buyer, bought.body.sessionId)).body).toMatchObject({ status: 'complete', subscription: { priceId: lifetime.id, status: 'active', currentPeriodEnd: '9999-12-31T23:59:59.999Z' } });
+      await system.deliverOk(events[0]);
+      await processed(events);
+      expect(await system.subscriptionsOf(buyer.id)).toHaveLength(1);
+
+      const subscriber = await system.customer();
+      const started = await system.checkout(subscriber, priceId);
+      const paid = await system.fake.completeCheckout(started.body.sessionId);
+      for (const event of paid.events) await system.deliverOk(event);
+      await processed(paid.events);
+      const [stored] = await system.subscriptionsOf(subscriber.id);
+      expect((await confirm(subscriber, started.body.sessionId)).body).toEqual({ sessionId: started.body.sessionId, status: 'complete', subscription: stored });
+      expect(await system.subscriptionsOf(subscriber.id)).toEqual([stored]);
+    });
+
+    it("is the customer's own checkout only: anyone else's, another publication's or an unknown one is 404, and bad input 400", async () => {
+      const customer = await system.customer();
+      const stranger = await system.customer();
+      const started = await system.checkout(customer, priceId);
+      const sessionId = started.body.sessionId;
+      await system.fake.completeCheckout(sessionId);
+
+      expect((await confirm(stranger, sessionId)).body).toMatchObject({ status: 404, code: 'not_found' });
+      const withSecret = (body: Record<string, unknown>, key = system.secretKey) => system.api('/subscriptions/checkout/confirm', { key, body });
+      expect((await withSecret({ sessionId, customerId: stranger.id })).body).toMatchObject({ code: 'not_found' });
+      expect((await confirm(customer, 'cs_test_not_a_session_of_ours')).body).toMatchObject({ code: 'not_found' });
+      const other = await system.otherPublication();
+      expect((await withSecret({ sessionId, customerId: customer.id }, other.secretKey)).body).toMatchObject({ code: 'not_found' });
+      expect(await system.subscriptionsOf(customer.id)).toEqual([]);
+
+      expect((await confirm(customer, 'nope')).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'sessionId' }] });
+      expect((await withSecret({ sessionId })).body).toMatchObject({ status: 400, errors: [{ field: 'customerId' }] });
+      expect((await system.api('/subscriptions/checkout/confirm', { key: system.publishableKey, body: { sessionId } })).body).toMatchObject({ status: 401, code: 'customer_token_required' });
+      expect((await system.api('/subscriptions/checkout/confirm', { key: system.publishableKey, token: stranger.accessToken, body: { sessionId, customerId: customer.id } })).body).toMatchObject({ status: 403 });
+
+      // The processor cannot be asked: 502, nothing recorded; asked again later, it is.
+      await system.fake.failNext({ method: 'GET', path: '/v1/checkout/sessions/*' });
+      expect((await confirm(customer, sessionId)).body).toMatchObject({ status: 502, code: 'processor_error' });
+      expect(await system.subscriptionsOf(customer.id)).toEqual([]);
+      expect((await withSecret({ sessionId, customerId: customer.id })).body).toMatchObject({ status: 'complete', subscription: { customerId: customer.id } });
+    });
+  });
+
   describe('status mapping (spec 3.1)', () => {
     it.each([
       ['active', 'active'],

@@ -1,10 +1,10 @@
 import { deleteEventStream } from '@gatehouse/bus';
 import { adminService } from '@gatehouse/admin';
 import { brandingService } from '@gatehouse/branding';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { createTestDatabase, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type Tenant } from './support/customers';
-import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
+import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 const DEFAULTS = {
   brandingMode: 'generic',
@@ -104,6 +104,26 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ brandingMode: 'custom', authHeading: longCopy, customCss: css });
     for (const brandingMode of ['generic', 'themed', 'custom']) expect((await put(beta, { brandingMode })).body.brandingMode).toBe(brandingMode);
+  });
+
+  it("refuses custom CSS that leaves the component's box or fetches from another site, and serves CSS stored unchecked confined", async () => {
+    const hostile = ':host{position:fixed;inset:0;z-index:2147483647;background:url(https://tracker.example/p.png)} .paywall{color:red}';
+    const before = (await api('/branding/admin', { session: beta.session })).body;
+    for (const css of [hostile, '@import url(https://evil.example/a.css);', '.cover{position:absolute;top:0}', ':host{transform:translateY(-400px)}', ':host{ pos\\ition: fixed }']) {
+      const refused = await put(beta, { brandingMode: 'custom', customCss: css });
+      expect({ css, answer: refused.body }).toMatchObject({ css, answer: { status: 400, code: 'validation_failed', errors: [{ field: 'customCss' }] } });
+    }
+    expect((await api('/branding/admin', { session: beta.session })).body).toEqual(before);
+    // The publication's own domains may serve its images and fonts; relative and data: URLs stay on the page.
+    const allowed = '.paywall{background:url(https://beta.example/bg.png)} .logo{background:url(/local.png)} :host{color:#123}';
+    expect((await put(beta, { brandingMode: 'custom', customCss: allowed })).body).toMatchObject({ customCss: allowed });
+
+    // A row an earlier version stored unchecked reaches readers without what escapes.
+    await querySchema(db.url, 'branding', "UPDATE branding_configurations SET custom_css = $1 WHERE publication_id = $2", [hostile, beta.publicationId]);
+    const served = (await publicBranding(beta)).body.customCss as string;
+    expect(served).toContain('.paywall{color:red}');
+    expect(served).not.toMatch(/fixed|z-index|tracker\.example/);
+    await put(beta, { customCss: null });
   });
 
   it('refuses invalid values with 400 naming the field, and changes nothing', async () => {

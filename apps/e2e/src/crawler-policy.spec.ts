@@ -1,4 +1,5 @@
 import type { AccessCheckResult } from '@gatehouse/contracts';
+import { TestDnsServer } from './support/dns-server';
 import { SITE, WholeSystem } from './support/system-all';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -11,6 +12,9 @@ const GOOGLE_ADDRESS = '66.249.66.1';
 const BING_ADDRESS = '157.55.39.10';
 /** Documentation space (RFC 5737): no crawler's. */
 const SPOOFER = '203.0.113.9';
+/** Outside every published range: only DNS can vouch for these. */
+const GOOGLEBOT_BY_DNS = '198.51.100.8';
+const CLOUD_VM = '198.51.100.7';
 
 /**
  * The crawler policy per publication: verified search engines granted, metered or denied, AI
@@ -19,13 +23,22 @@ const SPOOFER = '203.0.113.9';
  */
 describe('crawler policy', () => {
   let system: WholeSystem;
+  let dnsServer: TestDnsServer;
 
   beforeAll(async () => {
+    dnsServer = (await TestDnsServer.start())
+      .host(GOOGLEBOT_BY_DNS, 'crawl-198-51-100-8.googlebot.com')
+      // Any Google Cloud VM's address has a reverse name like this one, forward-confirmed.
+      .host(CLOUD_VM, '7.100.51.198.bc.googleusercontent.com');
+    dnsServer.useForThisProcess();
     system = await WholeSystem.start({ gatewayEnv: { TRUST_PROXY: 'true' } });
     await system.paywall({ name: 'Premium', type: 'hard', match: { include: ['/crawl/**'] } });
   }, 120_000);
 
-  afterAll(() => system?.close());
+  afterAll(async () => {
+    await system?.close();
+    dnsServer?.close();
+  });
 
   const check = async (path: string, userAgent: string, address: string): Promise<AccessCheckResult> => {
     const answer = await system.api(`/access/check?url=${encodeURIComponent(`${SITE}${path}`)}`, {
@@ -47,6 +60,12 @@ describe('crawler policy', () => {
     expect((await policy({ searchEngines: 'grant' })).body).toMatchObject({ searchEngines: 'grant', aiCrawlers: 'meter', updatedAt: expect.any(String) });
     expect(await check('/crawl/b', GOOGLEBOT, GOOGLE_ADDRESS)).toEqual({ granted: true, reason: 'search_crawler_granted', customerId: null });
     expect(await check('/crawl/b', BINGBOT, BING_ADDRESS)).toMatchObject({ granted: true, reason: 'search_crawler_granted' });
+  });
+
+  it("verifies Googlebot by forward-confirmed reverse DNS on Google's crawler hosts only, not on any Google Cloud VM", async () => {
+    await policy({ searchEngines: 'grant' });
+    expect(await check('/crawl/dns', GOOGLEBOT, GOOGLEBOT_BY_DNS)).toMatchObject({ granted: true, reason: 'search_crawler_granted' });
+    expect(await check('/crawl/dns', GOOGLEBOT, CLOUD_VM)).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { name: 'Premium' } });
   });
 
   it("refuses a search engine's User-Agent from an address that is not the engine's", async () => {
@@ -78,10 +97,10 @@ describe('crawler policy', () => {
 
   it("counts the policy's decisions apart from readers' in the stats", async () => {
     const stats = (await system.admin('/admin/stats?interval=hour')).body;
-    // Crawler decisions above: b ×2, d ×1 (deny), e ×2; every other check was decided as for a visitor.
-    expect(stats.totals).toMatchObject({ crawlerChecks: 5 });
-    expect(stats.totals.checksGranted + stats.totals.checksDenied).toBe(9);
-    expect(stats.paywalls).toEqual([expect.objectContaining({ name: 'Premium', crawlerChecks: 5, checksGranted: 0 })]);
+    // Crawler decisions above: b ×2, dns ×1, d ×1 (deny), e ×2; every other check was decided as for a visitor.
+    expect(stats.totals).toMatchObject({ crawlerChecks: 6 });
+    expect(stats.totals.checksGranted + stats.totals.checksDenied).toBe(10);
+    expect(stats.paywalls).toEqual([expect.objectContaining({ name: 'Premium', crawlerChecks: 6, checksGranted: 0 })]);
   });
 
   it('refuses a rule a field does not take, and needs a session', async () => {

@@ -1,6 +1,6 @@
 import { deleteEventStream } from '@gatehouse/bus';
 import { adminService } from '@gatehouse/admin';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { Events } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';

@@ -53,7 +53,7 @@ function mappedRoutes(markdown: string): Map<string, string> {
 /** The paths of the dashboard's router (`apps/dashboard/src/router.tsx`), as `/dashboard/<path>`. */
 function routerPaths(): Set<string> {
   const source = readFileSync(resolve(ROOT, 'apps/dashboard/src/router.tsx'), 'utf8');
-  const paths = [...source.matchAll(/(?:screen|editableScreen)\('([^']+)'/g), ...source.matchAll(/path: '([^'/][^']*)'/g)].map(([, path]) => `/dashboard/${path}`);
+  const paths = [...source.matchAll(/(?:screen|editableScreen)\('([^']+)'/g), ...source.matchAll(/path: '([^'/][^']*)'/g)].map(([, path]) => `/dashboard/${path.replace(/^\//, '')}`);
   return new Set(paths);
 }
 

@@ -1,4 +1,4 @@
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
@@ -55,7 +55,7 @@ describe('gateway and a service over NATS', () => {
     const body = (await res.json()) as { status: string; services: Record<string, { status: string; checks?: object }> };
     expect(body.status).toBe('down');
     expect(body.services['gateway']).toEqual({ status: 'up', checks: { bus: 'up', events: 'up' } });
-    expect(body.services['identity']).toEqual({ status: 'up', checks: { database: 'up', events: 'up' } });
+    expect(body.services['identity']).toEqual({ status: 'up', checks: { database: 'up', bus: 'up', events: 'up' } });
     expect(body.services['billing']).toEqual({ status: 'down' });
   });
 

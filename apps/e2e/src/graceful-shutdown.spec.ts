@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
-import { BusClient, createRequestClient, type BusOptions, type RunningService } from '@gatehouse/bus';
+import { BusClient, createRequestClient, type BusOptions } from '@gatehouse/bus';
+import { databaseOf, type RunningService } from '@gatehouse/runtime';
+import { migrateServiceSchema } from '@gatehouse/db';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { call } from './support/http';
@@ -25,6 +27,7 @@ describe('a service receiving SIGTERM', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    await migrateServiceSchema(databaseOf(identityService, db.url));
     const healthPort = await freePort();
     probes = `http://127.0.0.1:${healthPort}`;
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/identity/src/main.ts'], {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { testRedisUrl } from '@gatehouse/testing';
+import IORedis from 'ioredis';
 import { BillingSystem } from './support/billing';
+import { call } from './support/http';
+import { startGatewayOverNats } from './support/system';
 
 jest.setTimeout(120_000);
 
@@ -84,6 +88,33 @@ describe('Idempotency-Key on writes', () => {
     expect(retried.body).toMatchObject({ source: 'manual', status: 'active' });
     const rows = await system.query<{ id: string }>('SELECT id FROM subscriptions WHERE customer_id = $1', [customer.id]);
     expect(rows.map((r) => r.id)).toEqual([retried.body.subscriptionId]);
+  });
+
+  it('takes a body with its fields in another order for the same request, and keeps no token in clear in Redis', async () => {
+    const redisGateway = await startGatewayOverNats(system.namespace, { REDIS_URL: testRedisUrl() });
+    const redis = new IORedis(testRedisUrl());
+    try {
+      const key = randomUUID();
+      const email = `reader-${randomUUID()}@example.com`;
+      const register = (body: object) => call(redisGateway.url, '/api/v1/auth/customers/register', { key: system.publishableKey, body, headers: { 'Idempotency-Key': key } });
+      const first = await register({ email, password: 'reader-password', name: 'Reader' });
+      expect(first.status).toBe(201);
+      const reordered = await register({ name: 'Reader', password: 'reader-password', email });
+      expect(reordered.status).toBe(201);
+      expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+      expect(reordered.body).toEqual(first.body);
+
+      const stored = await Promise.all((await redis.keys('idempotency:*')).map((k) => redis.get(k)));
+      expect(stored.length).toBeGreaterThan(0);
+      for (const value of stored) {
+        expect(value).not.toContain(first.body.refreshToken);
+        expect(value).not.toContain(first.body.accessToken);
+        expect(value).not.toContain(email);
+      }
+    } finally {
+      redis.disconnect();
+      await redisGateway.close();
+    }
   });
 
   it('refuses a malformed key', async () => {

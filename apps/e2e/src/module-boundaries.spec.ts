@@ -43,6 +43,13 @@ describe('module boundaries (lint)', () => {
     ].join('\n');
     expect(boundaryErrors('libs/access/src/lib/fine.ts', source)).toEqual([]);
   });
+
+  it('keeps the runtime above the plumbing and the services: only apps (and tests) boot processes', () => {
+    const boot = "import { startService } from '@gatehouse/runtime';\nexport const leak = startService;\n";
+    expect(boundaryErrors('libs/bus/src/lib/leak.ts', boot)).toHaveLength(1);
+    expect(boundaryErrors('libs/access/src/lib/leak.ts', boot)).toHaveLength(1);
+    expect(boundaryErrors('apps/access/src/fine.ts', boot)).toEqual([]);
+  });
 });
 
 describe('replica-local caches (lint)', () => {

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { eventType, type EventEnvelope } from '@gatehouse/contracts';
-import { JetStreamEventTransport, Outbox, type EventSubscription, type RunningService } from '@gatehouse/bus';
+import { JetStreamEventTransport, Outbox, type EventSubscription } from '@gatehouse/bus';
+import { type RunningService } from '@gatehouse/runtime';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { call } from './support/http';

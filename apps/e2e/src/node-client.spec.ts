@@ -67,11 +67,12 @@ describe('@gatehouse/node', () => {
     const checkout = await client.subscriptions.checkout({ customerId: reader.id, priceId, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` });
     expect(checkout).toEqual({ url: expect.stringContaining(checkout.sessionId), sessionId: expect.stringMatching(/^cs_/) });
     const { events } = await system.fake.completeCheckout(checkout.sessionId, { created: system.processorNow() });
+    // Back on the success page before the processor's webhook: confirmed, and recorded once.
+    const confirmed = await client.subscriptions.confirmCheckout({ customerId: reader.id, sessionId: checkout.sessionId });
+    expect(confirmed).toMatchObject({ sessionId: checkout.sessionId, status: 'complete', subscription: { customerId: reader.id, priceId, status: 'active' } });
     for (const event of events) await system.deliver(event);
-    const [subscription] = await eventually(async () => {
-      const list = await client.subscriptions.list(reader.id);
-      return list.length > 0 ? list : undefined;
-    });
+    const [subscription] = await client.subscriptions.list(reader.id);
+    expect(subscription).toEqual(confirmed.subscription);
     expect(subscription).toMatchObject({ customerId: reader.id, priceId, status: 'active', cancelAtPeriodEnd: false });
     expect((await client.subscriptions.portal({ customerId: reader.id, returnUrl: `${SITE}/account` })).url).toMatch(/^http/);
     expect(await client.subscriptions.cancel(subscription.subscriptionId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });

@@ -52,4 +52,18 @@ describe('publication domains', () => {
     const changed = await call(system.base, `/api/v1/admin/publications/${own.body.id}`, { method: 'PATCH', session, body: { domains: ['*.blog.example'] } });
     expect(changed.body).toMatchObject({ status: 409, code: 'conflict' });
   });
+
+  it('refuses public suffixes and wildcards over them (400), and domains overlapping another publication\'s wildcard or under it (409)', async () => {
+    const session = sessionFrom(await call(system.base, '/api/v1/admin/session', { body: ADMIN }));
+    const create = (domains: string[]) => call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Claimant', domains } });
+    for (const domains of [['com'], ['*.com'], ['*.example'], ['co.uk'], ['*.github.io']]) {
+      expect({ domains, answer: (await create(domains)).body }).toMatchObject({ domains, answer: { status: 400, code: 'validation_failed', errors: [{ field: 'domains' }] } });
+    }
+    // This publication has news.example.com and *.blog.example.
+    for (const domains of [['*.example.com'], ['x.blog.example'], ['*.deep.blog.example']]) {
+      expect({ domains, answer: (await create(domains)).body }).toMatchObject({ domains, answer: { status: 409, code: 'conflict', errors: [{ field: 'domains' }] } });
+    }
+    // Neighbours stay possible: the apex under a wildcard is not covered by it (decisions A1), nor a sibling.
+    expect((await create([`blog.example`, `sibling-${randomUUID()}.example.com`])).status).toBe(201);
+  });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AccessConfig, AccessRetention, accessService } from '@gatehouse/access';
-import { startService, type RunningService } from '@gatehouse/bus';
+import { startService, type RunningService } from '@gatehouse/runtime';
 import { loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { DeliveryRetention, webhooksOutService } from '@gatehouse/webhooks-out';
@@ -27,8 +27,8 @@ describe('retention', () => {
     const env = { LOG_LEVEL: 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: db.url, BUS_NAMESPACE: namespace };
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     [access, webhooksOut] = await Promise.all([
-      startService(accessService, { config: loadConfig(AccessConfig, env), transport, databaseUrl: db.url, clock }),
-      startService(webhooksOutService, { config: loadConfig(webhooksOutService.config, env), transport, databaseUrl: db.url, clock }),
+      startService(accessService, { config: loadConfig(AccessConfig, env), transport, databaseUrl: db.url, clock, migrate: true }),
+      startService(webhooksOutService, { config: loadConfig(webhooksOutService.config, env), transport, databaseUrl: db.url, clock, migrate: true }),
     ]);
     sql = new Client({ connectionString: db.url });
     await sql.connect();

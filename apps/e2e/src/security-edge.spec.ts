@@ -1,14 +1,15 @@
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { adminService } from '@gatehouse/admin';
-import type { RunningService } from '@gatehouse/bus';
+import type { RunningService } from '@gatehouse/runtime';
 import { Auth, Caller, RateLimit, type Principal } from '@gatehouse/gateway';
 import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { connect } from 'node:net';
 import { SecretBox } from '@gatehouse/platform';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
-import { addStaff } from './support/staff';
+import { addStaff, staffSession } from './support/staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** Routes owned by later features, mounted here to exercise each credential rule of spec 5.1 at the edge. */
@@ -145,7 +146,7 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
     db = await createTestDatabase();
     services.push(await startServiceOverNats(identityService, db.url, namespace, ENV));
     services.push(await startServiceOverNats(adminService, db.url, namespace, ENV));
-    gateway = await startGatewayOverNats(namespace, {}, [ProbeModule]);
+    gateway = await startGatewayOverNats(namespace, { REQUEST_TIMEOUT_MS: '3000' }, [ProbeModule]);
     base = gateway.url;
     const login = await api('/admin/session', { body: ADMIN });
     expect(login.status).toBe(200);
@@ -410,6 +411,53 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect(actual.headers.get('vary')).toMatch(/Origin/);
     });
 
+    it('answers what the HTTP parser refuses (431, malformed, a body trickled past REQUEST_TIMEOUT_MS) as problem details with a request id', async () => {
+      const { port } = new URL(base);
+      const raw = (request: string, keepOpenMs = 0) =>
+        new Promise<{ text: string; ms: number }>((resolve, reject) => {
+          const started = Date.now();
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('error', reject);
+          socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+          if (keepOpenMs) setTimeout(() => socket.destroy(), keepOpenMs);
+        });
+      const problemIn = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+
+      const huge = await raw(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(huge.text).toMatch(/^HTTP\/1\.1 431 /);
+      expect(huge.text).toMatch(/\r\nContent-Type: application\/problem\+json/i);
+      expect(huge.text).toMatch(/\r\nX-Request-Id: [\w-]+/i);
+      expect(problemIn(huge.text)).toMatchObject({ status: 431, code: 'headers_too_large' });
+
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(problemIn(garbage.text)).toMatchObject({ status: 400, code: 'validation_failed' });
+
+      // Headers and one byte of a 100-byte body, then nothing: the gateway answers and closes, long before the client would give up.
+      const slow = await raw(`POST /api/v1/auth/customers/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`, 30_000);
+      expect(slow.ms).toBeLessThan(15_000);
+      expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(problemIn(slow.text)).toMatchObject({ status: 408, code: 'request_timeout' });
+    }, 40_000);
+
+    it('gives /docs and /docs/json the rate-limit headers and a policy that forbids framing', async () => {
+      for (const path of ['/docs', '/docs/json']) {
+        const page = await call(base, path);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('x-ratelimit-limit')).toBe('200');
+        expect(Number(page.headers.get('x-ratelimit-remaining'))).toBeLessThan(200);
+        expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+        expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+      }
+      // npm test builds the dashboard (build:web) before the tests, so the gateway serves it.
+      const dashboard = await call(base, '/dashboard/');
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.headers.get('x-ratelimit-limit')).toBe('200');
+      expect(dashboard.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    });
+
     it('documents every route with its credentials in /docs', async () => {
       const doc = (await call(base, '/docs/json')).body as { paths: Record<string, Record<string, { security?: object[]; responses: Record<string, unknown> }>> };
       const me = doc.paths['/api/v1/auth/customers/me']['get'];
@@ -458,10 +506,11 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       expect(limited.status).toBe(429);
       expect(limited.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    });
+    }, 90_000); // up to 30 s waiting for a fresh window, then a thousand checks
 
     it('two gateways on one Redis share the count', async () => {
-      const env = { REDIS_URL: testRedisUrl() };
+      // Generous: on a loaded machine a stalled event loop would count as a slow Redis and fall back to memory.
+      const env = { REDIS_URL: testRedisUrl(), REDIS_TIMEOUT_MS: '2000' };
       const [one, two] = await Promise.all([startGatewayOverNats(namespace, env, [ProbeModule]), startGatewayOverNats(namespace, env, [ProbeModule])]);
       try {
         const pair = await createKeys('shared-budget');
@@ -538,6 +587,58 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       const limited = await api('/auth/customers/login', { key: alpha.secretKey, body: { email, password: 'reader-password' } });
       expect(limited.body).toMatchObject({ status: 429, code: 'rate_limited' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
+    });
+  });
+
+  describe('staff invitations (no password oracle)', () => {
+    it("counts an invitation accepted with a guessed password in the victim's login throttle: the 11th answers 429, login too", async () => {
+      const victim = await addStaff(db.url, 'admin', publicationA);
+      // Any staff member may make a publication of their own and invite any address to it.
+      const attacker = await staffSession(base, db.url, 'viewer');
+      const own = await api('/admin/publications', { session: attacker.session, body: { name: 'Bait Weekly', domains: [`bait-${randomUUID()}.example`] } });
+      expect(own.status).toBe(201);
+      await api('/admin/session/publication', { method: 'PUT', session: attacker.session, body: { publicationId: own.body.id } });
+      const invited = await api('/admin/team/invitations', { session: attacker.session, body: { email: victim.email, role: 'viewer' } });
+      expect(invited.status).toBe(201);
+
+      const preview = await api('/admin/invitations/preview', { body: { token: invited.body.token } });
+      expect(preview.body).toEqual({ email: victim.email, role: 'viewer', publicationName: 'Bait Weekly' });
+
+      // Not an oracle: the right password is refused exactly as a wrong one.
+      const right = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: victim.password } });
+      expect(right.body).toMatchObject({ status: 401, code: 'invalid_credentials' });
+      expect(right.headers.get('set-cookie')).toBeNull();
+      for (let i = 1; i < 10; i++) {
+        const wrong = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: `guess-${i}-password` }, headers: { 'X-Forwarded-For': `198.51.100.${i}` } });
+        expect(wrong.body).toMatchObject({ status: 401, code: 'invalid_credentials', detail: right.body.detail });
+      }
+      const eleventh = await api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'x', password: 'guess-11-password' } });
+      expect(eleventh.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(800);
+      // The same throttle as staff login: the victim's own sign-in waits too, and the invitation is still open.
+      const login = await api('/admin/session', { body: { email: victim.email, password: victim.password } });
+      expect(login.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect((await api('/admin/invitations/preview', { body: { token: invited.body.token } })).status).toBe(200);
+    });
+
+    it("joins an existing account only through that account's own session, and a new one with a password", async () => {
+      const member = await addStaff(db.url, 'admin');
+      const invited = await api('/admin/team/invitations', { session, body: { email: member.email, role: 'viewer' } });
+      const stranger = await staffSession(base, db.url, 'admin');
+      const wrongSession = await api('/admin/invitations/accept', { session: stranger.session, body: { token: invited.body.token } });
+      expect(wrongSession.body).toMatchObject({ status: 403, code: 'forbidden' });
+      const signedIn = sessionFrom(await api('/admin/session', { body: { email: member.email, password: member.password } }));
+      const joined = await api('/admin/invitations/accept', { session: signedIn, body: { token: invited.body.token } });
+      expect(joined.body).toMatchObject({ staff: { email: member.email }, publication: { id: publicationA, role: 'viewer' } });
+      expect((await api('/admin/session', { session: signedIn })).body.publication).toMatchObject({ id: publicationA, role: 'viewer' });
+
+      const newcomer = `new-${randomUUID()}@example.com`;
+      const second = await api('/admin/team/invitations', { session, body: { email: newcomer, role: 'viewer' } });
+      const missing = await api('/admin/invitations/accept', { body: { token: second.body.token } });
+      expect(missing.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'name' }, { field: 'password' }] });
+      const created = await api('/admin/invitations/accept', { body: { token: second.body.token, name: 'New Colleague', password: 'newcomer-password' } });
+      expect(created.body).toMatchObject({ staff: { email: newcomer }, publication: { id: publicationA, role: 'viewer' } });
+      expect(sessionFrom(created)).toBeTruthy();
     });
   });
 

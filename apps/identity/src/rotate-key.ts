@@ -1,5 +1,5 @@
 import { createServiceDataSource } from '@gatehouse/db';
-import { IdentityConfig, identityService, SigningKeysService } from '@gatehouse/identity';
+import { IdentityConfig, identityService, SigningKeysService, IdentitySecretsBox } from '@gatehouse/identity';
 import { ConfigError, loadConfig, runMain, SystemClock } from '@gatehouse/platform';
 
 /**
@@ -19,7 +19,7 @@ runMain(async () => {
     poolSize: 1,
   }).initialize();
   try {
-    const kid = await new SigningKeysService(dataSource, config, new SystemClock()).rotate();
+    const kid = await new SigningKeysService(dataSource, new IdentitySecretsBox(config), new SystemClock()).rotate();
     console.log(`New signing key ${kid}. The previous key verifies its tokens until they expire.`);
   } finally {
     await dataSource.destroy();

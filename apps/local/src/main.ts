@@ -1,18 +1,12 @@
-import { InProcessHub, busTransportFromConfig, startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
-import { accessService } from '@gatehouse/access';
-import { adminService } from '@gatehouse/admin';
-import { billingService } from '@gatehouse/billing';
-import { brandingService } from '@gatehouse/branding';
+import { InProcessHub, busTransportFromConfig } from '@gatehouse/bus';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@gatehouse/db';
 import { startLocalExamplePublisher } from '@gatehouse/example-publisher';
-import { createGateway, dashboardDirectory, GatewayConfig } from '@gatehouse/gateway';
-import { identityService } from '@gatehouse/identity';
+import { dashboardDirectory, GatewayConfig, gatewayEdge } from '@gatehouse/gateway';
 import { loadConfig, randomToken, runMain, ServiceConfig } from '@gatehouse/platform';
-import { webhooksOutService } from '@gatehouse/webhooks-out';
+import { createHttpProcess, startService, type RunningService } from '@gatehouse/runtime';
 import type { AddressInfo } from 'node:net';
-import { DemoSite, startLocalProcessor } from './demo/demo-site';
-
-const SERVICES: ServiceDefinition<any>[] = [identityService, adminService, accessService, billingService, webhooksOutService, brandingService];
+import { DemoSite, LOCAL_PROCESSOR_KEY, startLocalProcessor } from './demo/demo-site';
+import { SERVICES } from './services';
 
 /** Where `npm start` listens: this machine only, unless HOST says otherwise. */
 const HOST = process.env['HOST'] || '127.0.0.1';
@@ -40,7 +34,10 @@ runMain(async () => {
   for (const name of demo) process.env[name] = DEMO_DEFAULTS[name];
   // No processor configured: the local fake stands in, so the demo's checkout completes (docs/elements.md).
   const localProcessor = !process.env['PROCESSOR_API_URL'] && process.env['LOCAL_FAKE_PROCESSOR'] !== 'false' ? await startLocalProcessor() : undefined;
-  if (localProcessor) process.env['PROCESSOR_API_URL'] = localProcessor.url;
+  if (localProcessor) {
+    process.env['PROCESSOR_API_URL'] = localProcessor.url;
+    process.env['LOCAL_PROCESSOR_KEY'] = LOCAL_PROCESSOR_KEY;
+  }
   // Billing names this address to the processor for its webhooks: the port this process listens on.
   process.env['PUBLIC_BASE_URL'] ??= `http://localhost:${process.env['PORT'] ?? 3000}`;
   const base = loadConfig(ServiceConfig);
@@ -50,12 +47,14 @@ runMain(async () => {
   const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
   const databaseUrl = base.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
   const transport = busTransportFromConfig(base.NATS_URL, () => new InProcessHub());
+  // One role for everything here: each service brings its schema to this release's version first.
   const services: RunningService[] = await Promise.all(
-    SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl })),
+    SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl, migrate: true })),
   );
-  const gateway = await createGateway(gatewayConfig, transport);
-  const demoSite = new DemoSite(gateway);
-  await gateway.listen({ port: gatewayConfig.PORT, host: HOST });
+  const edge = await createHttpProcess('gateway', { config: gatewayConfig, transport, edge: gatewayEdge });
+  const gateway = edge.app;
+  const demoSite = new DemoSite(gateway, new URL(gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).origin);
+  await edge.listen(gatewayConfig.PORT, HOST);
 
   const url = (gatewayConfig.PUBLIC_BASE_URL ?? `http://localhost:${gatewayConfig.PORT}`).replace(/\/$/, '');
   console.log(`Gatehouse is running on ${HOST}:${gatewayConfig.PORT} (set HOST to listen elsewhere). API docs: ${url}/docs`);
@@ -66,6 +65,7 @@ runMain(async () => {
     gatewayUrl: `http://127.0.0.1:${(gateway.getHttpServer().address() as AddressInfo).port}`,
     admin: { email: process.env['BOOTSTRAP_ADMIN_EMAIL'] ?? '', password: process.env['BOOTSTRAP_ADMIN_PASSWORD'] ?? '' },
     dataDir: base.DATA_DIR,
+    host: HOST,
     port: examplePort,
   }).then(
     (server) => (console.log(`Example publisher (server-side paywall): http://localhost:${(server.address() as AddressInfo).port}/`), server),
@@ -92,7 +92,7 @@ runMain(async () => {
     if (stopping) return;
     stopping = true;
     example?.close();
-    await gateway.close();
+    await edge.close();
     await Promise.all(services.map((s) => s.close()));
     await embedded?.stop();
     localProcessor?.close();

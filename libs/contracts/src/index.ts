@@ -12,3 +12,6 @@ export * from './lib/branding';
 export * from './lib/customers';
 export * from './lib/stats';
 export * from './lib/account-email';
+export * from './lib/page-paths';
+// Generated from the gateway's OpenAPI document (npm run generate:api-types): the typed client's paths.
+export type { paths as GatewayApiPaths, components as GatewayApiComponents } from './lib/gateway-api';

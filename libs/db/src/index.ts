@@ -3,3 +3,4 @@ export * from './lib/database.module';
 export * from './lib/embedded-postgres';
 export * from './lib/keyset-page';
 export * from './lib/retention';
+export * from './lib/attempt-throttle';

@@ -1,2 +1,3 @@
+export * from './lib/articles';
 export * from './lib/example-publisher';
 export * from './lib/local-start';

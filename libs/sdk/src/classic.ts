@@ -36,6 +36,8 @@ if (!(window.gatehouse instanceof Gatehouse) && !(window.gatehouse && 'checkAcce
         failMode: data['failMode'] === 'closed' ? 'closed' : 'open',
         autoPageview: data['autoPageview'] !== 'false',
         autoCheckAccess: data['autoCheckAccess'] !== 'false',
+        tokenCookie: data['tokenCookie'] === 'false' ? false : data['tokenCookie'],
+        accessTimeoutMs: Number(data['accessTimeout']),
       },
     ]);
   }

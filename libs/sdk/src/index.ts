@@ -1,7 +1,7 @@
 import { browserEnvironment } from './lib/browser';
 import { Gatehouse, type InitOptions } from './lib/gatehouse';
 
-export { Gatehouse } from './lib/gatehouse';
+export { ACCESS_TIMEOUT_MS, Gatehouse } from './lib/gatehouse';
 export type { AccessResult, CheckoutOptions, Command, EmailLinkOptions, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
 export type { EmailLink } from './lib/email-links';
 export { GatehouseError } from './lib/errors';
@@ -11,6 +11,8 @@ export type {
   AccessCheckResult,
   AccessReason,
   BrandingConfiguration,
+  CheckoutConfirmation,
+  CheckoutState,
   CustomerProfile,
   OfferedPriceView,
   CustomerView,

@@ -4,7 +4,8 @@ import { deliverEvent, startFakeProcessor } from './index';
 
 const USAGE = `Usage:
   fake-processor                                   serve the fake processor API (FAKE_PROCESSOR_PORT, default 12111;
-                                                   FAKE_PROCESSOR_DELIVER=false: do not deliver events to webhook endpoints)
+                                                   FAKE_PROCESSOR_DELIVER=false: do not deliver events to webhook endpoints;
+                                                   FAKE_PROCESSOR_DELIVERY_DELAY_MS: deliver each event that late, default 0)
   fake-processor send <url> <secret> <event.json>  sign an event as the processor does and POST it to <url> ("-" reads stdin)`;
 
 /**
@@ -21,6 +22,7 @@ runMain(async () => {
     port: Number(process.env['FAKE_PROCESSOR_PORT'] ?? 12111),
     host: process.env['FAKE_PROCESSOR_HOST'] ?? '127.0.0.1',
     deliverEvents: process.env['FAKE_PROCESSOR_DELIVER'] !== 'false',
+    deliveryDelayMs: Number(process.env['FAKE_PROCESSOR_DELIVERY_DELAY_MS'] ?? 0),
   });
   console.log(`Fake processor listening on ${fake.url} (set PROCESSOR_API_URL=${fake.url})`);
   const stop = () => void fake.close().then(() => process.exit(0));

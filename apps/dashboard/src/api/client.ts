@@ -1,44 +1,5 @@
-import type {
-  AccessCheckResult,
-  ApiKeyView,
-  BrandingChanges,
-  BrandingConfiguration,
-  CreatedApiKeyPair,
-  CreatedInvitation,
-  CrawlerPolicy,
-  CreatedWebhook,
-  CustomerRecord,
-  EmailCopy,
-  EmailMessageSummary,
-  EmailMessageView,
-  EmailTemplateView,
-  ExperimentChanges,
-  ProductChanges,
-  ExperimentDraft,
-  ExperimentView,
-  DeliveryAttemptView,
-  MembershipView,
-  OutboundEventName,
-  Page,
-  PaywallChanges,
-  PaywallDraft,
-  PaywallView,
-  PriceView,
-  ProcessorSettingsView,
-  ProductView,
-  ProblemDetails,
-  SegmentDraft,
-  SegmentView,
-  SessionView,
-  StaffRole,
-  StaffView,
-  Stats,
-  SubscriptionView,
-  TeamMemberView,
-  TeamView,
-  WebhookView,
-  WebhookWithDeliveries,
-} from '@gatehouse/contracts';
+import type { AccessCheckResult, GatewayApiPaths as Paths, PaywallView, ProblemDetails } from '@gatehouse/contracts';
+import createClient from 'openapi-fetch';
 
 /** A failed request: the gateway's RFC 9457 body, or one made up for a network failure. */
 export class ApiError extends Error {
@@ -63,53 +24,72 @@ export function whenSessionExpires(handler: () => void): void {
   onSessionExpired = handler;
 }
 
-interface Answer<T> {
-  data: T;
-  headers: Headers;
-}
+/**
+ * The client generated from the gateway's OpenAPI document (`GatewayApiPaths` in contracts): every
+ * path, parameter and body below is checked against it, and each answer is typed by it.
+ */
+const client = createClient<Paths>({ credentials: 'same-origin', headers: { Accept: 'application/json' } });
 
-async function send<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
-  let response: Response;
+const NETWORK_ERROR: ProblemDetails = {
+  type: 'about:blank',
+  title: 'Network error',
+  status: 0,
+  detail: 'The server could not be reached. Check your connection and try again.',
+  code: 'service_unavailable',
+};
+
+/** The answer's body, or its problem details thrown as an ApiError (a `session_required` one also ends the session here). */
+async function answer<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ data: T; headers: Headers }> {
+  let result: Awaited<typeof request>;
   try {
-    response = await fetch(`/api/v1${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    result = await request;
   } catch {
-    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached. Check your connection and try again.', code: 'service_unavailable' });
+    throw new ApiError(NETWORK_ERROR);
   }
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) {
-    const problem = parsed as ProblemDetails;
-    if (problem?.code === 'session_required') onSessionExpired();
+  if (!result.response.ok) {
+    const problem = (result.error as ProblemDetails | undefined) ?? { ...NETWORK_ERROR, status: result.response.status, detail: result.response.statusText };
+    if (problem.code === 'session_required') onSessionExpired();
     throw new ApiError(problem);
   }
-  return { data: parsed as T, headers: response.headers };
+  return { data: result.data as T, headers: result.response.headers };
 }
 
-const get = async <T>(path: string) => (await send<T>('GET', path)).data;
-const post = async <T>(path: string, body?: unknown) => (await send<T>('POST', path, body ?? {})).data;
-const patch = async <T>(path: string, body: unknown) => (await send<T>('PATCH', path, body)).data;
-const put = async <T>(path: string, body: unknown) => (await send<T>('PUT', path, body)).data;
-const remove = async (path: string) => {
-  await send<void>('DELETE', path);
+const data = async <T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => (await answer(request)).data;
+const done = async (request: Promise<{ error?: unknown; response: Response }>): Promise<void> => {
+  await answer(request);
 };
-const id = encodeURIComponent;
+
+type Operation<P extends keyof Paths, M extends 'get' | 'post' | 'put' | 'patch'> = NonNullable<Paths[P][M]>;
+/** The JSON body an operation takes, as the document describes it. */
+export type BodyOf<P extends keyof Paths, M extends 'post' | 'put' | 'patch'> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The JSON body of an operation's success, as the document describes it. */
+export type AnswerOf<P extends keyof Paths, M extends 'get' | 'post' | 'put' | 'patch'> =
+  Operation<P, M> extends { responses: infer R } ? { [S in keyof R]: S extends 200 | 201 ? (R[S] extends { content: { 'application/json': infer B } } ? B : never) : never }[keyof R] : never;
+
+type PagedPath = { [P in keyof Paths]: AnswerOf<P, 'get'> extends { items: unknown[]; nextCursor: string | null } ? P : never }[keyof Paths];
+type ItemOf<P extends PagedPath> = AnswerOf<P, 'get'> extends { items: Array<infer I> } ? I : never;
 
 /** Every item of a cursor-paginated list (decisions H2), page by page. */
-async function all<T>(path: string): Promise<T[]> {
-  const items: T[] = [];
+async function all<P extends PagedPath>(path: P, query: Record<string, string> = {}, pathParams: Record<string, string> = {}): Promise<Array<ItemOf<P>>> {
+  const items: Array<ItemOf<P>> = [];
   let cursor: string | null = null;
   do {
-    const page: Page<T> = await get<Page<T>>(`${path}${path.includes('?') ? '' : '?'}limit=100${cursor ? `&cursor=${id(cursor)}` : ''}`);
+    const init = { params: { path: pathParams, query: { ...query, limit: 100, ...(cursor ? { cursor } : {}) } } };
+    // One loop for every paged path: `PagedPath` and `ItemOf` keep the types, which the union of paths would lose here.
+    const page = (await data((client.GET as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init))) as {
+      items: Array<ItemOf<P>>;
+      nextCursor: string | null;
+    };
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
   return items;
 }
+
+const byId = (id: string) => ({ params: { path: { id } } });
+
+export type BrandingConfiguration = AnswerOf<'/api/v1/branding/admin', 'get'>;
 
 export interface BrandingWithTag {
   configuration: BrandingConfiguration;
@@ -120,120 +100,126 @@ export interface BrandingWithTag {
 /** The admin routes the dashboard uses, one function each (docs/dashboard.md maps them to screens). */
 export const api = {
   session: {
-    get: () => get<SessionView>('/admin/session'),
-    signIn: (email: string, password: string) => post<{ staff: StaffView; publication: MembershipView }>('/admin/session', { email, password }),
-    signOut: () => remove('/admin/session'),
-    switchPublication: (publicationId: string) => put<SessionView>('/admin/session/publication', { publicationId }),
+    get: () => data(client.GET('/api/v1/admin/session')),
+    signIn: (body: BodyOf<'/api/v1/admin/session', 'post'>) => data(client.POST('/api/v1/admin/session', { body })),
+    signOut: () => done(client.DELETE('/api/v1/admin/session')),
+    switchPublication: (publicationId: string) => data(client.PUT('/api/v1/admin/session/publication', { body: { publicationId } })),
   },
   publications: {
-    list: async () => (await get<{ items: MembershipView[] }>('/admin/publications')).items,
-    create: (body: { name: string; domains: string[] }) => post<MembershipView>('/admin/publications', body),
-    update: (publicationId: string, body: { name: string; domains: string[] }) => patch<MembershipView>(`/admin/publications/${id(publicationId)}`, body),
+    list: async () => (await data(client.GET('/api/v1/admin/publications'))).items,
+    create: (body: BodyOf<'/api/v1/admin/publications', 'post'>) => data(client.POST('/api/v1/admin/publications', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/publications/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/publications/{id}', { ...byId(id), body })),
   },
   team: {
-    get: () => get<TeamView>('/admin/team'),
-    invite: (email: string, role: StaffRole) => post<CreatedInvitation>('/admin/team/invitations', { email, role }),
-    revokeInvitation: (invitationId: string) => remove(`/admin/team/invitations/${id(invitationId)}`),
-    changeRole: (staffId: string, role: StaffRole) => patch<TeamMemberView>(`/admin/team/members/${id(staffId)}`, { role }),
-    removeMember: (staffId: string) => remove(`/admin/team/members/${id(staffId)}`),
-    previewInvitation: (token: string) =>
-      post<{ email: string; role: StaffRole; publicationName: string; accountExists: boolean }>('/admin/invitations/preview', { token }),
-    acceptInvitation: (body: { token: string; name: string; password: string }) =>
-      post<{ staff: StaffView; publication: MembershipView }>('/admin/invitations/accept', body),
+    get: () => data(client.GET('/api/v1/admin/team')),
+    invite: (body: BodyOf<'/api/v1/admin/team/invitations', 'post'>) => data(client.POST('/api/v1/admin/team/invitations', { body })),
+    revokeInvitation: (id: string) => done(client.DELETE('/api/v1/admin/team/invitations/{id}', byId(id))),
+    changeRole: (staffId: string, body: BodyOf<'/api/v1/admin/team/members/{staffId}', 'patch'>) =>
+      data(client.PATCH('/api/v1/admin/team/members/{staffId}', { params: { path: { staffId } }, body })),
+    removeMember: (staffId: string) => done(client.DELETE('/api/v1/admin/team/members/{staffId}', { params: { path: { staffId } } })),
+    previewInvitation: (token: string) => data(client.POST('/api/v1/admin/invitations/preview', { body: { token } })),
+    acceptInvitation: (body: BodyOf<'/api/v1/admin/invitations/accept', 'post'>) => data(client.POST('/api/v1/admin/invitations/accept', { body })),
   },
   apiKeys: {
-    list: () => get<ApiKeyView[]>('/admin/api-keys'),
-    createPair: (name: string) => post<CreatedApiKeyPair>('/admin/api-keys', { name }),
-    revokePair: (name: string) => remove(`/admin/api-keys/pairs/${id(name)}`),
-    revokeKey: (keyId: string) => remove(`/admin/api-keys/${id(keyId)}`),
+    list: () => data(client.GET('/api/v1/admin/api-keys')),
+    createPair: (name: string) => data(client.POST('/api/v1/admin/api-keys', { body: { name } })),
+    revokePair: (name: string) => done(client.DELETE('/api/v1/admin/api-keys/pairs/{name}', { params: { path: { name } } })),
+    revokeKey: (id: string) => done(client.DELETE('/api/v1/admin/api-keys/{id}', byId(id))),
   },
   branding: {
     get: async (): Promise<BrandingWithTag> => {
-      const { data, headers } = await send<BrandingConfiguration>('GET', '/branding/admin');
-      return { configuration: data, etag: headers.get('ETag') };
+      const { data: configuration, headers } = await answer(client.GET('/api/v1/branding/admin'));
+      return { configuration, etag: headers.get('ETag') };
     },
-    save: async (changes: BrandingChanges, etag: string | null): Promise<BrandingWithTag> => {
-      const { data, headers } = await send<BrandingConfiguration>('PUT', '/branding/admin', changes, etag ? { 'If-Match': etag } : {});
-      return { configuration: data, etag: headers.get('ETag') };
+    save: async (body: BodyOf<'/api/v1/branding/admin', 'put'>, etag: string | null): Promise<BrandingWithTag> => {
+      const { data: configuration, headers } = await answer(client.PUT('/api/v1/branding/admin', { body, ...(etag ? { headers: { 'If-Match': etag } } : {}) }));
+      return { configuration, etag: headers.get('ETag') };
     },
   },
+  // The OpenAPI document cannot say that a paywall's `config` follows its `type`; the contract's union does.
   paywalls: {
-    list: () => all<PaywallView>('/admin/paywalls'),
-    get: (paywallId: string) => get<PaywallView>(`/admin/paywalls/${id(paywallId)}`),
-    create: (body: PaywallDraft) => post<PaywallView>('/admin/paywalls', body),
-    update: (paywallId: string, body: PaywallChanges) => patch<PaywallView>(`/admin/paywalls/${id(paywallId)}`, body),
-    remove: (paywallId: string) => remove(`/admin/paywalls/${id(paywallId)}`),
+    list: () => all('/api/v1/admin/paywalls') as Promise<PaywallView[]>,
+    get: (id: string) => data(client.GET('/api/v1/admin/paywalls/{id}', byId(id))) as Promise<PaywallView>,
+    create: (body: BodyOf<'/api/v1/admin/paywalls', 'post'>) => data(client.POST('/api/v1/admin/paywalls', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/paywalls/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/paywalls/{id}', { ...byId(id), body })),
+    remove: (id: string) => done(client.DELETE('/api/v1/admin/paywalls/{id}', byId(id))),
     /** The decision an anonymous visitor would get; counted in no stats. */
-    tryUrl: (url: string, attributes: Record<string, string>) =>
-      get<AccessCheckResult>(`/admin/access/try?${new URLSearchParams({ url, ...Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== '')) })}`),
+    tryUrl: (query: NonNullable<Operation<'/api/v1/admin/access/try', 'get'>['parameters']['query']>) =>
+      data(client.GET('/api/v1/admin/access/try', { params: { query } })) as Promise<AccessCheckResult>,
   },
   crawlerPolicy: {
-    get: () => get<CrawlerPolicy>('/admin/crawler-policy'),
-    save: (changes: Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>) => put<CrawlerPolicy>('/admin/crawler-policy', changes),
+    get: () => data(client.GET('/api/v1/admin/crawler-policy')),
+    save: (body: BodyOf<'/api/v1/admin/crawler-policy', 'put'>) => data(client.PUT('/api/v1/admin/crawler-policy', { body })),
   },
   experiments: {
-    list: () => all<ExperimentView>('/admin/experiments'),
-    get: (experimentId: string) => get<ExperimentView>(`/admin/experiments/${id(experimentId)}`),
+    list: () => all('/api/v1/admin/experiments'),
+    get: (id: string) => data(client.GET('/api/v1/admin/experiments/{id}', byId(id))),
     /** Name always; variants only while a draft. */
-    update: (experimentId: string, body: ExperimentChanges) => patch<ExperimentView>(`/admin/experiments/${id(experimentId)}`, body),
-    create: (body: ExperimentDraft) => post<ExperimentView>('/admin/experiments', body),
-    start: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/start`),
-    stop: (experimentId: string) => post<ExperimentView>(`/admin/experiments/${id(experimentId)}/stop`),
-    remove: (experimentId: string) => remove(`/admin/experiments/${id(experimentId)}`),
+    update: (id: string, body: BodyOf<'/api/v1/admin/experiments/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/experiments/{id}', { ...byId(id), body })),
+    create: (body: BodyOf<'/api/v1/admin/experiments', 'post'>) => data(client.POST('/api/v1/admin/experiments', { body })),
+    start: (id: string) => data(client.POST('/api/v1/admin/experiments/{id}/start', byId(id))),
+    stop: (id: string) => data(client.POST('/api/v1/admin/experiments/{id}/stop', byId(id))),
+    remove: (id: string) => done(client.DELETE('/api/v1/admin/experiments/{id}', byId(id))),
   },
   stats: {
-    get: (range: { from: string; to: string; interval: 'day' | 'hour' }) => get<Stats>(`/admin/stats?${new URLSearchParams(range)}`),
+    get: (query: Operation<'/api/v1/admin/stats', 'get'>['parameters']['query']) => data(client.GET('/api/v1/admin/stats', { params: { query } })),
   },
   customers: {
-    find: async (email: string) => (await get<Page<CustomerRecord>>(`/customers?${new URLSearchParams(email ? { email, limit: '50' } : { limit: '50' })}`)).items,
-    create: (body: { email: string; name: string }) => post<CustomerRecord>('/customers', body),
-    update: (customerId: string, body: { email?: string; name?: string }) => patch<CustomerRecord>(`/customers/${id(customerId)}`, body),
-    remove: (customerId: string) => remove(`/customers/${id(customerId)}`),
+    find: async (email: string) => (await data(client.GET('/api/v1/customers', { params: { query: { limit: 50, ...(email ? { email } : {}) } } }))).items,
+    create: (body: BodyOf<'/api/v1/customers', 'post'>) => data(client.POST('/api/v1/customers', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/customers/{id}', 'patch'>) => data(client.PATCH('/api/v1/customers/{id}', { ...byId(id), body })),
+    remove: (id: string) => done(client.DELETE('/api/v1/customers/{id}', byId(id))),
   },
   subscriptions: {
-    get: (subscriptionId: string) => get<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}`),
-    ofCustomer: (customerId: string) => all<SubscriptionView>(`/admin/subscriptions?customerId=${id(customerId)}&`),
-    grant: (body: { customerId: string; priceId: string; currentPeriodEnd?: string }) => post<SubscriptionView>('/admin/subscriptions', body),
-    cancel: (subscriptionId: string, atPeriodEnd: boolean) => post<SubscriptionView>(`/admin/subscriptions/${id(subscriptionId)}/cancel`, { atPeriodEnd }),
+    get: (id: string) => data(client.GET('/api/v1/admin/subscriptions/{id}', byId(id))),
+    ofCustomer: (customerId: string) => all('/api/v1/admin/subscriptions', { customerId }),
+    grant: (body: BodyOf<'/api/v1/admin/subscriptions', 'post'>) => data(client.POST('/api/v1/admin/subscriptions', { body })),
+    cancel: (id: string, atPeriodEnd: boolean) => data(client.POST('/api/v1/admin/subscriptions/{id}/cancel', { ...byId(id), body: { atPeriodEnd } })),
   },
   catalog: {
-    products: () => all<ProductView>('/admin/products'),
-    createProduct: (body: { name: string; description: string | null; entitlements: string[] }) => post<ProductView>('/admin/products', body),
-    product: (productId: string) => get<ProductView>(`/admin/products/${id(productId)}`),
-    updateProduct: (productId: string, body: ProductChanges) => patch<ProductView>(`/admin/products/${id(productId)}`, body),
-    removeProduct: (productId: string) => remove(`/admin/products/${id(productId)}`),
-    price: (priceId: string) => get<PriceView>(`/admin/prices/${id(priceId)}`),
-    removePrice: (priceId: string) => remove(`/admin/prices/${id(priceId)}`),
-    prices: (productId: string) => all<PriceView>(`/admin/products/${id(productId)}/prices`),
-    createPrice: (productId: string, body: { currency: string; unitAmount: number; interval: PriceView['interval']; trialDays: number }) =>
-      post<PriceView>(`/admin/products/${id(productId)}/prices`, body),
-    setPriceActive: (priceId: string, active: boolean) => patch<PriceView>(`/admin/prices/${id(priceId)}`, { active }),
+    products: () => all('/api/v1/admin/products'),
+    createProduct: (body: BodyOf<'/api/v1/admin/products', 'post'>) => data(client.POST('/api/v1/admin/products', { body })),
+    product: (id: string) => data(client.GET('/api/v1/admin/products/{id}', byId(id))),
+    updateProduct: (id: string, body: BodyOf<'/api/v1/admin/products/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/products/{id}', { ...byId(id), body })),
+    removeProduct: (id: string) => done(client.DELETE('/api/v1/admin/products/{id}', byId(id))),
+    price: (id: string) => data(client.GET('/api/v1/admin/prices/{id}', byId(id))),
+    removePrice: (id: string) => done(client.DELETE('/api/v1/admin/prices/{id}', byId(id))),
+    prices: (productId: string) => all('/api/v1/admin/products/{id}/prices', {}, { id: productId }),
+    createPrice: (productId: string, body: BodyOf<'/api/v1/admin/products/{id}/prices', 'post'>) =>
+      data(client.POST('/api/v1/admin/products/{id}/prices', { ...byId(productId), body })),
+    setPriceActive: (id: string, active: boolean) => data(client.PATCH('/api/v1/admin/prices/{id}', { ...byId(id), body: { active } })),
   },
   processor: {
-    get: () => get<ProcessorSettingsView>('/admin/processor'),
-    save: (body: { secretKey: string; webhookSecret?: string }) => put<ProcessorSettingsView>('/admin/processor', body),
+    get: () => data(client.GET('/api/v1/admin/processor')),
+    save: (body: BodyOf<'/api/v1/admin/processor', 'put'>) => data(client.PUT('/api/v1/admin/processor', { body })),
   },
   segments: {
-    list: () => all<SegmentView>('/admin/segments'),
-    get: (segmentId: string) => get<SegmentView>(`/admin/segments/${id(segmentId)}`),
-    create: (body: SegmentDraft) => post<SegmentView>('/admin/segments', body),
-    update: (segmentId: string, body: SegmentDraft) => patch<SegmentView>(`/admin/segments/${id(segmentId)}`, body),
-    remove: (segmentId: string) => remove(`/admin/segments/${id(segmentId)}`),
+    list: () => all('/api/v1/admin/segments'),
+    get: (id: string) => data(client.GET('/api/v1/admin/segments/{id}', byId(id))),
+    create: (body: BodyOf<'/api/v1/admin/segments', 'post'>) => data(client.POST('/api/v1/admin/segments', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/segments/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/segments/{id}', { ...byId(id), body })),
+    remove: (id: string) => done(client.DELETE('/api/v1/admin/segments/{id}', byId(id))),
   },
   email: {
-    messages: () => get<Page<EmailMessageSummary>>('/admin/mailbox?limit=100'),
-    message: (messageId: string) => get<EmailMessageView>(`/admin/mailbox/${id(messageId)}`),
-    templates: () => get<EmailTemplateView[]>('/admin/email-templates'),
-    saveTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>, copy: EmailCopy) => put<EmailTemplateView>(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`, copy),
-    resetTemplate: (t: Pick<EmailTemplateView, 'kind' | 'language'>) => remove(`/admin/email-templates/${id(t.kind)}/${id(t.language)}`),
+    messages: () => data(client.GET('/api/v1/admin/mailbox', { params: { query: { limit: 100 } } })),
+    message: (id: string) => data(client.GET('/api/v1/admin/mailbox/{id}', byId(id))),
+    templates: () => data(client.GET('/api/v1/admin/email-templates')),
+    saveTemplate: (path: { kind: EmailKindParam; language: EmailLanguageParam }, body: BodyOf<'/api/v1/admin/email-templates/{kind}/{language}', 'put'>) =>
+      data(client.PUT('/api/v1/admin/email-templates/{kind}/{language}', { params: { path }, body })),
+    resetTemplate: (path: { kind: EmailKindParam; language: EmailLanguageParam }) =>
+      done(client.DELETE('/api/v1/admin/email-templates/{kind}/{language}', { params: { path } })),
   },
   webhooks: {
-    list: async () => (await get<{ webhooks: WebhookWithDeliveries[] }>('/admin/webhooks')).webhooks,
-    create: (body: { url: string; events: OutboundEventName[]; description?: string }) => post<CreatedWebhook>('/admin/webhooks', body),
-    update: (webhookId: string, body: { url: string; events: OutboundEventName[]; description: string | null }) =>
-      patch<WebhookView>(`/admin/webhooks/${id(webhookId)}`, body),
-    remove: (webhookId: string) => remove(`/admin/webhooks/${id(webhookId)}`),
-    sendTest: (webhookId: string) => post<DeliveryAttemptView>(`/admin/webhooks/${id(webhookId)}/test`),
-    redeliver: (webhookId: string, deliveryId: string) => post<DeliveryAttemptView>(`/admin/webhooks/${id(webhookId)}/deliveries/${id(deliveryId)}/redeliver`),
+    list: async () => (await data(client.GET('/api/v1/admin/webhooks'))).webhooks,
+    create: (body: BodyOf<'/api/v1/admin/webhooks', 'post'>) => data(client.POST('/api/v1/admin/webhooks', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/webhooks/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/webhooks/{id}', { ...byId(id), body })),
+    remove: (id: string) => done(client.DELETE('/api/v1/admin/webhooks/{id}', byId(id))),
+    sendTest: (id: string) => data(client.POST('/api/v1/admin/webhooks/{id}/test', byId(id))),
+    redeliver: (id: string, deliveryId: string) =>
+      data(client.POST('/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } } })),
   },
 };
+
+type EmailTemplatePath = NonNullable<Paths['/api/v1/admin/email-templates/{kind}/{language}']['put']>['parameters']['path'];
+type EmailKindParam = EmailTemplatePath['kind'];
+type EmailLanguageParam = EmailTemplatePath['language'];

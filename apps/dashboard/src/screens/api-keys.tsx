@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input } from '../components/ui/field';
-import { Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
+import { CopyValue, Empty, ErrorMessage, Loading, SecretValue } from '../components/ui/states';
+import { pageSnippet } from '../lib/snippet';
 import { showFieldErrors } from '../lib/forms';
 import { FormFooter } from '../components/ui/form-footer';
 import { formatDateTime } from '../lib/format';
@@ -33,26 +35,26 @@ function envFileOf(pair: CreatedApiKeyPair): string {
 
 export function ApiKeysScreen() {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: api.apiKeys.list });
+  const list = useQuery(queries.apiKeys());
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKeyPair | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.apiKeys.all });
   const revokePair = useMutation({ mutationFn: api.apiKeys.revokePair, onSettled: refresh });
   const revokeKey = useMutation({ mutationFn: api.apiKeys.revokeKey, onSettled: refresh });
-  const pairs = groupByName(keys.data ?? []);
+  const pairs = groupByName(list.data ?? []);
 
   return (
     <>
       <PageHeader
         title="API keys"
         description="A pair is a publishable key (pk_, for browser code) and a secret key (sk_, for your servers). Keys are shown once, when created."
-        actions={<Button onClick={() => setCreating(true)}>Create key pair</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>Create key pair</Button>}
       />
       <ErrorMessage error={revokePair.error ?? revokeKey.error} />
-      {keys.isPending && <Loading what="API keys" />}
-      {keys.error && <ErrorMessage error={keys.error} onRetry={() => void keys.refetch()} />}
-      {keys.data?.length === 0 && (
-        <Empty title="No API keys yet" action={<Button onClick={() => setCreating(true)}>Create your first key pair</Button>}>
+      {list.isPending && <Loading what="API keys" />}
+      {list.error && <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />}
+      {list.data?.length === 0 && (
+        <Empty title="No API keys yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first key pair</Button>}>
           Your site and your servers need a key pair to talk to Gatehouse.
         </Empty>
       )}
@@ -64,7 +66,7 @@ export function ApiKeysScreen() {
               <h2 id={`pair-${name}`} className="font-semibold">{name}</h2>
               {live.length > 0 && (
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="danger" aria-label={`Revoke pair ${name}`}>Revoke pair</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="danger" aria-label={`Revoke pair ${name}`}>Revoke pair</Button>}
                   title={`Revoke both keys of ${name}?`}
                   consequence={`Both keys stop working at once, for good. ${KIND_USE.publishable} ${KIND_USE.secret} The name ${name} cannot be used again.`}
                   confirmLabel="Revoke both keys"
@@ -72,7 +74,7 @@ export function ApiKeysScreen() {
                 />
               )}
             </div>
-            <table className="w-full text-left text-sm">
+            <Table>
               <caption className="sr-only">Keys of {name}</caption>
               <thead className="bg-slate-50 text-xs uppercase text-slate-600">
                 <tr>
@@ -95,7 +97,7 @@ export function ApiKeysScreen() {
                     <td className="px-4 py-3 text-right">
                       {!key.revokedAt && (
                         <ConfirmDialog
-                          trigger={<Button size="sm" variant="secondary" aria-label={`Revoke ${key.kind} key of ${name}`}>Revoke</Button>}
+                          trigger={<Button requires="edit" size="sm" variant="secondary" aria-label={`Revoke ${key.kind} key of ${name}`}>Revoke</Button>}
                           title={`Revoke the ${key.kind} key ${key.prefix}…?`}
                           consequence={`${KIND_USE[key.kind]} This is immediate and cannot be undone. The other key of the pair keeps working.`}
                           confirmLabel={`Revoke ${key.kind} key`}
@@ -106,7 +108,8 @@ export function ApiKeysScreen() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
+            {live.some((key) => key.kind === 'publishable') && <PairSnippet name={name} publishable={live.find((key) => key.kind === 'publishable') as ApiKeyView} />}
           </Card>
         );
       })}
@@ -116,8 +119,9 @@ export function ApiKeysScreen() {
           <div className="space-y-4">
             <SecretValue label="Publishable key" value={created.publishableKey} />
             <SecretValue label="Secret key" value={created.secretKey} />
+            <p className="text-sm text-slate-600">The publishable key stays readable on this screen, with the snippet for your pages; the secret key does not.</p>
           </div>
-          <div className="mt-6 flex justify-between">
+          <div className="mt-6 flex flex-wrap justify-between gap-2">
             <Button variant="secondary" asChild>
               <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(envFileOf(created))}`} download={`service-${created.name}.env`}>
                 Download service-{created.name}.env
@@ -128,6 +132,27 @@ export function ApiKeysScreen() {
         </Dialog>
       )}
     </>
+  );
+}
+
+/** The pair's publishable key (public, so always readable) and the snippet to paste into pages with it filled in. */
+function PairSnippet({ name, publishable }: { name: string; publishable: ApiKeyView }) {
+  return (
+    <div className="space-y-3 border-t border-slate-200 px-4 py-3">
+      {publishable.publishableKey ? (
+        <>
+          <CopyValue label={`Publishable key of ${name}`} value={publishable.publishableKey} />
+          <CopyValue label={`Snippet for your pages (${name})`} value={pageSnippet(publishable.publishableKey)} multiline />
+          <p className="text-xs text-slate-600">
+            Paste it into the pages you gate: the content lock shows the article to readers with access and the offer to the others. The home screen ticks “Put the snippet on a page” at the first access check with this key.
+          </p>
+        </>
+      ) : (
+        <p className="text-sm text-slate-600">
+          This publishable key was made before Gatehouse kept publishable keys readable: its snippet needs the key saved when it was created, or create a new pair.
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../api/client';
+import { queries } from '../api/queries';
 import type { BrandingConfiguration, PaywallPresentation, PaywallType } from '@gatehouse/contracts';
 import type { BrandingForm } from './branding';
 import { darker, HEX_COLOUR } from '../lib/colour';
@@ -53,9 +53,9 @@ type OfferedPrice = { id: string; currency: string; unitAmount: number; interval
  * of active products, cheapest first), for the paywalls' `prices` property; undefined while loading.
  */
 export function useOfferedPrices(): OfferedPrice[] | undefined {
-  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
+  const products = useQuery(queries.products());
   const active = (products.data ?? []).filter((product) => product.active);
-  const prices = useQueries({ queries: active.map((product) => ({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) })) });
+  const prices = useQueries({ queries: active.map((product) => queries.prices(product.id)) });
   if (!products.data || prices.some((query) => !query.data)) return undefined;
   return prices
     .flatMap((query, i) =>
@@ -69,7 +69,7 @@ const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
 /**
  * The unsaved values as the elements' attributes, which outrank the fetched configuration (spec
  * 8.1); in generic mode none are set, as the saved configuration would not apply either
- * (decisions J2). Custom CSS has no attribute: the preview does not show it.
+ * (decisions J2). Custom CSS goes in as the `custom-css` attribute in custom mode only, as readers get it.
  */
 function attributesOf(values: BrandingForm | BrandingConfiguration): Record<string, string> {
   if (values.brandingMode === 'generic') return {};
@@ -79,6 +79,7 @@ function attributesOf(values: BrandingForm | BrandingConfiguration): Record<stri
     attributes[kebab(field)] = `${value}`;
   }
   if (!attributes['brand-color-hover'] && HEX_COLOUR.test(values.brandColor ?? '')) attributes['brand-color-hover'] = darker(values.brandColor ?? '');
+  if (values.brandingMode === 'custom' && values.customCss) attributes['custom-css'] = values.customCss;
   return attributes;
 }
 
@@ -113,7 +114,7 @@ const PRESENTATION_ELEMENT = { modal: 'gatehouse-inline-paywall', inline: 'gateh
  */
 export function PaywallPreview({ type, presentation, copy }: { type: PaywallType; presentation: PaywallPresentation; copy: { heading: string; description: string; ctaText: string } }) {
   const elements = useElements();
-  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const branding = useQuery(queries.branding());
   const prices = useOfferedPrices();
   const attributes = branding.data ? attributesOf(branding.data.configuration) : {};
   if (copy.heading) attributes['paywall-heading'] = copy.heading;

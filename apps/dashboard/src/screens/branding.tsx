@@ -6,9 +6,10 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError, type BrandingWithTag } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card, PageHeader } from '../components/ui/card';
-import { Field, Input, Textarea } from '../components/ui/field';
+import { Field, GuardedFields, Input, Textarea } from '../components/ui/field';
 import { ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { darker, HEX_COLOUR } from '../lib/colour';
 import { hasFieldErrors, showFieldErrors } from '../lib/forms';
@@ -68,6 +69,22 @@ const brandingSchema = z.object({
 });
 export type BrandingForm = z.infer<typeof brandingSchema>;
 
+/** What generic mode ignores: changing one while generic switches to themed, so the change shows. */
+const THEMED_FIELDS = new Set<string>([
+  'brandColor',
+  'brandColorHover',
+  'logoUrl',
+  'borderRadius',
+  'fontFamily',
+  'authHeading',
+  'authDescription',
+  'authRegisterHeading',
+  'authRegisterDescription',
+  'paywallHeading',
+  'paywallDescription',
+  'paywallCtaText',
+]);
+
 function toForm(configuration: BrandingConfiguration): BrandingForm {
   const form = {} as Record<string, string>;
   for (const [field, value] of Object.entries(configuration)) form[field] = value ?? '';
@@ -83,7 +100,7 @@ function toChanges(values: BrandingForm): BrandingChanges {
 }
 
 export function BrandingScreen() {
-  const branding = useQuery({ queryKey: ['branding'], queryFn: api.branding.get });
+  const branding = useQuery(queries.branding());
   return (
     <>
       <PageHeader
@@ -105,7 +122,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
   const save = useMutation({
     mutationFn: (next: BrandingForm) => api.branding.save(toChanges(next), etag),
     onSuccess: (result) => {
-      queryClient.setQueryData(['branding'], result);
+      queryClient.setQueryData(queries.branding().queryKey, result);
       setSaved(true);
     },
     onError: (error) => showFieldErrors(form, error),
@@ -117,6 +134,15 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
     setEtag(loaded.etag);
     resetSave();
   }, [loaded, form, resetSave]);
+  const [switchedToThemed, setSwitchedToThemed] = useState(false);
+  useEffect(() => {
+    const watching = form.watch((next, { name }) => {
+      if (!name || !THEMED_FIELDS.has(name) || next.brandingMode !== 'generic') return;
+      form.setValue('brandingMode', 'themed', { shouldDirty: true });
+      setSwitchedToThemed(true);
+    });
+    return () => watching.unsubscribe();
+  }, [form]);
   const values = form.watch();
   const conflict = save.error instanceof ApiError && save.error.code === 'precondition_failed';
   const mode = values.brandingMode;
@@ -131,7 +157,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
       })}
       noValidate
     >
-      <div className="space-y-4">
+      <GuardedFields requires="edit" className="space-y-4">
         <Card>
           <fieldset>
             <legend className="text-base font-semibold">Mode</legend>
@@ -146,7 +172,12 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
               ))}
             </div>
           </fieldset>
-          {!themed && <p className="mt-3 text-sm text-slate-700">The settings below are kept but not applied while the mode is generic.</p>}
+          {!themed && <p className="mt-3 text-sm text-slate-700">The settings below are kept but not applied while the mode is generic; changing one switches to themed.</p>}
+          {switchedToThemed && mode === 'themed' && (
+            <p role="status" className="mt-3 rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900">
+              Switched to themed: generic mode ignores your colours, font, corners, logo and copy. Choose Generic again to keep the built-in look.
+            </p>
+          )}
         </Card>
 
         <Card className="space-y-4">
@@ -177,7 +208,7 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
                     <span className="text-sm text-slate-700">{field.value === '' ? 'Default (8 px)' : `${px} px`}</span>
                   </div>
                   <SliderPrimitive.Root
-                    className="relative flex h-5 w-full touch-none select-none items-center"
+                    className="relative flex h-11 w-full touch-none select-none items-center sm:h-5"
                     min={0}
                     max={24}
                     step={1}
@@ -187,7 +218,9 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
                     <SliderPrimitive.Track className="relative h-1 grow rounded-full bg-slate-200">
                       <SliderPrimitive.Range className="absolute h-full rounded-full bg-brand" />
                     </SliderPrimitive.Track>
-                    <SliderPrimitive.Thumb aria-labelledby="radius-label" className="block h-5 w-5 rounded-full border-2 border-brand bg-white shadow" />
+                    <SliderPrimitive.Thumb aria-labelledby="radius-label" className="flex h-11 w-11 items-center justify-center rounded-full sm:h-5 sm:w-5">
+                      <span className="block h-5 w-5 rounded-full border-2 border-brand bg-white shadow" />
+                    </SliderPrimitive.Thumb>
                   </SliderPrimitive.Root>
                   <div className="flex flex-wrap gap-2" role="group" aria-label="Radius presets">
                     {RADIUS_PRESETS.map((preset) => (
@@ -227,27 +260,28 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
             {(control) => <Textarea rows={6} className="font-mono text-xs" {...control} {...form.register('customCss')} />}
           </Field>
         </Card>
-      </div>
+      </GuardedFields>
 
+      {/* Saving comes first in the column that stays in view: the preview under it may be taller than the window. */}
       <div className="space-y-4 lg:sticky lg:top-4 lg:self-start">
-        <BrandingPreview values={values} />
+        <div className="flex flex-wrap gap-2">
+          <Button requires="edit" type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save branding'}</Button>
+          <Button variant="secondary" disabled={!form.formState.isDirty} onClick={() => form.reset()}>
+            Discard changes
+          </Button>
+        </div>
         {saved && !form.formState.isDirty && <Notice>Branding saved. Readers see it within a minute.</Notice>}
         {conflict ? (
           <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
             <p>{(save.error as ApiError).problem.detail}</p>
-            <Button size="sm" variant="secondary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['branding'] })}>
+            <Button size="sm" variant="secondary" onClick={() => void queryClient.invalidateQueries({ queryKey: keys.branding.all })}>
               Load their version
             </Button>
           </div>
         ) : (
           save.error && !hasFieldErrors(save.error) && <ErrorMessage error={save.error} />
         )}
-        <div className="flex gap-2">
-          <Button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save branding'}</Button>
-          <Button variant="secondary" disabled={!form.formState.isDirty} onClick={() => form.reset()}>
-            Discard changes
-          </Button>
-        </div>
+        <BrandingPreview values={values} />
       </div>
     </form>
   );
@@ -262,7 +296,7 @@ function ColourField({ form, name, label, hint }: { form: UseFormReturn<Branding
           <input
             type="color"
             aria-label={`${label} picker`}
-            className="h-9 w-12 cursor-pointer rounded border border-slate-300"
+            className="h-11 w-14 shrink-0 cursor-pointer rounded border border-slate-300 sm:h-9 sm:w-12"
             value={HEX_COLOUR.test(value) && value.length === 7 ? value : '#6c5ce7'}
             onChange={(event) => form.setValue(name, event.target.value, { shouldDirty: true, shouldValidate: true })}
           />

@@ -5,28 +5,56 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
-import { Field, Input, Select } from '../components/ui/field';
+import { Field, Input, Select, GuardedFields } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { LocalProcessor } from './local-processor';
 import { formatDateTime, formatPrice } from '../lib/format';
 
 const money = formatPrice;
 
+/** The currencies a price may be in: ISO 4217 codes with two decimals (amounts are typed in major units). */
+const CURRENCIES = {
+  eur: 'EUR — euro',
+  usd: 'USD — US dollar',
+  gbp: 'GBP — pound sterling',
+  chf: 'CHF — Swiss franc',
+  sek: 'SEK — Swedish krona',
+  nok: 'NOK — Norwegian krone',
+  dkk: 'DKK — Danish krone',
+  pln: 'PLN — Polish złoty',
+  czk: 'CZK — Czech koruna',
+  cad: 'CAD — Canadian dollar',
+  aud: 'AUD — Australian dollar',
+  nzd: 'NZD — New Zealand dollar',
+} as const;
+type Currency = keyof typeof CURRENCIES;
+const CURRENCY_CODES = Object.keys(CURRENCIES) as [Currency, ...Currency[]];
+
+const NO_PROCESSOR = 'Connect the payment processor first: a checkout with this price would fail.';
+
+/** Whether checkouts can work: null while unknown. */
+function useProcessorConnected(): boolean | null {
+  const settings = useQuery(queries.processor());
+  return settings.data ? settings.data.configured : null;
+}
+
 export function CatalogScreen() {
-  const products = useQuery({ queryKey: ['products'], queryFn: api.catalog.products });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const products = useQuery(queries.products());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   return (
     <>
-      <PageHeader title="Catalog" description="What readers buy: products, the paywalls each unlocks, and their prices; and the payment processor behind them." actions={<Button onClick={() => setCreating(true)}>New product</Button>} />
+      <PageHeader title="Catalog" description="What readers buy: products, the paywalls each unlocks, and their prices; and the payment processor behind them." actions={<Button requires="edit" onClick={() => setCreating(true)}>New product</Button>} />
       <ProcessorCard />
       {products.isPending && <Loading what="products" />}
       {products.error && <ErrorMessage error={products.error} onRetry={() => void products.refetch()} />}
-      {products.data?.length === 0 && <Empty title="No products yet" action={<Button onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
+      {products.data?.length === 0 && <Empty title="No products yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
       {products.data?.map((product) => (
         <ProductCard key={product.id} product={product} paywalls={paywalls.data ?? []} paywallName={(id) => paywalls.data?.find((p) => p.id === id)?.name ?? 'a paywall'} />
       ))}
@@ -43,12 +71,12 @@ type SettingsForm = z.infer<typeof settingsSchema>;
 
 function ProcessorCard() {
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['processor'], queryFn: api.processor.get });
+  const settings = useQuery(queries.processor());
   const form = useForm<SettingsForm>({ resolver: zodResolver(settingsSchema), defaultValues: { secretKey: '', webhookSecret: '' } });
   const save = useMutation({
     mutationFn: (v: SettingsForm) => api.processor.save({ secretKey: v.secretKey, ...(v.webhookSecret ? { webhookSecret: v.webhookSecret } : {}) }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['processor'], saved);
+      queryClient.setQueryData(queries.processor().queryKey, saved);
       form.reset();
     },
     onError: (error) => showFieldErrors(form, error),
@@ -59,8 +87,14 @@ function ProcessorCard() {
       <h2 id="processor-heading" className="text-base font-semibold">Payment processor</h2>
       {settings.isPending && <Loading what="processor settings" />}
       {settings.error && <ErrorMessage error={settings.error} />}
+      {s && !s.configured && (
+        <div role="note" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p>No payment processor is connected: prices can be prepared, but none goes on sale until one is, because every checkout would fail.</p>
+          {s.localTestKey && <LocalProcessor secretKey={s.localTestKey} />}
+        </div>
+      )}
       {s && (
-        <dl className="grid grid-cols-[10rem_1fr] gap-1 text-sm">
+        <dl className="grid gap-1 text-sm sm:grid-cols-[10rem_1fr]">
           <dt className="text-slate-600">Secret key</dt>
           <dd className="font-mono">{s.secretKey ?? 'not set'}</dd>
           <dt className="text-slate-600">Webhook</dt>
@@ -71,13 +105,15 @@ function ProcessorCard() {
       )}
       {save.isSuccess && <Notice>The processor accepted the key; settings saved.</Notice>}
       <form className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate>
-        <Field label="Secret key" error={form.formState.errors.secretKey?.message}>
-          {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('secretKey')} />}
-        </Field>
-        <Field label="Webhook secret (optional)" hint="Leave empty to have the webhook created for you." error={form.formState.errors.webhookSecret?.message}>
-          {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('webhookSecret')} />}
-        </Field>
-        <Button type="submit" disabled={save.isPending}>Check the key and save</Button>
+        <GuardedFields requires="edit" className="contents">
+          <Field label="Secret key" error={form.formState.errors.secretKey?.message}>
+            {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('secretKey')} />}
+          </Field>
+          <Field label="Webhook secret (optional)" hint="Leave empty to have the webhook created for you." error={form.formState.errors.webhookSecret?.message}>
+            {(control) => <Input type="password" autoComplete="off" {...control} {...form.register('webhookSecret')} />}
+          </Field>
+        </GuardedFields>
+        <Button requires="edit" type="submit" disabled={save.isPending}>Check the key and save</Button>
       </form>
       <ErrorMessage error={save.error && !form.formState.errors.secretKey ? save.error : null} />
     </Card>
@@ -86,15 +122,16 @@ function ProcessorCard() {
 
 function ProductCard({ product, paywalls, paywallName }: { product: ProductView; paywalls: Array<{ id: string; name: string }>; paywallName: (id: string) => string }) {
   const queryClient = useQueryClient();
-  const prices = useQuery({ queryKey: ['prices', product.id], queryFn: () => api.catalog.prices(product.id) });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['prices', product.id] });
-  const refreshProducts = () => void queryClient.invalidateQueries({ queryKey: ['products'] });
+  const prices = useQuery(queries.prices(product.id));
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.prices.all });
+  const refreshProducts = () => void queryClient.invalidateQueries({ queryKey: keys.products.all });
   const setActive = useMutation({ mutationFn: (p: { id: string; active: boolean }) => api.catalog.setPriceActive(p.id, p.active), onSettled: refresh });
   const setProductActive = useMutation({ mutationFn: (active: boolean) => api.catalog.updateProduct(product.id, { active }), onSettled: refreshProducts });
   const removeProduct = useMutation({ mutationFn: () => api.catalog.removeProduct(product.id), onSuccess: refreshProducts });
   const removePrice = useMutation({ mutationFn: (priceId: string) => api.catalog.removePrice(priceId), onSettled: refresh });
   const [editing, setEditing] = useState(false);
   const [details, setDetails] = useState<string | null>(null);
+  const connected = useProcessorConnected();
   return (
     <Card aria-labelledby={`product-${product.id}`} className="space-y-3">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -104,10 +141,10 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
           <p className="text-sm">Unlocks: {product.entitlements.length === 0 ? 'every paywall' : product.entitlements.map(paywallName).join(', ')}</p>
         </div>
         <div className="flex gap-2">
-          <Button size="sm" variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${product.name}`}>Edit</Button>
-          <Button size="sm" variant="secondary" onClick={() => setProductActive.mutate(!product.active)}>{product.active ? 'Deactivate' : 'Activate'}</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${product.name}`}>Edit</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={() => setProductActive.mutate(!product.active)}>{product.active ? 'Deactivate' : 'Activate'}</Button>
           <ConfirmDialog
-            trigger={<Button size="sm" variant="danger">Delete product</Button>}
+            trigger={<Button requires="edit" size="sm" variant="danger">Delete product</Button>}
             title={`Delete ${product.name}?`}
             consequence="The product and its prices are deleted here and archived at the processor; no one can buy them again. This is refused while a subscription uses one of its prices: deactivate it instead."
             confirmLabel="Delete product"
@@ -117,7 +154,7 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
       </div>
       <ErrorMessage error={prices.error ?? setActive.error ?? setProductActive.error ?? removeProduct.error ?? removePrice.error} />
       {prices.data && prices.data.length > 0 && (
-        <table className="w-full text-left text-sm">
+        <Table>
           <caption className="sr-only">Prices of {product.name}</caption>
           <thead className="bg-slate-50 text-xs uppercase text-slate-600">
             <tr>
@@ -140,11 +177,17 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
                     <Button size="sm" variant="secondary" onClick={() => setDetails(details === price.id ? null : price.id)} aria-expanded={details === price.id} aria-label={`Details of ${money(price)} every ${price.interval}`}>
                       Details
                     </Button>
-                    <Button size="sm" variant="secondary" onClick={() => setActive.mutate({ id: price.id, active: !price.active })}>
+                    <Button
+                      requires="edit"
+                      refusal={!price.active && connected === false ? NO_PROCESSOR : null}
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => setActive.mutate({ id: price.id, active: !price.active })}
+                    >
                       {price.active ? 'Withdraw' : 'Put on sale'}
                     </Button>
                     <ConfirmDialog
-                      trigger={<Button size="sm" variant="danger">Delete</Button>}
+                      trigger={<Button requires="edit" size="sm" variant="danger">Delete</Button>}
                       title={`Delete the price ${money(price)}?`}
                       consequence="It is deleted here and archived at the processor; checkouts with it stop working. This is refused while a subscription uses it: withdraw it instead."
                       confirmLabel="Delete price"
@@ -156,9 +199,9 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
-      <PriceForm productId={product.id} onCreated={refresh} />
+      <PriceForm productId={product.id} onSale={connected !== false} onCreated={refresh} />
       {editing && <ProductDialog paywalls={paywalls} productId={product.id} onClose={() => setEditing(false)} />}
     </Card>
   );
@@ -166,11 +209,11 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
 
 /** The price loaded afresh by id, with the id a publisher's server passes to a checkout. */
 function PriceDetails({ priceId }: { priceId: string }) {
-  const price = useQuery({ queryKey: ['price', priceId], queryFn: () => api.catalog.price(priceId) });
+  const price = useQuery(queries.price(priceId));
   if (price.isPending) return <Loading what="the price" />;
   if (price.error) return <ErrorMessage error={price.error} />;
   return (
-    <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-1 text-left text-xs">
+    <dl className="mt-2 grid gap-1 text-left text-xs sm:grid-cols-[8rem_1fr]">
       <dt className="text-slate-600">Price id</dt>
       <dd className="font-mono">{price.data.id}</dd>
       <dt className="text-slate-600">Created</dt>
@@ -180,18 +223,25 @@ function PriceDetails({ priceId }: { priceId: string }) {
 }
 
 const priceSchema = z.object({
-  currency: z.string().regex(/^[a-z]{3}$/, 'A three-letter code such as eur.'),
+  currency: z.enum(CURRENCY_CODES, 'Choose a currency from the list.'),
   amount: z.string().regex(/^\d+([.,]\d{1,2})?$/, 'An amount such as 9 or 9.50.'),
   interval: z.enum(['month', 'year', 'lifetime']),
   trialDays: z.string().regex(/^\d{1,3}$/, 'Whole days, 0 to 730.'),
 });
 type PriceForm = z.infer<typeof priceSchema>;
 
-function PriceForm({ productId, onCreated }: { productId: string; onCreated: () => void }) {
+/** A new price: on sale at once while the processor is connected, else prepared withdrawn. */
+function PriceForm({ productId, onSale, onCreated }: { productId: string; onSale: boolean; onCreated: () => void }) {
   const form = useForm<PriceForm>({ resolver: zodResolver(priceSchema), defaultValues: { currency: 'eur', amount: '', interval: 'month', trialDays: '0' } });
   const create = useMutation({
     mutationFn: (v: PriceForm) =>
-      api.catalog.createPrice(productId, { currency: v.currency, unitAmount: Math.round(Number(v.amount.replace(',', '.')) * 100), interval: v.interval, trialDays: Number(v.trialDays) }),
+      api.catalog.createPrice(productId, {
+        currency: v.currency,
+        unitAmount: Math.round(Number(v.amount.replace(',', '.')) * 100),
+        interval: v.interval,
+        trialDays: Number(v.trialDays),
+        active: onSale,
+      }),
     onSuccess: () => {
       form.reset();
       onCreated();
@@ -201,9 +251,23 @@ function PriceForm({ productId, onCreated }: { productId: string; onCreated: () 
   const e = form.formState.errors;
   return (
     <form aria-label="Add a price" className="space-y-2 border-t border-slate-200 pt-3" onSubmit={form.handleSubmit((v) => create.mutate(v))} noValidate>
-      <p className="text-xs text-slate-600">A price cannot be changed once created (readers may hold it); withdraw it and add a new one instead.</p>
-      <div className="grid gap-3 sm:grid-cols-[6rem_1fr_1fr_8rem_auto] sm:items-end">
-        <Field label="Currency" error={e.currency?.message}>{(control) => <Input {...control} {...form.register('currency')} />}</Field>
+      <p className="text-xs text-slate-600">
+        A price cannot be changed once created (readers may hold it); withdraw it and add a new one instead.
+        {!onSale && ' It is created withdrawn: put it on sale once the payment processor is connected.'}
+      </p>
+      <div className="grid gap-3 sm:grid-cols-[minmax(9rem,1fr)_1fr_1fr_7rem_auto] sm:items-end">
+        <GuardedFields requires="edit" className="contents">
+        <Field label="Currency" error={e.currency?.message}>
+          {(control) => (
+            <Select {...control} {...form.register('currency')}>
+              {CURRENCY_CODES.map((code) => (
+                <option key={code} value={code}>
+                  {CURRENCIES[code]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
         <Field label="Amount" error={e.amount?.message}>{(control) => <Input inputMode="decimal" placeholder="9.00" {...control} {...form.register('amount')} />}</Field>
         <Field label="Interval">
           {(control) => (
@@ -215,7 +279,8 @@ function PriceForm({ productId, onCreated }: { productId: string; onCreated: () 
           )}
         </Field>
         <Field label="Trial days" error={e.trialDays?.message}>{(control) => <Input inputMode="numeric" {...control} {...form.register('trialDays')} />}</Field>
-        <Button type="submit" disabled={create.isPending}>Add price</Button>
+        </GuardedFields>
+        <Button requires="edit" type="submit" disabled={create.isPending}>Add price</Button>
       </div>
       <ErrorMessage error={create.error} />
     </form>
@@ -228,7 +293,7 @@ type ProductForm = z.infer<typeof productSchema>;
 /** A new product, or (with `productId`) the product loaded afresh by id and edited. */
 function ProductDialog({ paywalls, productId, onClose }: { paywalls: Array<{ id: string; name: string }>; productId?: string; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const existing = useQuery({ queryKey: ['product', productId], queryFn: () => api.catalog.product(productId as string), enabled: Boolean(productId) });
+  const existing = useQuery({ ...queries.product(productId ?? ''), enabled: Boolean(productId) });
   const form = useForm<ProductForm>({
     resolver: zodResolver(productSchema),
     defaultValues: { name: '', description: '', entitlements: [] },
@@ -240,7 +305,7 @@ function ProductDialog({ paywalls, productId, onClose }: { paywalls: Array<{ id:
       return productId ? api.catalog.updateProduct(productId, body) : api.catalog.createProduct(body);
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['products'] });
+      void queryClient.invalidateQueries({ queryKey: keys.products.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),

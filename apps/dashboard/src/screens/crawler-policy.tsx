@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AiCrawlerRule, SearchCrawlerRule } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
+import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
-import { Field, Select } from '../components/ui/field';
+import { Field, Select, GuardedFields } from '../components/ui/field';
 import { ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDateTime } from '../lib/format';
 
@@ -22,7 +23,7 @@ const AI: Record<AiCrawlerRule, string> = {
 /** How the paywalls treat verified search engines and AI crawlers (docs/server.md, "Crawler policy"). */
 export function CrawlerPolicyCard() {
   const queryClient = useQueryClient();
-  const policy = useQuery({ queryKey: ['crawler-policy'], queryFn: api.crawlerPolicy.get });
+  const policy = useQuery(queries.crawlerPolicy());
   // Here rather than in the form, which starts afresh with the saved policy.
   const [saved, setSaved] = useState(false);
   return (
@@ -40,7 +41,7 @@ export function CrawlerPolicyCard() {
           initial={policy.data}
           onSaving={() => setSaved(false)}
           onSaved={(policy) => {
-            queryClient.setQueryData(['crawler-policy'], policy);
+            queryClient.setQueryData(queries.crawlerPolicy().queryKey, policy);
             setSaved(true);
           }}
         />
@@ -67,7 +68,7 @@ function CrawlerForm({
   };
   return (
     <form aria-label="Crawler policy" className="space-y-3" onSubmit={submit}>
-      <div className="grid gap-3 sm:grid-cols-2">
+      <GuardedFields requires="edit" className="grid gap-3 sm:grid-cols-2">
         <Field label="Search engines">
           {(control) => (
             <Select value={searchEngines} onChange={(e) => setSearchEngines(e.target.value as SearchCrawlerRule)} {...control}>
@@ -75,18 +76,25 @@ function CrawlerForm({
             </Select>
           )}
         </Field>
-        <Field label="AI crawlers">
+        <Field
+          label="AI crawlers"
+          hint={
+            aiCrawlers === 'allow'
+              ? 'Warning: AI crawlers cannot be verified, so this makes covered pages free to anyone who sends an AI crawler’s User-Agent (GPTBot, ClaudeBot, …).'
+              : 'Known by User-Agent alone: anyone can claim to be one.'
+          }
+        >
           {(control) => (
             <Select value={aiCrawlers} onChange={(e) => setAiCrawlers(e.target.value as AiCrawlerRule)} {...control}>
               {Object.entries(AI).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
             </Select>
           )}
         </Field>
-      </div>
+      </GuardedFields>
       <p className="text-xs text-slate-600">{initial.updatedAt ? `Last changed ${formatDateTime(initial.updatedAt)}.` : 'Never changed: both are decided as for any visitor.'}</p>
       <ErrorMessage error={save.error} />
       <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending}>Save crawler policy</Button>
+        <Button requires="edit" type="submit" disabled={save.isPending}>Save crawler policy</Button>
       </div>
     </form>
   );

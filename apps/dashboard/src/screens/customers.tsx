@@ -2,11 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { FormFooter } from '../components/ui/form-footer';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
-import { Field, Input, Select } from '../components/ui/field';
+import { Field, Input, Select, GuardedFields } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDate, formatDateTime, formatPrice } from '../lib/format';
 
@@ -18,7 +19,7 @@ export function CustomersScreen() {
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<CustomerRecord | null>(null);
   const [creating, setCreating] = useState(false);
-  const customers = useQuery({ queryKey: ['customers', search], queryFn: () => api.customers.find(search) });
+  const customers = useQuery(queries.customers(search));
   /** Shows `customer` with the search set to their email, so the list behind them is theirs. */
   const open = (customer: CustomerRecord) => {
     setEmail(customer.email);
@@ -36,7 +37,7 @@ export function CustomersScreen() {
       <PageHeader
         title="Customers"
         description="Your readers with an account: their subscriptions, manual grants and cancellations."
-        actions={<Button onClick={() => setCreating(true)}>New customer</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New customer</Button>}
       />
       <form role="search" className="flex items-end gap-2" onSubmit={submit}>
         <div className="flex-1">
@@ -110,14 +111,10 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
   const [editing, setEditing] = useState(false);
   const [details, setDetails] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  const key = ['subscriptions', customer.id];
-  const subscriptions = useQuery({ queryKey: key, queryFn: () => api.subscriptions.ofCustomer(customer.id) });
-  const prices = useQuery({
-    queryKey: ['prices'],
-    queryFn: async () => (await Promise.all((await api.catalog.products()).map(async (product) => (await api.catalog.prices(product.id)).map((price) => ({ product, price }))))).flat(),
-  });
+  const subscriptions = useQuery(queries.subscriptions(customer.id));
+  const prices = useQuery(queries.allPrices());
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: key });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.subscriptions.all });
   const cancel = useMutation({
     mutationFn: (args: { id: string; atPeriodEnd: boolean }) => api.subscriptions.cancel(args.id, args.atPeriodEnd),
     onSuccess: (s) => setNotice(s.cancelAtPeriodEnd && s.status !== 'cancelled' ? `It ends on ${date(s.currentPeriodEnd)}.` : 'Cancelled now.'),
@@ -135,9 +132,9 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
         </div>
         <div className="flex gap-2">
           <Button size="sm" variant="secondary" onClick={onClose}>Back to the list</Button>
-          <Button size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
           <ConfirmDialog
-            trigger={<Button size="sm" variant="danger">Delete customer</Button>}
+            trigger={<Button requires="edit" size="sm" variant="danger">Delete customer</Button>}
             title={`Delete ${customer.email}?`}
             consequence="Their account, sign-in sessions and tokens are removed at once and the email may register again. Their subscription records stay for your accounts; cancel them first if they should stop."
             confirmLabel="Delete customer"
@@ -152,7 +149,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
       {subscriptions.error && <ErrorMessage error={subscriptions.error} />}
       {subscriptions.data?.length === 0 && <p className="text-sm text-slate-600">No subscriptions. Grant one below.</p>}
       {subscriptions.data && subscriptions.data.length > 0 && (
-        <table className="w-full text-left text-sm">
+        <Table>
           <caption className="sr-only">Subscriptions of {customer.email}</caption>
           <thead className="bg-slate-50 text-xs uppercase text-slate-600">
             <tr>
@@ -181,10 +178,10 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
                     {s.status !== 'cancelled' && (
                       <>
                         {!s.cancelAtPeriodEnd && (
-                          <Button size="sm" variant="secondary" onClick={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: true })}>Cancel at period end</Button>
+                          <Button requires="edit" size="sm" variant="secondary" onClick={() => cancel.mutate({ id: s.subscriptionId, atPeriodEnd: true })}>Cancel at period end</Button>
                         )}
                         <ConfirmDialog
-                          trigger={<Button size="sm" variant="danger">Cancel now</Button>}
+                          trigger={<Button requires="edit" size="sm" variant="danger">Cancel now</Button>}
                           title="Cancel this subscription now?"
                           consequence="The customer loses access at once; nothing is refunded by this action."
                           confirmLabel="Cancel now"
@@ -198,7 +195,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
               );
             })}
           </tbody>
-        </table>
+        </Table>
       )}
       <Grant customerId={customer.id} prices={prices.data ?? []} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
       {editing && <CustomerDialog customer={customer} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); onChanged(saved); }} />}
@@ -212,7 +209,7 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
  * customer's events, so this is what the dashboard can show honestly (docs/dashboard.md).
  */
 function SubscriptionHistory({ subscriptionId, priceLabel, onClose }: { subscriptionId: string; priceLabel: (priceId: string) => string; onClose: () => void }) {
-  const subscription = useQuery({ queryKey: ['subscription', subscriptionId], queryFn: () => api.subscriptions.get(subscriptionId) });
+  const subscription = useQuery(queries.subscription(subscriptionId));
   const s = subscription.data;
   const history: Array<[string, string]> = s
     ? ([
@@ -262,15 +259,17 @@ function Grant({ customerId, prices, onGranted }: { customerId: string; prices: 
         grant.mutate();
       }}
     >
-      <Field label="Grant a subscription to">
-        {(control) => (
-          <Select value={priceId} onChange={(e) => setPriceId(e.target.value)} {...control}>
-            {prices.map(({ product, price }) => <option key={price.id} value={price.id}>{product.name}, {money(price)}</option>)}
-          </Select>
-        )}
-      </Field>
-      <Field label="Until (optional)">{(control) => <Input type="date" value={until} onChange={(e) => setUntil(e.target.value)} {...control} />}</Field>
-      <Button type="submit" disabled={grant.isPending}>Grant</Button>
+      <GuardedFields requires="edit" className="contents">
+        <Field label="Grant a subscription to">
+          {(control) => (
+            <Select value={priceId} onChange={(e) => setPriceId(e.target.value)} {...control}>
+              {prices.map(({ product, price }) => <option key={price.id} value={price.id}>{product.name}, {money(price)}</option>)}
+            </Select>
+          )}
+        </Field>
+        <Field label="Until (optional)">{(control) => <Input type="date" value={until} onChange={(e) => setUntil(e.target.value)} {...control} />}</Field>
+      </GuardedFields>
+      <Button requires="edit" type="submit" disabled={grant.isPending}>Grant</Button>
       <div className="sm:col-span-3"><ErrorMessage error={grant.error} /></div>
     </form>
   );

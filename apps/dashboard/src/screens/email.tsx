@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView } from '@gatehouse/contracts';
+import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView, MessageKind } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
-import { Field, Input, Select, Textarea } from '../components/ui/field';
+import { Field, Input, Select, Textarea, GuardedFields } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDateTime } from '../lib/format';
 
 const KIND_LABELS: Record<EmailKind, string> = { password_reset: 'Password reset', email_verification: 'Email verification', login_code: 'Sign-in code' };
+const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation' };
 const LANGUAGE_LABELS: Record<EmailLanguage, string> = { en: 'English', de: 'German' };
 const STATUS_TONE = { pending: 'neutral', sending: 'neutral', sent: 'good', failed: 'bad' } as const;
 
@@ -17,7 +19,10 @@ const STATUS_TONE = { pending: 'neutral', sending: 'neutral', sent: 'good', fail
 export function EmailScreen() {
   return (
     <>
-      <PageHeader title="Email" description="The account email readers get (password reset, email verification, sign-in codes): what was sent, and the copy of each message." />
+      <PageHeader
+        title="Email"
+        description="The account email readers get (password reset, email verification, sign-in codes) and your team's invitations: what was sent, and the copy of each message to readers."
+      />
       <Mailbox />
       <Templates />
     </>
@@ -25,7 +30,7 @@ export function EmailScreen() {
 }
 
 function Mailbox() {
-  const messages = useQuery({ queryKey: ['mailbox'], queryFn: api.email.messages });
+  const messages = useQuery(queries.mailbox());
   const [reading, setReading] = useState<string | null>(null);
   return (
     <Card aria-labelledby="mailbox-heading" className="space-y-3">
@@ -33,12 +38,15 @@ function Mailbox() {
         <h2 id="mailbox-heading" className="text-base font-semibold">Sent messages</h2>
         <Button size="sm" variant="secondary" onClick={() => void messages.refetch()}>Refresh</Button>
       </div>
-      <p className="text-sm text-slate-600">Newest first. Without an SMTP server (`SMTP_URL`) messages stay in this local mailbox, where you can read them.</p>
+      <p className="text-sm text-slate-600">
+        Newest first. Without an SMTP server (the <code className="rounded bg-slate-100 px-1 text-xs">SMTP_URL</code> setting) messages stay in this local mailbox, where you
+        can read them.
+      </p>
       {messages.isPending && <Loading what="messages" />}
       {messages.error && <ErrorMessage error={messages.error} onRetry={() => void messages.refetch()} />}
       {messages.data?.items.length === 0 && <Empty title="No email sent yet">Messages appear when readers reset a password, verify an address or ask for a sign-in code.</Empty>}
       {messages.data && messages.data.items.length > 0 && (
-        <table className="w-full text-left text-sm">
+        <Table>
           <caption className="sr-only">Sent messages</caption>
           <thead className="bg-slate-50 text-xs uppercase text-slate-600">
             <tr>
@@ -54,7 +62,7 @@ function Mailbox() {
               <tr key={m.id} className="border-t border-slate-100">
                 <td className="px-2 py-2">{formatDateTime(m.createdAt)}</td>
                 <td className="px-2 py-2">{m.to}</td>
-                <td className="px-2 py-2">{m.subject ?? KIND_LABELS[m.kind]} <span className="text-xs text-slate-600">({LANGUAGE_LABELS[m.language]})</span></td>
+                <td className="px-2 py-2">{m.subject ?? MESSAGE_LABELS[m.kind]} <span className="text-xs text-slate-600">({LANGUAGE_LABELS[m.language]})</span></td>
                 <td className="px-2 py-2">
                   <Badge tone={STATUS_TONE[m.status]}>{m.status}</Badge>
                   {m.delivery && <span className="ml-2 text-xs text-slate-600">{m.delivery === 'mailbox' ? 'local mailbox' : 'SMTP'}</span>}
@@ -66,7 +74,7 @@ function Mailbox() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {reading && <Message messageId={reading} onClose={() => setReading(null)} />}
     </Card>
@@ -74,7 +82,7 @@ function Mailbox() {
 }
 
 function Message({ messageId, onClose }: { messageId: string; onClose: () => void }) {
-  const message = useQuery({ queryKey: ['mailbox', messageId], queryFn: () => api.email.message(messageId) });
+  const message = useQuery(queries.message(messageId));
   const m = message.data;
   return (
     <Dialog wide open onOpenChange={(open) => !open && onClose()} title={m?.subject ?? 'Message'} description={m ? `To ${m.to}, ${formatDateTime(m.sentAt ?? m.createdAt)}` : undefined}>
@@ -99,7 +107,7 @@ function Message({ messageId, onClose }: { messageId: string; onClose: () => voi
 }
 
 function Templates() {
-  const templates = useQuery({ queryKey: ['email-templates'], queryFn: api.email.templates });
+  const templates = useQuery(queries.emailTemplates());
   const [kind, setKind] = useState<EmailKind>('password_reset');
   const [language, setLanguage] = useState<EmailLanguage>('en');
   const template = templates.data?.find((t) => t.kind === kind && t.language === language);
@@ -109,7 +117,14 @@ function Templates() {
     <Card aria-labelledby="templates-heading" className="space-y-3">
       <h2 id="templates-heading" className="text-base font-semibold">Message copy</h2>
       <p className="text-sm text-slate-600">
-        {'The layout, logo and colour come from your branding. In the copy, {{name}}, {{publication}}, {{code}} and {{minutes}} are filled in.'}
+        The layout, logo and colour come from your branding. In the copy these are filled in:{' '}
+        {['name', 'publication', 'code', 'minutes'].map((placeholder, i) => (
+          <span key={placeholder}>
+            {i > 0 && ', '}
+            <code className="rounded bg-slate-100 px-1 text-xs">{`{{${placeholder}}}`}</code>
+          </span>
+        ))}
+        .
       </p>
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Message">
@@ -138,7 +153,7 @@ function Templates() {
 function TemplateForm({ template, onDone }: { template: EmailTemplateView; onDone: (notice: string | null) => void }) {
   const queryClient = useQueryClient();
   const [copy, setCopy] = useState({ subject: template.subject, body: template.body, action: template.action });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['email-templates'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.emailTemplates.all });
   const save = useMutation({ mutationFn: () => api.email.saveTemplate(template, copy), onMutate: () => onDone(null), onSuccess: () => { onDone('Saved: the next messages use this copy.'); refresh(); } });
   const reset = useMutation({ mutationFn: () => api.email.resetTemplate(template), onMutate: () => onDone(null), onSuccess: () => { onDone('Back to the built-in copy.'); refresh(); } });
   const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldError(field) : undefined);
@@ -149,15 +164,17 @@ function TemplateForm({ template, onDone }: { template: EmailTemplateView; onDon
   return (
     <form aria-label="Edit the message copy" className="space-y-3" onSubmit={submit} noValidate>
       <p className="text-sm">{template.customized ? <Badge tone="warn">your copy</Badge> : <Badge>built-in copy</Badge>}</p>
-      <Field label="Subject" error={fieldError('subject')}>{(control) => <Input value={copy.subject} onChange={(e) => setCopy({ ...copy, subject: e.target.value })} {...control} />}</Field>
-      <Field label="Body" hint="Paragraphs separated by blank lines, above the button." error={fieldError('body')}>
-        {(control) => <Textarea rows={6} value={copy.body} onChange={(e) => setCopy({ ...copy, body: e.target.value })} {...control} />}
-      </Field>
-      <Field label="Button text" error={fieldError('action')}>{(control) => <Input value={copy.action} onChange={(e) => setCopy({ ...copy, action: e.target.value })} {...control} />}</Field>
+      <GuardedFields requires="edit" className="space-y-3">
+        <Field label="Subject" error={fieldError('subject')}>{(control) => <Input value={copy.subject} onChange={(e) => setCopy({ ...copy, subject: e.target.value })} {...control} />}</Field>
+        <Field label="Body" hint="Paragraphs separated by blank lines, above the button." error={fieldError('body')}>
+          {(control) => <Textarea rows={6} value={copy.body} onChange={(e) => setCopy({ ...copy, body: e.target.value })} {...control} />}
+        </Field>
+        <Field label="Button text" error={fieldError('action')}>{(control) => <Input value={copy.action} onChange={(e) => setCopy({ ...copy, action: e.target.value })} {...control} />}</Field>
+      </GuardedFields>
       <ErrorMessage error={save.error && !fieldError('subject') && !fieldError('body') && !fieldError('action') ? save.error : reset.error} />
       <div className="flex justify-end gap-2">
-        {template.customized && <Button variant="secondary" onClick={() => reset.mutate()} disabled={reset.isPending}>Back to the built-in copy</Button>}
-        <Button type="submit" disabled={save.isPending}>Save copy</Button>
+        {template.customized && <Button requires="edit" variant="secondary" onClick={() => reset.mutate()} disabled={reset.isPending}>Back to the built-in copy</Button>}
+        <Button requires="edit" type="submit" disabled={save.isPending}>Save copy</Button>
       </div>
     </form>
   );

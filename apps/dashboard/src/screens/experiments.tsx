@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExperimentDraft, ExperimentVariant, ExperimentView, PaywallPresentation, VariantStats } from '@gatehouse/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
@@ -55,11 +56,11 @@ const STATUS_TONE = { draft: 'neutral', running: 'good', stopped: 'warn' } as co
 
 export function ExperimentsScreen() {
   const queryClient = useQueryClient();
-  const experiments = useQuery({ queryKey: ['experiments'], queryFn: api.experiments.list });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const experiments = useQuery(queries.experiments());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['experiments'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.experiments.all });
   const start = useMutation({ mutationFn: api.experiments.start, onSettled: refresh });
   const stop = useMutation({ mutationFn: api.experiments.stop, onSettled: refresh });
   const remove = useMutation({ mutationFn: api.experiments.remove, onSettled: refresh });
@@ -70,13 +71,13 @@ export function ExperimentsScreen() {
       <PageHeader
         title="Experiments"
         description="Show visitors variants of a paywall and see which converts better. Each visitor keeps their variant."
-        actions={<Button onClick={() => setCreating(true)}>New experiment</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New experiment</Button>}
       />
       <ErrorMessage error={start.error ?? stop.error ?? remove.error} />
       {experiments.isPending && <Loading what="experiments" />}
       {experiments.error && <ErrorMessage error={experiments.error} onRetry={() => void experiments.refetch()} />}
       {experiments.data?.length === 0 && (
-        <Empty title="No experiments yet" action={<Button onClick={() => setCreating(true)}>Create your first experiment</Button>}>
+        <Empty title="No experiments yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first experiment</Button>}>
           For example: does “Subscribe” or “Join now” convert more readers?
         </Empty>
       )}
@@ -92,13 +93,13 @@ export function ExperimentsScreen() {
             <div className="flex gap-2">
               {experiment.status === 'draft' && (
                 <>
-                  <Button size="sm" variant="secondary" onClick={() => setEditing(experiment.id)} aria-label={`Edit ${experiment.name}`}>Edit</Button>
-                  <Button size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>
+                  <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(experiment.id)} aria-label={`Edit ${experiment.name}`}>Edit</Button>
+                  <Button requires="edit" size="sm" onClick={() => start.mutate(experiment.id)}>Start</Button>
                 </>
               )}
               {experiment.status === 'running' && (
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="secondary">Stop</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="secondary">Stop</Button>}
                   title={`Stop ${experiment.name}?`}
                   consequence="Every visitor sees the paywall as configured again; the results so far stay here. A stopped experiment cannot be restarted."
                   confirmLabel="Stop experiment"
@@ -107,7 +108,7 @@ export function ExperimentsScreen() {
               )}
               {experiment.status !== 'running' && (
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="danger">Delete</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="danger">Delete</Button>}
                   title={`Delete ${experiment.name}?`}
                   consequence="The experiment and its variants are removed; figures already counted stay in the stats."
                   confirmLabel="Delete experiment"
@@ -128,11 +129,7 @@ export function ExperimentsScreen() {
 /** Per variant: impressions, conversions (completed checkouts), rate with its 95 % interval, and the comparison with the first variant in words. */
 function Results({ experiment }: { experiment: ExperimentView }) {
   const since = experiment.startedAt ?? experiment.createdAt;
-  const stats = useQuery({
-    queryKey: ['stats', 'experiment', experiment.id, since],
-    queryFn: () => api.stats.get({ from: since, to: new Date(Date.now() + 3_600_000).toISOString(), interval: 'day' }),
-    enabled: experiment.status !== 'draft',
-  });
+  const stats = useQuery({ ...queries.experimentResults(experiment.id, since), enabled: experiment.status !== 'draft' });
   if (experiment.status === 'draft') {
     return <p className="text-sm text-slate-600">Variants: {experiment.variants.map((v) => `${v.name} (${v.weight} %)`).join(', ')}. Start it to collect results.</p>;
   }
@@ -141,7 +138,7 @@ function Results({ experiment }: { experiment: ExperimentView }) {
   const rows = experiment.variants.map((variant) => ({ variant, figures: stats.data.variants.find((v) => v.variantId === variant.id) }));
   const baseline = rows[0];
   return (
-    <table className="w-full text-left text-sm">
+    <Table>
       <caption className="sr-only">Results of {experiment.name}</caption>
       <thead className="bg-slate-50 text-xs uppercase text-slate-600">
         <tr>
@@ -170,7 +167,17 @@ function Results({ experiment }: { experiment: ExperimentView }) {
           );
         })}
       </tbody>
-    </table>
+    </Table>
+  );
+}
+
+/** A control of a repeated row, with its column's name above it (the control's own name says which row). */
+function RowField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="block min-w-0 space-y-1">
+      <span className="block text-xs font-medium text-slate-700">{label}</span>
+      {children}
+    </label>
   );
 }
 
@@ -194,7 +201,7 @@ const toFormVariant = (v: ExperimentVariant) => ({
 
 /** A new experiment, or (with `experimentId`) a draft loaded afresh by id: its name and variants change until it starts. */
 function ExperimentDialog({ paywalls, experimentId, onClose }: { paywalls: Array<{ id: string; name: string }>; experimentId?: string; onClose: () => void }) {
-  const existing = useQuery({ queryKey: ['experiment', experimentId], queryFn: () => api.experiments.get(experimentId as string), enabled: Boolean(experimentId) });
+  const existing = useQuery({ ...queries.experiment(experimentId ?? ''), enabled: Boolean(experimentId) });
   if (experimentId && !existing.data) {
     return (
       <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit experiment">
@@ -225,7 +232,7 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
       return experiment ? api.experiments.update(experiment.id, { name: draft.name, variants: draft.variants }) : api.experiments.create(draft);
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['experiments'] });
+      void queryClient.invalidateQueries({ queryKey: keys.experiments.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),
@@ -252,17 +259,30 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
             const n = index + 1;
             const rowErrors = errors.variants?.[index];
             return (
-              <div key={field.id} className="grid grid-cols-[1fr_5rem_9rem_1fr_1fr_auto] items-start gap-2">
-                <Input aria-label={`Variant ${n} name`} {...form.register(`variants.${index}.name`)} aria-invalid={Boolean(rowErrors?.name)} />
-                <Input aria-label={`Variant ${n} weight`} inputMode="numeric" {...form.register(`variants.${index}.weight`)} aria-invalid={Boolean(rowErrors?.weight)} />
-                <Select aria-label={`Variant ${n} presentation`} {...form.register(`variants.${index}.presentation`)}>
-                  <option value="">As the paywall</option>
-                  {Object.entries(PRESENTATIONS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-                </Select>
-                <Input aria-label={`Variant ${n} heading`} placeholder="Heading" {...form.register(`variants.${index}.heading`)} />
-                <Input aria-label={`Variant ${n} button text`} placeholder="Button text" {...form.register(`variants.${index}.ctaText`)} />
-                <Button size="sm" variant="ghost" disabled={variants.fields.length <= 2} onClick={() => variants.remove(index)} aria-label={`Remove variant ${n}`}>Remove</Button>
-              </div>
+              <fieldset key={field.id} className="min-w-0 rounded-md border border-slate-200 px-3 pb-3">
+                <legend className="px-1 text-sm font-medium">Variant {n}</legend>
+                <div className="grid gap-2 sm:grid-cols-[1fr_5rem_10rem] sm:items-end lg:grid-cols-[1fr_5rem_10rem_1fr_1fr_auto]">
+                  <RowField label="Name">
+                    <Input aria-label={`Variant ${n} name`} {...form.register(`variants.${index}.name`)} aria-invalid={Boolean(rowErrors?.name)} />
+                  </RowField>
+                  <RowField label="Weight %">
+                    <Input aria-label={`Variant ${n} weight`} inputMode="numeric" {...form.register(`variants.${index}.weight`)} aria-invalid={Boolean(rowErrors?.weight)} />
+                  </RowField>
+                  <RowField label="Presentation">
+                    <Select aria-label={`Variant ${n} presentation`} {...form.register(`variants.${index}.presentation`)}>
+                      <option value="">As the paywall</option>
+                      {Object.entries(PRESENTATIONS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+                    </Select>
+                  </RowField>
+                  <RowField label="Heading">
+                    <Input aria-label={`Variant ${n} heading`} placeholder="As the paywall" {...form.register(`variants.${index}.heading`)} />
+                  </RowField>
+                  <RowField label="Button text">
+                    <Input aria-label={`Variant ${n} button text`} placeholder="As the paywall" {...form.register(`variants.${index}.ctaText`)} />
+                  </RowField>
+                  <Button size="sm" variant="ghost" disabled={variants.fields.length <= 2} onClick={() => variants.remove(index)} aria-label={`Remove variant ${n}`}>Remove</Button>
+                </div>
+              </fieldset>
             );
           })}
           <p role="status" className={total === 100 ? 'text-xs text-slate-700' : 'text-xs font-medium text-amber-800'}>

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataFieldType, MeterPeriod, PaywallConfigInput, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
 import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
@@ -8,11 +7,13 @@ import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select, Textarea } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
+import { Toggle } from '../components/ui/toggle';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { CrawlerPolicyCard } from './crawler-policy';
@@ -104,13 +105,13 @@ function toDraft(form: PaywallForm): PaywallDraft {
 
 export function PaywallsScreen() {
   const queryClient = useQueryClient();
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
-  const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
+  const paywalls = useQuery(queries.paywalls());
+  const segments = useQuery(queries.segments());
   const [creating, setCreating] = useState(false);
   const { edit } = useSearch({ from: '/signed-in/paywalls' });
   const navigate = useNavigate({ from: '/paywalls' });
   const setEditing = (paywallId: string | undefined) => void navigate({ search: paywallId ? { edit: paywallId } : {} });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['paywalls'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.paywalls.all });
   const toggle = useMutation({ mutationFn: (p: { id: string; enabled: boolean }) => api.paywalls.update(p.id, { enabled: p.enabled }), onSettled: refresh });
   const remove = useMutation({ mutationFn: api.paywalls.remove, onSettled: refresh });
   /** Moves a paywall one place; priorities are rewritten 10 apart so equal ones get an order too. */
@@ -130,13 +131,13 @@ export function PaywallsScreen() {
       <PageHeader
         title="Paywalls"
         description="For each page, the first enabled paywall from the top whose paths and segment match decides. Subscribers pass every paywall."
-        actions={<Button onClick={() => setCreating(true)}>New paywall</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New paywall</Button>}
       />
       <ErrorMessage error={toggle.error ?? move.error ?? remove.error} />
       {paywalls.isPending && <Loading what="paywalls" />}
       {paywalls.error && <ErrorMessage error={paywalls.error} onRetry={() => void paywalls.refetch()} />}
       {paywalls.data?.length === 0 && (
-        <Empty title="No paywalls yet" action={<Button onClick={() => setCreating(true)}>Create your first paywall</Button>}>
+        <Empty title="No paywalls yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first paywall</Button>}>
           Every page is free to read until a paywall covers it.
         </Empty>
       )}
@@ -156,23 +157,15 @@ export function PaywallsScreen() {
                     {paywall.match.exclude.length > 0 && <span className="font-mono text-slate-700">not {paywall.match.exclude.join(' ')}</span>}
                   </div>
                 </div>
-                <label className="flex items-center gap-2 text-sm">
-                  <SwitchPrimitive.Root
-                    checked={paywall.enabled}
-                    onCheckedChange={(enabled) => toggle.mutate({ id: paywall.id, enabled })}
-                    aria-label={`Enabled: ${paywall.name}`}
-                    className="relative h-5 w-9 rounded-full bg-slate-300 data-[state=checked]:bg-brand"
-                  >
-                    <SwitchPrimitive.Thumb className="block h-4 w-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[18px]" />
-                  </SwitchPrimitive.Root>
+                <Toggle requires="edit" checked={paywall.enabled} onCheckedChange={(enabled) => toggle.mutate({ id: paywall.id, enabled })} label={`Enabled: ${paywall.name}`}>
                   {paywall.enabled ? 'On' : 'Off'}
-                </label>
+                </Toggle>
                 <div className="flex gap-1">
-                  <Button size="sm" variant="ghost" disabled={index === 0 || move.isPending} onClick={() => move.mutate({ index, by: -1 })} aria-label={`Move ${paywall.name} up`}>↑</Button>
-                  <Button size="sm" variant="ghost" disabled={index === list.length - 1 || move.isPending} onClick={() => move.mutate({ index, by: 1 })} aria-label={`Move ${paywall.name} down`}>↓</Button>
-                  <Button size="sm" variant="secondary" onClick={() => setEditing(paywall.id)} aria-label={`Edit ${paywall.name}`}>Edit</Button>
+                  <Button requires="edit" size="sm" variant="ghost" disabled={index === 0 || move.isPending} onClick={() => move.mutate({ index, by: -1 })} aria-label={`Move ${paywall.name} up`}>↑</Button>
+                  <Button requires="edit" size="sm" variant="ghost" disabled={index === list.length - 1 || move.isPending} onClick={() => move.mutate({ index, by: 1 })} aria-label={`Move ${paywall.name} down`}>↓</Button>
+                  <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(paywall.id)} aria-label={`Edit ${paywall.name}`}>Edit</Button>
                   <ConfirmDialog
-                    trigger={<Button size="sm" variant="danger" aria-label={`Delete ${paywall.name}`}>Delete</Button>}
+                    trigger={<Button requires="edit" size="sm" variant="danger" aria-label={`Delete ${paywall.name}`}>Delete</Button>}
                     title={`Delete ${paywall.name}?`}
                     consequence="Pages it covers become free to read unless another paywall covers them; its experiments go with it."
                     confirmLabel="Delete paywall"
@@ -194,7 +187,7 @@ export function PaywallsScreen() {
 
 /** The editor of `?edit=<id>`: the paywall loaded afresh by id, so a link to it works. */
 function PaywallById({ paywallId, segments, onClose }: { paywallId: string; segments: Array<{ id: string; name: string }>; onClose: () => void }) {
-  const paywall = useQuery({ queryKey: ['paywall', paywallId], queryFn: () => api.paywalls.get(paywallId) });
+  const paywall = useQuery(queries.paywall(paywallId));
   if (paywall.data) return <PaywallDialog key={paywall.data.updatedAt} paywall={paywall.data} segments={segments} onClose={onClose} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit paywall">
@@ -210,7 +203,7 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
   const save = useMutation({
     mutationFn: (values: PaywallForm) => (paywall ? api.paywalls.update(paywall.id, toDraft(values)) : api.paywalls.create(toDraft(values))),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['paywalls'] });
+      void queryClient.invalidateQueries({ queryKey: keys.paywalls.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),
@@ -252,7 +245,7 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">Form fields</legend>
             {fields.fields.map((field, index) => (
-              <div key={field.id} className="grid grid-cols-[1fr_1fr_8rem_auto_auto] items-center gap-2">
+              <div key={field.id} className="grid grid-cols-1 items-center gap-2 rounded-md border border-slate-200 p-2 sm:grid-cols-[1fr_1fr_8rem_auto_auto] sm:border-0 sm:p-0">
                 <Input aria-label={`Field ${index + 1} name`} placeholder="company" {...form.register(`fields.${index}.name`)} />
                 <Input aria-label={`Field ${index + 1} label`} placeholder="Company" {...form.register(`fields.${index}.label`)} />
                 <Select aria-label={`Field ${index + 1} type`} {...form.register(`fields.${index}.type`)}>

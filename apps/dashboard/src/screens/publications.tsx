@@ -1,13 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import type { MembershipView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
-import { ROLE_LABELS, sessionQuery } from '../api/session';
+import { keys, queries } from '../api/queries';
+import { ROLE_LABELS, sessionSwitched } from '../api/session';
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
 import { Field, Input, Textarea } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
@@ -34,7 +36,7 @@ type PublicationInput = z.input<typeof publicationSchema>;
 type PublicationOutput = z.output<typeof publicationSchema>;
 
 export function PublicationsScreen() {
-  const publications = useQuery({ queryKey: ['publications'], queryFn: api.publications.list });
+  const publications = useQuery(queries.publications());
   const [editing, setEditing] = useState<MembershipView | 'new' | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -55,7 +57,7 @@ export function PublicationsScreen() {
       )}
       {publications.data && publications.data.length > 0 && (
         <Card className="p-0">
-          <table className="w-full text-left text-sm">
+          <Table>
             <caption className="sr-only">Your publications</caption>
             <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
               <tr>
@@ -72,23 +74,29 @@ export function PublicationsScreen() {
                   <td className="px-4 py-3 font-mono text-xs">{publication.domains.join(', ')}</td>
                   <td className="px-4 py-3"><Badge>{ROLE_LABELS[publication.role]}</Badge></td>
                   <td className="px-4 py-3 text-right">
-                    <Button size="sm" variant="secondary" onClick={() => setEditing(publication)} aria-label={`Edit ${publication.name}`}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      refusal={publication.role === 'admin' ? null : `Only owners of ${publication.name} change its name and domains; you are ${publication.role === 'editor' ? 'an editor' : 'a viewer'}.`}
+                      onClick={() => setEditing(publication)}
+                      aria-label={`Edit ${publication.name}`}
+                    >
                       Edit
                     </Button>
                   </td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </Card>
       )}
       {editing && (
         <PublicationDialog
           publication={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(publication, created) => {
+          onSaved={(publication) => {
             setEditing(null);
-            setSaved(created ? `${publication.name} was created. Switch to it with the publication menu at the top.` : `${publication.name} was saved.`);
+            setSaved(`${publication.name} was saved.`);
           }}
         />
       )}
@@ -103,19 +111,31 @@ function PublicationDialog({
 }: {
   publication: MembershipView | null;
   onClose: () => void;
-  onSaved: (publication: MembershipView, created: boolean) => void;
+  /** An edit saved; a new publication instead becomes the current one and opens its home screen. */
+  onSaved: (publication: MembershipView) => void;
 }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const form = useForm<PublicationInput, unknown, PublicationOutput>({
     resolver: zodResolver(publicationSchema),
     defaultValues: { name: publication?.name ?? '', domains: publication?.domains.join('\n') ?? '' },
   });
   const save = useMutation({
-    mutationFn: (values: PublicationOutput) => (publication ? api.publications.update(publication.id, values) : api.publications.create(values)),
-    onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: ['publications'] });
-      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
-      onSaved(saved, publication === null);
+    // A new publication becomes the current one: what the creator does next is for it.
+    mutationFn: async (values: PublicationOutput) => {
+      if (publication) return { saved: await api.publications.update(publication.id, values), session: null };
+      const created = await api.publications.create(values);
+      return { saved: created, session: await api.session.switchPublication(created.id) };
+    },
+    onSuccess: ({ saved, session }) => {
+      if (session) {
+        sessionSwitched(queryClient, session);
+        void navigate({ to: '/' });
+        return;
+      }
+      void queryClient.invalidateQueries({ queryKey: keys.publications.all });
+      void queryClient.invalidateQueries({ queryKey: keys.session });
+      onSaved(saved);
     },
     onError: (error) => showFieldErrors(form, error),
   });

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { keys, queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
@@ -79,26 +80,26 @@ export function describeCondition({ attribute, operator, value }: SegmentConditi
 
 export function SegmentsScreen() {
   const queryClient = useQueryClient();
-  const segments = useQuery({ queryKey: ['segments'], queryFn: api.segments.list });
-  const paywalls = useQuery({ queryKey: ['paywalls'], queryFn: api.paywalls.list });
+  const segments = useQuery(queries.segments());
+  const paywalls = useQuery(queries.paywalls());
   const [creating, setCreating] = useState(false);
   const { edit } = useSearch({ from: '/signed-in/segments' });
   const navigate = useNavigate({ from: '/segments' });
   const setEditing = (segmentId: string | undefined) => void navigate({ search: segmentId ? { edit: segmentId } : {} });
-  const remove = useMutation({ mutationFn: api.segments.remove, onSettled: () => void queryClient.invalidateQueries({ queryKey: ['segments'] }) });
+  const remove = useMutation({ mutationFn: api.segments.remove, onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.segments.all }) });
 
   return (
     <>
       <PageHeader
         title="Segments"
         description="Groups of visitors a paywall can target: by device, country, referrer, campaign, path, visits, sign-in or subscription."
-        actions={<Button onClick={() => setCreating(true)}>New segment</Button>}
+        actions={<Button requires="edit" onClick={() => setCreating(true)}>New segment</Button>}
       />
       <ErrorMessage error={remove.error} />
       {segments.isPending && <Loading what="segments" />}
       {segments.error && <ErrorMessage error={segments.error} onRetry={() => void segments.refetch()} />}
       {segments.data?.length === 0 && (
-        <Empty title="No segments yet" action={<Button onClick={() => setCreating(true)}>Create your first segment</Button>}>
+        <Empty title="No segments yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first segment</Button>}>
           For example “mobile visitors from a newsletter campaign”, to show them a softer paywall.
         </Empty>
       )}
@@ -109,9 +110,9 @@ export function SegmentsScreen() {
             <div className="flex items-start justify-between gap-3">
               <h2 id={`segment-${segment.id}`} className="font-semibold">{segment.name}</h2>
               <div className="flex gap-2">
-                <Button size="sm" variant="secondary" onClick={() => setEditing(segment.id)} aria-label={`Edit ${segment.name}`}>Edit</Button>
+                <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(segment.id)} aria-label={`Edit ${segment.name}`}>Edit</Button>
                 <ConfirmDialog
-                  trigger={<Button size="sm" variant="danger" aria-label={`Delete ${segment.name}`}>Delete</Button>}
+                  trigger={<Button requires="edit" size="sm" variant="danger" aria-label={`Delete ${segment.name}`}>Delete</Button>}
                   title={`Delete ${segment.name}?`}
                   consequence={users.length > 0 ? `Paywalls use it (${users.map((p) => p.name).join(', ')}): point them elsewhere first, or the deletion is refused.` : 'No paywall uses it; it is removed for good.'}
                   confirmLabel="Delete segment"
@@ -137,7 +138,7 @@ export function SegmentsScreen() {
 
 /** The editor of `?edit=<id>`: the segment loaded afresh by id, so a link to it works. */
 function SegmentById({ segmentId, onClose }: { segmentId: string; onClose: () => void }) {
-  const segment = useQuery({ queryKey: ['segment', segmentId], queryFn: () => api.segments.get(segmentId) });
+  const segment = useQuery(queries.segment(segmentId));
   if (segment.data) return <SegmentDialog key={segment.data.updatedAt} segment={segment.data} onClose={onClose} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Edit segment">
@@ -153,7 +154,7 @@ function SegmentDialog({ segment, onClose }: { segment: SegmentView | null; onCl
   const save = useMutation({
     mutationFn: (values: SegmentForm) => (segment ? api.segments.update(segment.id, toDraft(values)) : api.segments.create(toDraft(values))),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['segments'] });
+      void queryClient.invalidateQueries({ queryKey: keys.segments.all });
       onClose();
     },
     onError: (error) => showFieldErrors(form, error),
@@ -207,7 +208,7 @@ function ConditionRow({ form, index, onRemove }: { form: UseFormReturn<SegmentFo
   const valueField = form.register(`conditions.${index}.value`);
   return (
     <div className="rounded-md border border-slate-200 p-3">
-      <div className="grid grid-cols-[1fr_1fr_1.3fr_auto] items-start gap-2">
+      <div className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1fr_1.3fr_auto]">
         <Select aria-label={`Condition ${n} attribute`} {...attributeField}>
           {ATTRIBUTE_NAMES.map((name) => <option key={name} value={name}>{ATTRIBUTES[name].label}</option>)}
         </Select>

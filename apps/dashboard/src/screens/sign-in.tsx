@@ -5,11 +5,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, ApiError } from '../api/client';
-import { sessionQuery } from '../api/session';
+import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Field, Input } from '../components/ui/field';
 import { ErrorMessage } from '../components/ui/states';
+import { useDocumentTitle } from '../lib/document-title';
 
 const signInSchema = z.object({
   email: z.email('Enter your email address.'),
@@ -31,14 +32,15 @@ export function SignIn() {
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
   const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle('Sign in');
   useEffect(() => heading.current?.focus(), []);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await api.session.signIn(values.email, values.password);
+      await api.session.signIn(values);
       queryClient.clear();
-      await queryClient.fetchQuery(sessionQuery);
+      await queryClient.fetchQuery(queries.session());
       router.history.push(underDashboard(redirect ?? '/'));
     } catch (error) {
       setFailure(error);

@@ -28,10 +28,12 @@ export function TryUrl() {
   const { publication } = useSession();
   const host = publication.domains.find((domain) => !domain.startsWith('*.')) ?? 'example.com';
   const [url, setUrl] = useState(`https://${host}/`);
-  const [device, setDevice] = useState('');
+  const [device, setDevice] = useState<'' | 'desktop' | 'mobile' | 'tablet'>('');
   const [country, setCountry] = useState('');
   const [utmSource, setUtmSource] = useState('');
-  const trial = useMutation({ mutationFn: () => api.paywalls.tryUrl(url, { device, country, utm_source: utmSource }) });
+  const trial = useMutation({
+    mutationFn: () => api.paywalls.tryUrl({ url, ...(device ? { device } : {}), ...(country ? { country } : {}), ...(utmSource ? { utm_source: utmSource } : {}) }),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     trial.mutate();
@@ -44,7 +46,7 @@ export function TryUrl() {
         <Field label="Page URL">{(control) => <Input type="url" value={url} onChange={(e) => setUrl(e.target.value)} {...control} />}</Field>
         <Field label="Device">
           {(control) => (
-            <Select value={device} onChange={(e) => setDevice(e.target.value)} {...control}>
+            <Select value={device} onChange={(e) => setDevice(e.target.value as typeof device)} {...control}>
               <option value="">Desktop (this browser)</option>
               <option value="mobile">mobile</option>
               <option value="tablet">tablet</option>

@@ -4,9 +4,12 @@ import type { CreatedWebhook, OutboundEventName, WebhookWithDeliveries } from '@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { api } from '../api/client';
+import { api, type BodyOf } from '../api/client';
+import { keys, queries } from '../api/queries';
+
+type WebhookBody = BodyOf<'/api/v1/admin/webhooks', 'post'>;
 import { Button } from '../components/ui/button';
-import { Badge, Card, PageHeader } from '../components/ui/card';
+import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice, SecretValue } from '../components/ui/states';
@@ -35,26 +38,25 @@ const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB'
 export function WebhooksScreen() {
   const queryClient = useQueryClient();
   const webhooks = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: api.webhooks.list,
+    ...queries.webhooks(),
     // While an attempt is pending, its outcome is a few seconds away.
     refetchInterval: (query) => (query.state.data?.some((w) => w.deliveries.some((d) => d.status === 'pending')) ? 2_000 : false),
   });
   const [editing, setEditing] = useState<WebhookWithDeliveries | 'new' | null>(null);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.webhooks.all });
 
   return (
     <>
       <PageHeader
         title="Webhooks"
         description="Gatehouse posts the events you choose to your endpoints, signed with X-Service-Signature. Failed deliveries are retried 10 s and 60 s later."
-        actions={<Button onClick={() => setEditing('new')}>Add webhook</Button>}
+        actions={<Button requires="edit" onClick={() => setEditing('new')}>Add webhook</Button>}
       />
       {webhooks.isPending && <Loading what="webhooks" />}
       {webhooks.error && <ErrorMessage error={webhooks.error} onRetry={() => void webhooks.refetch()} />}
       {webhooks.data?.length === 0 && (
-        <Empty title="No webhooks yet" action={<Button onClick={() => setEditing('new')}>Add your first webhook</Button>}>
+        <Empty title="No webhooks yet" action={<Button requires="edit" onClick={() => setEditing('new')}>Add your first webhook</Button>}>
           Tell your systems when subscriptions start or end, customers change or paywalls convert.
         </Empty>
       )}
@@ -100,10 +102,10 @@ function WebhookCard({ webhook, onEdit, onChanged }: { webhook: WebhookWithDeliv
           </div>
         </div>
         <div className="flex gap-2">
-          <Button size="sm" variant="secondary" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>Send test event</Button>
-          <Button size="sm" variant="secondary" onClick={onEdit}>Edit</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>Send test event</Button>
+          <Button requires="edit" size="sm" variant="secondary" onClick={onEdit}>Edit</Button>
           <ConfirmDialog
-            trigger={<Button size="sm" variant="danger">Delete</Button>}
+            trigger={<Button requires="edit" size="sm" variant="danger">Delete</Button>}
             title="Delete this webhook?"
             consequence={`Nothing more is sent to ${webhook.url}, pending retries included, and its delivery log is removed.`}
             confirmLabel="Delete webhook"
@@ -116,7 +118,7 @@ function WebhookCard({ webhook, onEdit, onChanged }: { webhook: WebhookWithDeliv
       {webhook.deliveries.length === 0 ? (
         <p className="text-sm text-slate-600">No deliveries yet. Send a test event to check your endpoint.</p>
       ) : (
-        <table className="w-full text-left text-sm">
+        <Table>
           <caption className="sr-only">Delivery log of {webhook.url}</caption>
           <thead className="bg-slate-50 text-xs uppercase text-slate-600">
             <tr>
@@ -149,7 +151,7 @@ function WebhookCard({ webhook, onEdit, onChanged }: { webhook: WebhookWithDeliv
                 <td className="px-2 py-2">{time(delivery.attemptedAt ?? delivery.dueAt)}</td>
                 <td className="px-2 py-2 text-right">
                   {delivery.status !== 'pending' && (
-                    <Button size="sm" variant="ghost" onClick={() => redeliver.mutate(delivery.id)} aria-label={`Redeliver ${delivery.event} (attempt ${delivery.attempt})`}>
+                    <Button requires="edit" size="sm" variant="ghost" onClick={() => redeliver.mutate(delivery.id)} aria-label={`Redeliver ${delivery.event} (attempt ${delivery.attempt})`}>
                       Redeliver
                     </Button>
                   )}
@@ -157,7 +159,7 @@ function WebhookCard({ webhook, onEdit, onChanged }: { webhook: WebhookWithDeliv
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </Card>
   );
@@ -170,7 +172,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: { webhook: WebhookWithDeli
   });
   const save = useMutation({
     mutationFn: (values: WebhookValues) => {
-      const events = values.events as OutboundEventName[];
+      const events = values.events as WebhookBody['events'];
       return webhook
         ? api.webhooks.update(webhook.id, { url: values.url, events, description: values.description || null })
         : api.webhooks.create({ url: values.url, events, ...(values.description ? { description: values.description } : {}) });

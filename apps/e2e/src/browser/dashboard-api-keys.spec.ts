@@ -24,7 +24,7 @@ describe('dashboard: API keys', () => {
     await system?.close();
   });
 
-  it('creates a pair with the keyboard and shows both keys once, with copy buttons and the .env download', async () => {
+  it('creates a pair with the keyboard and shows the secret key once; the public key stays, in a ready-to-paste snippet', async () => {
     await page.getByText('No API keys yet').waitFor();
     await tabTo(page, /^Create your first key pair$/);
     await page.keyboard.press('Enter');
@@ -47,12 +47,21 @@ describe('dashboard: API keys', () => {
     await browser.screenshot(page, 'dashboard-api-keys-created');
     await shown.getByRole('button', { name: 'I have saved them' }).click();
 
-    // Never again: the list shows prefixes only.
+    // The secret key never again: the list shows its prefix only. The publishable key is public: it stays, with the snippet.
     await page.reload();
     await page.getByRole('heading', { name: 'production-site' }).waitFor();
-    expect(await page.content()).not.toContain(publishable);
     expect(await page.content()).not.toContain(secret);
-    await page.getByText(`${publishable.slice(0, 12)}…`).waitFor();
+    await page.getByText(`${secret.slice(0, 12)}…`).waitFor();
+    expect(await page.locator('[data-copy="Publishable key of production-site"]').textContent()).toBe(publishable);
+    const snippet = (await page.locator('[data-copy="Snippet for your pages (production-site)"]').textContent()) ?? '';
+    expect(snippet).toContain(`<script src="${system.gateway.url}/sdk/v1/gatehouse.js" data-publishable-key="${publishable}" async></script>`);
+    expect(snippet).toContain(`<script src="${system.gateway.url}/sdk/v1/elements.js" async></script>`);
+    expect(snippet).toContain('<gatehouse-content-lock>');
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.gateway.url });
+    await page.getByRole('button', { name: 'Copy Snippet for your pages (production-site)' }).click();
+    await page.getByRole('button', { name: 'Copy Snippet for your pages (production-site)' }).getByText('Copied').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(snippet);
+    await browser.screenshot(page, 'dashboard-api-keys-snippet');
 
     const granted = await check(publishable);
     expect(granted.status).toBe(200);

@@ -115,4 +115,16 @@ describe('dashboard: branding studio', () => {
     await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('Branding saved.', { exact: false }).waitFor();
   });
+  it("previews custom CSS on the real components, and refuses CSS that escapes them with the reason on the field", async () => {
+    await page.getByRole('radio', { name: /^Custom/ }).check();
+    await page.getByRole('textbox', { name: 'CSS inside every component' }).fill('[part="primary-button"] { border: 3px dashed rgb(200, 0, 0); }');
+    await eventually(async () => ((await style('border-top-style', 'inline-paywall')) === 'dashed' ? true : undefined));
+    expect(await style('border-top-color')).toBe('rgb(200, 0, 0)');
+    await browser.screenshot(page, 'dashboard-branding-custom-css');
+
+    await page.getByRole('textbox', { name: 'CSS inside every component' }).fill(':host { position: fixed; inset: 0; z-index: 99999; background: url(https://tracker.example/p.png) }');
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await page.getByText("inset on :host moves the component's own box", { exact: false }).waitFor();
+    expect((await publicBranding()).body.customCss).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
+import { PHONE } from '../support/access';
 import { sessionFrom } from '../support/http';
 import { querySchema } from '../support/system';
 import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
@@ -13,7 +14,7 @@ describe('dashboard: paywalls', () => {
   let session = '';
   let publishableKey = '';
   const paywalls = async () => (await system.api('/admin/paywalls', { session })).body.items as Array<{ name: string; priority: number; enabled: boolean; [k: string]: unknown }>;
-  const check = (path: string, userId: string) => system.api(`/access/check?url=${encodeURIComponent(`https://daily.example${path}`)}&userId=${userId}&device=mobile`, { key: publishableKey });
+  const check = (path: string, userId: string) => system.api(`/access/check?url=${encodeURIComponent(`https://daily.example${path}`)}&userId=${userId}`, { key: publishableKey, headers: { 'User-Agent': PHONE } });
 
   beforeAll(async () => {
     system = await DashboardSystem.start();
@@ -130,6 +131,10 @@ describe('dashboard: paywalls', () => {
     await page.goto(`${system.url}/paywalls`);
     const crawlers = page.getByRole('region', { name: 'Crawlers' });
     await crawlers.getByText('Never changed: both are decided as for any visitor.').waitFor();
+    // Next to the option: letting AI crawlers read opens the page to anyone who claims to be one.
+    await crawlers.getByLabel('AI crawlers').selectOption({ label: 'Let them read the page' });
+    await expect(crawlers.getByLabel('AI crawlers').getAttribute('aria-describedby')).resolves.toBeTruthy();
+    await crawlers.getByText('makes covered pages free to anyone who sends an AI crawler’s User-Agent', { exact: false }).waitFor();
     await crawlers.getByLabel('AI crawlers').selectOption({ label: 'Refuse the page' });
     await crawlers.getByLabel('Search engines').selectOption({ label: 'Let them read the page' });
     await crawlers.getByRole('button', { name: 'Save crawler policy' }).click();

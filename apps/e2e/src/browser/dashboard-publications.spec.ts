@@ -14,6 +14,7 @@ describe('dashboard: publications', () => {
     browser = await staffBrowser();
     page = await browser.newPage();
     await signIn(page, system, OWNER);
+    await page.getByRole('link', { name: 'Publications' }).click();
   }, 120_000);
 
   afterAll(async () => {
@@ -36,7 +37,11 @@ describe('dashboard: publications', () => {
 
     await dialog.getByLabel('Domains').fill('EveningPost.example, *.eveningpost.example');
     await dialog.getByRole('button', { name: 'Create publication' }).click();
-    await page.getByText('The Evening Post was created.').waitFor();
+    // A new publication becomes the current one, and its getting-started checklist opens.
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await page.getByText('Getting The Evening Post ready', { exact: false }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Publication' }).locator('option:checked').textContent()).toBe('The Evening Post');
+    await page.getByRole('link', { name: 'Publications' }).click();
     const row = page.getByRole('row', { name: /The Evening Post/ });
     await row.getByText('eveningpost.example, *.eveningpost.example').waitFor();
     await row.getByText('Owner').waitFor();

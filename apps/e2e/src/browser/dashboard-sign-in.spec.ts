@@ -22,7 +22,7 @@ describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility'
     await system?.close();
   });
 
-  it('is served at /dashboard with the SPA fallback, and sends a visitor without a session to sign-in', async () => {
+  it('is served at /dashboard with the SPA fallback, and sends a first visitor to sign-in saying just that', async () => {
     const deepLink = await fetch(`${system.url}/team`);
     expect(deepLink.status).toBe(200);
     expect(deepLink.headers.get('content-type')).toContain('text/html');
@@ -31,6 +31,10 @@ describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility'
     await page.goto(`${system.url}/team`);
     await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+    // Nobody's session expired: this visitor never had one.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText('Your session has expired', { exact: false }).count()).toBe(0);
+    expect(await page.title()).toBe('Sign in · Gatehouse');
   });
 
   it('refuses a wrong password with the API’s message, then signs in with the right one, using only the keyboard', async () => {
@@ -48,7 +52,7 @@ describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility'
     await page.getByLabel('Password').focus();
     await page.keyboard.type(OWNER.password);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Publications' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Publication' }).inputValue()).not.toBe('');
     await page.getByText(`${OWNER.email} · Owner`).waitFor();
   });
@@ -98,6 +102,6 @@ describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility'
 
   it('signs in again through the helper the other dashboard tests use', async () => {
     await signIn(page, system, OWNER);
-    await page.getByRole('heading', { name: 'Publications', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   });
 });

@@ -16,7 +16,7 @@ describe('dashboard: stats', () => {
     system = await DashboardSystem.start({ billing: true });
     session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
     const key = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body.publishableKey;
-    const paywallId = (await system.api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).body.id;
+    const paywallId = (await system.api('/admin/paywalls', { session, body: { name: '=Premium', type: 'hard', match: { include: ['/premium/**'] } } })).body.id;
     const check = (path: string) => system.api(`/access/check?url=${encodeURIComponent(`https://daily.example${path}`)}`, { key });
     for (const path of ['/news/1', '/news/2', '/news/3', '/premium/1', '/premium/2']) expect((await check(path)).status).toBe(200);
     const event = (type: string, i: number) => ({ type, url: `https://daily.example/premium/${i}`, userId: `reader-${i}`, paywallId });
@@ -63,7 +63,11 @@ describe('dashboard: stats', () => {
     await checks.getByRole('row', { name: `${today} ${bucket.checksGranted} ${bucket.checksDenied}` }).waitFor();
     const funnel = page.getByRole('region', { name: 'Paywall funnel' });
     await funnel.getByRole('row', { name: `${today} ${bucket.shown} ${bucket.dismissed} ${bucket.converted} 25.0 %` }).waitFor();
-    await page.getByRole('region', { name: 'Per paywall' }).getByRole('row', { name: /^Premium 0 2 4 1 1 25\.0 %$/ }).waitFor();
+    const perPaywall = page.getByRole('region', { name: 'Per paywall' });
+    await perPaywall.getByRole('row', { name: /^=Premium 0 2 4 1 1 25\.0 %$/ }).waitFor();
+    // A name staff typed opens in a spreadsheet as text, never as a formula.
+    const perPaywallCsv = decodeURIComponent((await perPaywall.getByRole('link', { name: 'Download per-paywall.csv' }).getAttribute('href')) ?? '');
+    expect(perPaywallCsv).toMatch(/\r\n'=Premium,/);
     expect(expected.series).toHaveLength(7);
 
     const csv = decodeURIComponent((await funnel.getByRole('link', { name: 'Download paywall-funnel.csv' }).getAttribute('href')) ?? '');

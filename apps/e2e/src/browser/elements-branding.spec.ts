@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { LocalStart } from '../support/local-start';
+import { querySchema } from '../support/system';
 
 const LONG = 120_000;
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -83,13 +84,17 @@ describe('the web components', () => {
     page: Page;
     /** Requests of the page for the branding configuration. */
     brandingRequests: string[];
+    /** Every request the page made. */
+    requests: string[];
   }
 
   /** A page of the publisher's site in a fresh browser context (no HTTP cache), once every element has rendered with the fetched branding. */
   async function open(body: string, options: { lang?: string; dir?: string; width?: number } = {}): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: options.width ?? 1024, height: 768 } });
     const brandingRequests: string[] = [];
+    const requests: string[] = [];
     context.on('request', (request) => {
+      requests.push(request.url());
       if (new URL(request.url()).pathname === '/api/v1/branding') brandingRequests.push(request.url());
     });
     const path = `/article-${pages.size}`;
@@ -111,7 +116,7 @@ describe('the web components', () => {
       }
     });
     await page.mouse.move(0, 0);
-    return { page, brandingRequests };
+    return { page, brandingRequests, requests };
   }
 
   async function seriousViolations(page: Page): Promise<unknown[]> {
@@ -126,6 +131,26 @@ describe('the web components', () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   }
+
+  it("keeps custom CSS inside the component: the page's own button stays clickable and nothing is fetched from another site", async () => {
+    const hostile =
+      ':host{position:fixed;inset:0;z-index:2147483647;background:url(https://tracker.example/pixel.png)} .root{position:fixed;inset:0} [part="primary-button"]{border-style:dashed}';
+    const refused = await local.api('/branding/admin', { method: 'PUT', session, body: { ...BLANK, brandingMode: 'custom', customCss: hostile } });
+    expect(refused.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'customCss' }] });
+    // As a version before the check stored it.
+    await brand({ brandingMode: 'custom' });
+    await querySchema(local.databaseUrl, 'branding', 'UPDATE branding_configurations SET custom_css = $1', [hostile]);
+    const { page, requests } = await open(`<p><button id="own" type="button" onclick="this.textContent = 'Clicked'">The page's own button</button></p>${markup('inline-paywall')}`);
+    // What the CSS may do still applies inside the component.
+    expect(await page.locator('gatehouse-inline-paywall [part="primary-button"]').evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('dashed');
+    expect(await page.locator('gatehouse-inline-paywall').evaluate((el) => getComputedStyle(el).position)).toBe('static');
+    await page.locator('#own').click({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Clicked' }).waitFor();
+    await screenshot(page, 'elements-custom-css-confined');
+    expect(requests.filter((url) => !['127.0.0.1', 'localhost'].includes(new URL(url).hostname))).toEqual([]);
+    await page.context().close();
+    await brand({});
+  }, LONG);
 
   describe('precedence of the theme, highest first: attribute, fetched configuration, CSS property, default', () => {
     const layers = {

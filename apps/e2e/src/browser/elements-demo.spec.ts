@@ -76,6 +76,9 @@ describe('the demo publisher site', () => {
     await opened(page, '/demo/metered/market-square');
     await paywallDialog(page).waitFor({ state: 'visible' });
     await expect(paywallDialog(page).locator('h2').textContent()).resolves.toBe('Subscribe to keep reading');
+    // The text stays locked, and the modal makes the page's one offer.
+    await expect(page.getByText('Officials said the first stage').isVisible()).resolves.toBe(false);
+    await expect(page.locator('[part~="plans"]').count()).resolves.toBe(1);
     // The publication's prices on sale, from the service.
     await expect(paywallDialog(page).locator('[part~="plan"]').allTextContents()).resolves.toEqual(['Demo Gazette Digital$5.00 per month']);
     await browser.screenshot(page, 'demo-metered-denied');
@@ -96,6 +99,10 @@ describe('the demo publisher site', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(url('/demo/metered/market-square'), { timeout: 30_000 });
     expect(await seenEvents(page)).toEqual(['checkout', 'register', 'close']);
+    // Back on the article, which the confirmed checkout opens without a reload.
+    await page.getByText('Officials said the first stage').waitFor({ state: 'visible', timeout: 30_000 });
+    await eventually(async () => ((await page.locator('[part~="confirmation"]').textContent()) === 'You are subscribed. Enjoy reading!' ? true : undefined), 10_000);
+    await browser.screenshot(page, 'demo-metered-subscribed');
 
     // The processor's events reach billing asynchronously: the premium article opens once they did.
     await eventually(async () => {
@@ -103,9 +110,9 @@ describe('the demo publisher site', () => {
       const result = await page.evaluate(() => (globalThis as any).gatehouse.lastAccess);
       return result.granted && result.reason === 'subscriber' ? true : undefined;
     }, 60_000);
-    const lock = page.locator('gatehouse-content-lock');
-    await expect(lock.getByText('The city’s plans were presented').isVisible()).resolves.toBe(true);
-    await expect(lock.getByText('This article is for subscribers.').count()).resolves.toBe(0);
+    // The server sends the subscriber the whole article: no lock in its place.
+    await expect(page.locator('article').getByText('Several speakers urged the council').isVisible()).resolves.toBe(true);
+    await expect(page.locator('gatehouse-content-lock').count()).resolves.toBe(0);
     await browser.screenshot(page, 'demo-premium-subscriber');
 
     // The paywall's events reached the service: the stats count the shown and converted paywall.
@@ -205,16 +212,18 @@ describe('the demo publisher site', () => {
     const page = await newReader();
     await opened(page, '/demo/newsletter/weekend-guide');
     const wall = page.locator('gatehouse-inline-paywall');
-    await expect(page.locator('#rest').isVisible()).resolves.toBe(false);
+    const rest = page.locator('article').getByText('Several speakers urged the council');
+    await expect(rest.count()).resolves.toBe(0);
     await wall.getByLabel('Email').fill(`newsletter-${randomUUID()}@example.com`);
     await wall.getByRole('button', { name: 'Sign up', exact: true }).click();
-    await page.locator('#rest').waitFor({ state: 'visible', timeout: 30_000 });
-    await expect(wall.locator('[part~="card"]').count()).resolves.toBe(0);
+    // The server held the rest back; granted now, the page fetches it in place of the wall.
+    await rest.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(wall.count()).resolves.toBe(0);
     expect(await page.evaluate(() => (globalThis as any).gatehouse.lastAccess.reason)).toBe('newsletter_passed');
     await page.context().close();
   }, LONG);
 
-  it('lets a reader close the paywall modal with Escape: `close` fires and the paywall counts as dismissed', async () => {
+  it('lets a reader close the paywall modal with Escape onto the locked article: `close` fires and the paywall counts as dismissed', async () => {
     const session = await local.adminSession();
     const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ id: string; name: string }>;
     const meteredId = paywalls.find((p) => p.name === 'Demo: metered news')!.id;
@@ -231,6 +240,10 @@ describe('the demo publisher site', () => {
     await page.keyboard.press('Escape');
     await paywallDialog(page).waitFor({ state: 'hidden' });
     expect(await seenEvents(page)).toContain('close');
+    // Closed, not read: the article stays locked, its offer a button away.
+    await expect(page.getByText('Officials said the first stage').isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await paywallDialog(page).waitFor({ state: 'visible' });
     // Events leave in batches, and at the latest as the page goes.
     await page.goto(url('/demo/'));
     await eventually(async () => ((await dismissed()) > before ? true : undefined), 30_000);

@@ -283,7 +283,8 @@ describe('the browser SDK on a publisher page', () => {
       const sessionId = new URL(page.url()).pathname.split('/').pop();
       const sessions = await system.fake.requestsTo('POST', '/v1/checkout/sessions');
       const made = sessions.at(-1)!;
-      expect(made.body).toMatchObject({ success_url: successUrl, metadata: { customerId: readerId, priceId } });
+      // The processor puts the session's id in the success URL, for the page to confirm the checkout.
+      expect(made.body).toMatchObject({ success_url: `${successUrl}?gatehouse_checkout={CHECKOUT_SESSION_ID}`, metadata: { customerId: readerId, priceId } });
       expect((await system.fake.object('checkout.session', sessionId!)).id).toBe(sessionId);
       await page.close();
     },

@@ -1,6 +1,7 @@
 import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, JetStreamEventTransport } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { AccessCheckResult, EventEnvelope, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { loadConfig, ManualClock } from '@gatehouse/platform';
@@ -10,6 +11,9 @@ import { call, sessionFrom, type Answer, type Call } from './http';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 
 export const SITE = 'https://news.example.com';
+/** Readers' User-Agents: the gateway derives the device class from them. */
+export const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+export const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 export const ADMIN = { email: 'access-admin@example.com', password: 'admin-password-1' };
 const ENV = {
   BCRYPT_COST: '4',
@@ -72,7 +76,7 @@ export class AccessSystem {
       ...(await Promise.all([
         startServiceOverNats(identityService, this.db.url, this.namespace, ENV),
         startServiceOverNats(adminService, this.db.url, this.namespace, ENV),
-        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
       ])),
     );
     this.gateway = await startGatewayOverNats(this.namespace, gatewayEnv);
@@ -136,6 +140,7 @@ export class AccessSystem {
       transport: { kind: 'nats', servers: [testNatsUrl()] },
       databaseUrl: this.databaseUrl,
       clock: this.clock,
+      migrate: true,
     });
     this.services.push(replica);
     return replica;

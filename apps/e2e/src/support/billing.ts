@@ -1,6 +1,7 @@
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport, type RunningService, startService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { EventEnvelope, RequestPattern } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { Clock, loadConfig } from '@gatehouse/platform';
@@ -215,7 +216,7 @@ export class BillingSystem {
     const services = await Promise.all([
       startServiceOverNats(identityService, this.db.url, this.namespace, env),
       startServiceOverNats(adminService, this.db.url, this.namespace, env),
-      startService(billingService, { config: billingConfig, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: this.db.url, clock }),
+      startService(billingService, { config: billingConfig, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: this.db.url, clock, migrate: true }),
     ]);
     this.services.push(...services);
     this.billing = services[2];
@@ -252,6 +253,15 @@ export class BillingSystem {
   /** Reads billing's own tables, to see what is (not) stored. */
   async query<T extends Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> {
     return (await this.sql.query<T>(text, params)).rows;
+  }
+
+  /** A second publication of the same admin, with its own key pair: for tenant boundaries. */
+  async otherPublication(): Promise<{ publicationId: string; publishableKey: string; secretKey: string }> {
+    const created = await this.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
+    const session = sessionFrom(await this.api('/admin/session', { body: ADMIN }));
+    await this.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
+    const keys = await this.api('/admin/api-keys', { session, body: { name: 'other-site' } });
+    return { publicationId: created.body.id, ...keys.body };
   }
 
   /** Processor settings with a supplied webhook secret: no endpoint is created, and events are signed with WEBHOOK_SECRET. */

@@ -3,7 +3,8 @@ import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
 import { identityService } from '@gatehouse/identity';
-import { deleteEventStream, type RunningService } from '@gatehouse/bus';
+import { deleteEventStream } from '@gatehouse/bus';
+import { type RunningService } from '@gatehouse/runtime';
 import { createTestDatabase, eventually, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PUBLIC_BASE_URL, WEBHOOK_SECRET, type FakeProcessorProcess } from './billing';
-import { call, type Answer, type Call } from './http';
+import { call, sessionFrom, type Answer, type Call } from './http';
 import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
 import { WEBHOOKS_ENV } from './webhooks';
 
@@ -91,6 +92,32 @@ export class DashboardSystem {
     }
   }
 
+  /** A staff member's session cookie, signed in through the gateway as the dashboard does. */
+  async sessionOf(account: { email: string; password: string } = OWNER): Promise<string> {
+    return sessionFrom(await this.api('/admin/session', { body: account }));
+  }
+
+  /**
+   * Something on every screen, made through the API as the owner: a key pair, a segment, a paywall
+   * with an experiment, a product with a price, a customer, a webhook (needs `billing` and `customers`).
+   */
+  async seedEveryScreen(): Promise<void> {
+    const session = await this.sessionOf();
+    const made = async (path: string, body: unknown) => {
+      const answer = await this.api(path, { session, body });
+      if (answer.status !== 201) throw new Error(`seeding ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    };
+    await made('/admin/api-keys', { name: 'website' });
+    const segment = await made('/admin/segments', { name: 'Mobile readers', match: 'all', conditions: [{ attribute: 'device', operator: 'eq', value: 'mobile' }] });
+    const paywall = await made('/admin/paywalls', { name: 'Premium', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: ['/premium/**'], exclude: [] }, segmentId: segment.id });
+    await made('/admin/experiments', { name: 'Button copy', paywallId: paywall.id, variants: [{ name: 'A', weight: 50 }, { name: 'B', weight: 50, overrides: { copy: { ctaText: 'Join now' } } }] });
+    const product = await made('/admin/products', { name: 'Digital', entitlements: [] });
+    await made(`/admin/products/${product.id}/prices`, { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 14 });
+    await made('/customers', { email: 'reader@daily.example', name: 'Rea Reader' });
+    await made('/admin/webhooks', { url: 'http://127.0.0.1:9/hooks/gatehouse', events: ['subscription.created', 'subscription.cancelled'] });
+  }
+
   /** Reads or changes admin's schema directly, e.g. to let a session run out. */
   adminSql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
     return querySchema<T>(this.db.url, 'admin', text, params);
@@ -109,12 +136,18 @@ export async function staffBrowser(): Promise<TestBrowser> {
   return launchBrowser();
 }
 
-export async function signIn(page: Page, system: DashboardSystem, account: { email: string; password: string }): Promise<void> {
+/** Signs in on the dashboard at `system.url` (a DashboardSystem, or `npm start`'s) and waits for its home screen. */
+export async function signIn(page: Page, system: { url: string }, account: { email: string; password: string }): Promise<void> {
   await page.goto(`${system.url}/sign-in`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Areas' }).waitFor();
+}
+
+/** Every loading state on the page has settled (to content, or to its error where the system lacks a service). */
+export async function settled(page: Page): Promise<void> {
+  await eventually(async () => ((await page.getByRole('status').filter({ hasText: 'Loading' }).count()) === 0 ? true : undefined), 30_000);
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

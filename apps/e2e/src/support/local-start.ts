@@ -53,6 +53,12 @@ export class LocalStart {
     return started;
   }
 
+  /** The test database `npm start` runs on (`database: 'test'`), to see or set what it stores. */
+  get databaseUrl(): string {
+    if (!this.db) throw new Error('npm start runs on the embedded PostgreSQL here');
+    return this.db.url;
+  }
+
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
     return call<T>(this.base, `/api/v1${path}`, options);
   }

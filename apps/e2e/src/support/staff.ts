@@ -1,3 +1,4 @@
+import type { StaffRole } from '@gatehouse/contracts';
 import { hash } from 'bcrypt';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -13,7 +14,7 @@ export interface StaffAccount {
  * Staff besides the bootstrap admin, written straight into admin's schema (quicker than an
  * invitation's round trip): a member of the given publication, or the admin of a new one of their own.
  */
-export async function addStaff(databaseUrl: string, role: 'admin' | 'viewer', publicationId: string = randomUUID()): Promise<StaffAccount> {
+export async function addStaff(databaseUrl: string, role: StaffRole, publicationId: string = randomUUID()): Promise<StaffAccount> {
   const email = `${role}-${randomUUID()}@example.com`;
   const password = 'staff-password-1';
   const sql = new Client({ connectionString: databaseUrl });
@@ -41,7 +42,7 @@ export async function addStaff(databaseUrl: string, role: 'admin' | 'viewer', pu
 export async function staffSession(
   gatewayUrl: string,
   databaseUrl: string,
-  role: 'admin' | 'viewer',
+  role: StaffRole,
   publicationId?: string,
 ): Promise<{ session: string; publicationId: string }> {
   const account = await addStaff(databaseUrl, role, publicationId);

@@ -2,7 +2,8 @@ import { AccessConfig, accessService } from '@gatehouse/access';
 import { adminService } from '@gatehouse/admin';
 import { billingService } from '@gatehouse/billing';
 import { brandingService } from '@gatehouse/branding';
-import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
+import { deleteEventStream } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { AccessCheckResult, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { identityService } from '@gatehouse/identity';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
@@ -37,6 +38,8 @@ export interface SystemOptions {
   accessEnv?: Record<string, string>;
   /** Also start webhooks-out and branding, so every route of the API has its service. */
   everyService?: boolean;
+  /** More configuration of identity, e.g. SMTP_URL. */
+  identityEnv?: Record<string, string>;
   /** More configuration of the gateway, e.g. TRUST_PROXY. */
   gatewayEnv?: Record<string, string>;
   /** The time identity signs tokens with: set back, its access tokens expire sooner in real time. */
@@ -94,7 +97,7 @@ export class WholeSystem {
     return this.services.filter((service) => service.name === 'access');
   }
 
-  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {}, accessReplicas = 1 }: SystemOptions): Promise<void> {
+  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {}, identityEnv = {}, accessReplicas = 1 }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -106,13 +109,13 @@ export class WholeSystem {
       PUBLIC_BASE_URL,
       PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
     });
-    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains) });
+    const identityConfig = loadConfig(identityService.config, { ...common, ...staffEnv(domains), ...identityEnv });
     this.services.push(
       ...(await Promise.all([
-        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock }),
+        startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock, migrate: true }),
         startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
-        ...Array.from({ length: accessReplicas }, () => startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock })),
-        startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock }),
+        ...Array.from({ length: accessReplicas }, () => startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true })),
+        startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
         ...(everyService
           ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, WEBHOOKS_ENV), startServiceOverNats(brandingService, this.db.url, this.namespace)]
           : []),

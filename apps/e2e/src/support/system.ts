@@ -1,10 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startService, type RunningService, type ServiceDefinition } from '@gatehouse/bus';
-import { createGateway, GatewayConfig } from '@gatehouse/gateway';
-import { loadConfig, type ServiceConfig } from '@gatehouse/platform';
-import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
+import { gatewayEdge, GatewayConfig } from '@gatehouse/gateway';
+import { loadConfig, type ServiceConfig, type ServiceDefinition } from '@gatehouse/platform';
+import { createHttpProcess, startService, type RunningService } from '@gatehouse/runtime';
 import { testNatsUrl } from '@gatehouse/testing';
 
 export interface TestGateway {
@@ -24,7 +22,7 @@ export function startServiceOverNats<C extends ServiceConfig>(
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   const config = loadConfig(definition.config, { ...quiet, NATS_URL: testNatsUrl(), DATABASE_URL: databaseUrl, BUS_NAMESPACE: namespace, ...env });
-  return startService(definition, { config, transport: { kind: 'nats', servers: config.NATS_URL!.split(',') }, databaseUrl });
+  return startService(definition, { config, transport: { kind: 'nats', servers: config.NATS_URL!.split(',') }, databaseUrl, migrate: true });
 }
 
 /** Boots the gateway on a free local port, talking to the services over the real NATS. */
@@ -34,19 +32,9 @@ export async function startGatewayOverNats(
   extraModules: Array<Type | DynamicModule> = [],
 ): Promise<TestGateway> {
   const config = loadConfig(GatewayConfig, { ...quiet, NATS_URL: testNatsUrl(), BUS_NAMESPACE: namespace, PORT: '0', ...env });
-  const app = await createGateway(config, { kind: 'nats', servers: config.NATS_URL!.split(',') }, extraModules);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  const edge = await createHttpProcess('gateway', { config, transport: { kind: 'nats', servers: config.NATS_URL!.split(',') }, edge: gatewayEdge, extraModules });
+  const url = await edge.listen(0, '127.0.0.1');
+  return { app: edge.app, url, close: () => edge.close() };
 }
 
-/** One query in a service's schema, to see (or set up) what it stores. */
-export async function querySchema<T = any>(databaseUrl: string, schema: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const sql = new Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
-  await sql.connect();
-  try {
-    return (await sql.query(text, params)).rows as T[];
-  } finally {
-    await sql.end();
-  }
-}
+export { querySchema } from '@gatehouse/testing';

@@ -1,7 +1,8 @@
 import { adminService } from '@gatehouse/admin';
-import { CreateBusTables1763700000000, deleteEventStream, JetStreamEventTransport, Outbox, OutboxRelay, type RunningService } from '@gatehouse/bus';
+import { CreateBusTables1763700000000, deleteEventStream, JetStreamEventTransport, Outbox, OutboxRelay } from '@gatehouse/bus';
+import { type RunningService } from '@gatehouse/runtime';
 import { Events, type CustomerEventData, type EventEnvelope, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
-import { openServiceDatabase } from '@gatehouse/db';
+import { openMigratedDatabase } from '@gatehouse/db';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -158,7 +159,7 @@ export class EventProducer {
   ) {}
 
   static async start(databaseUrl: string, namespace: string): Promise<EventProducer> {
-    const dataSource = await openServiceDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
+    const dataSource = await openMigratedDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
     const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
     const relay = new OutboxRelay(dataSource, transport);
     await relay.start();

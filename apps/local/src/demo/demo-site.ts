@@ -1,6 +1,7 @@
 import type { PaywallDraft, PaywallView, PriceView, ProductView } from '@gatehouse/contracts';
+import { Gatehouse, gatehouseFastify } from '@gatehouse/node';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +10,9 @@ import { articlePage, homePage, type DemoSettings } from './pages';
 /*
  * The demo publisher site of `npm start` (decisions J3): pages at /demo on the gateway's origin,
  * and the bootstrap publication seeded through the admin API with the demo's paywalls, a product
- * with a price and, while the local fake processor runs, processor settings pointing at it.
+ * with a price and, while the local fake processor runs, processor settings pointing at it. Its
+ * pages are gated on the server by the enforcement `@gatehouse/node` ships (docs/server.md), but
+ * for one section kept client-side only to show what that cannot protect (docs/elements.md).
  */
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -21,6 +24,7 @@ const PAYWALLS: PaywallDraft[] = [
   { name: 'Demo: premium', type: 'hard', match: { include: ['/demo/premium/**'] }, presentation: 'content_lock', priority: 10 },
   { name: 'Demo: members', type: 'registration', match: { include: ['/demo/members/**'] }, presentation: 'sticky_bar', priority: 10 },
   { name: 'Demo: newsletter', type: 'newsletter', match: { include: ['/demo/newsletter/**'] }, presentation: 'inline', priority: 10 },
+  { name: 'Demo: client-side only', type: 'hard', match: { include: ['/demo/client-side/**'] }, presentation: 'content_lock', priority: 10 },
 ];
 const PRODUCT = 'Demo Gazette Digital';
 
@@ -28,19 +32,33 @@ const PRODUCT = 'Demo Gazette Digital';
 export class DemoSite {
   private settings: DemoSettings | null = null;
 
-  constructor(app: NestFastifyApplication) {
+  /** `publicOrigin`: the gateway's public origin, on which the demo's pages are decided whatever Host a request names. */
+  constructor(app: NestFastifyApplication, publicOrigin: string) {
     const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-    const send = (reply: any, page: string | null) =>
+    const settings = () => this.settings;
+    // The demo asks the gateway it runs in, without a trip through the network; its key exists once `seed` ran, before any page is served.
+    const client = new Gatehouse({
+      baseUrl: publicOrigin,
+      fetch: inProcess(fastify),
+      get publishableKey() {
+        return settings()?.publishableKey;
+      },
+    });
+    const send = (reply: FastifyReply, page: string | null) =>
       page === null ? reply.status(404).type('text/plain').send('No such demo page.') : reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
-    fastify.get('/demo', (_request, reply) => reply.redirect('/demo/'));
-    fastify.get('/demo/', (_request, reply) => (this.settings ? send(reply, homePage(this.settings)) : this.starting(reply)));
-    fastify.get('/demo/:section/:slug', (request, reply) => {
-      const { section, slug } = request.params as { section: string; slug: string };
-      return this.settings ? send(reply, articlePage(this.settings, section, slug)) : this.starting(reply);
+    // Its own encapsulation context: the enforcement's hook sees the demo's pages only.
+    void fastify.register(async (demo) => {
+      gatehouseFastify(demo, { client, publicOrigin });
+      demo.get('/demo', (_request, reply) => reply.redirect('/demo/'));
+      demo.get('/demo/', (_request, reply) => (this.settings ? send(reply, homePage(this.settings)) : this.starting(reply)));
+      demo.get('/demo/:section/:slug', (request, reply) => {
+        const { section, slug } = request.params as { section: string; slug: string };
+        return this.settings ? send(reply, articlePage(this.settings, section, slug)) : this.starting(reply);
+      });
     });
   }
 
-  private starting(reply: any) {
+  private starting(reply: FastifyReply) {
     return reply.status(503).header('Retry-After', '2').type('text/plain').send('The demo site is starting.');
   }
 
@@ -73,6 +91,22 @@ export class DemoSite {
     writeFileSync(file, JSON.stringify({ publishableKey: created.publishableKey }), { mode: 0o600 });
     return created.publishableKey;
   }
+}
+
+/** `fetch` answered by the Fastify instance itself (`inject`): the same routes, guards and limits as over HTTP. */
+function inProcess(fastify: FastifyInstance): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const answer = await fastify.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      payload: typeof init?.body === 'string' ? init.body : undefined,
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    return new Response(answer.statusCode === 204 ? null : answer.body, { status: answer.statusCode, headers });
+  };
 }
 
 class AdminApi {

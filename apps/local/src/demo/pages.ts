@@ -1,6 +1,9 @@
 /*
- * The demo publisher's pages: a newspaper whose sections each use one of the web components,
- * with the two script tags exactly as a publisher pastes them.
+ * The demo publisher's pages: a newspaper whose sections each show one of the web components,
+ * with the two script tags exactly as a publisher pastes them. An article's text after its first
+ * paragraph is its paid region (`data-gatehouse="paid"`): the server sends it only to a reader
+ * the access check grants, and puts the offer of the rule's presentation in its place for the
+ * others. The client-side section alone leaves its text in the HTML, to show what that means.
  */
 
 export interface DemoSettings {
@@ -11,8 +14,10 @@ interface Section {
   path: string;
   title: string;
   rule: string;
-  /** The element the section's pages use, around or after the article's text. */
+  /** The element that shows the section's offer: the server's stand-in for the paid text (the register form follows free articles). */
   element: 'gatehouse-register-form' | 'gatehouse-paywall-modal' | 'gatehouse-content-lock' | 'gatehouse-sticky-bar' | 'gatehouse-inline-paywall';
+  /** Where the paid text is held back: by the server (it never reaches a reader who may not read it), or only hidden in the browser. */
+  gating: 'none' | 'server' | 'client';
   articles: Array<{ slug: string; title: string }>;
 }
 
@@ -22,6 +27,7 @@ export const SECTIONS: Section[] = [
     title: 'Free',
     rule: 'Free to read',
     element: 'gatehouse-register-form',
+    gating: 'none',
     articles: [
       { slug: 'harbour-festival', title: 'The harbour festival returns this weekend' },
       { slug: 'library-hours', title: 'The library opens on Sundays again' },
@@ -32,6 +38,7 @@ export const SECTIONS: Section[] = [
     title: 'News',
     rule: 'Metered: 3 free articles a month, then the paywall modal',
     element: 'gatehouse-paywall-modal',
+    gating: 'server',
     articles: [
       { slug: 'council-budget', title: 'Council agrees next year’s budget' },
       { slug: 'new-tram-line', title: 'The new tram line opens in spring' },
@@ -45,6 +52,7 @@ export const SECTIONS: Section[] = [
     title: 'Premium',
     rule: 'Subscribers only: the content lock',
     element: 'gatehouse-content-lock',
+    gating: 'server',
     articles: [{ slug: 'investigation', title: 'Investigation: where the harbour money went' }],
   },
   {
@@ -52,6 +60,7 @@ export const SECTIONS: Section[] = [
     title: 'Members',
     rule: 'Registration wall: the sticky bar',
     element: 'gatehouse-sticky-bar',
+    gating: 'server',
     articles: [{ slug: 'readers-letters', title: 'Readers’ letters of the week' }],
   },
   {
@@ -59,7 +68,16 @@ export const SECTIONS: Section[] = [
     title: 'Newsletter',
     rule: 'Newsletter wall: the inline paywall',
     element: 'gatehouse-inline-paywall',
+    gating: 'server',
     articles: [{ slug: 'weekend-guide', title: 'Your weekend guide' }],
+  },
+  {
+    path: 'client-side',
+    title: 'Client-side only',
+    rule: 'Subscribers only, gated in the browser alone: the content lock hides text that is in the page',
+    element: 'gatehouse-content-lock',
+    gating: 'client',
+    articles: [{ slug: 'council-minutes', title: 'The council minutes, annotated' }],
   },
 ];
 
@@ -85,12 +103,20 @@ function layout(settings: DemoSettings, title: string, main: string, lang = 'en'
   header .brand { font-size: 1.6rem; font-weight: bold; color: inherit; text-decoration: none; margin-inline-end: auto; }
   nav a { color: inherit; margin-inline-end: 12px; }
   .notice { font: 14px/1.4 system-ui, sans-serif; background: #fff4d6; border: 1px solid #c9a227; padding: 8px 12px; margin: 12px 0; }
+  .notice.client-side { background: #fde8e8; border-color: #b42318; }
   article h1 { line-height: 1.2; }
   .rule { font: 14px system-ui, sans-serif; color: #4a5060; }
   ul.articles { padding-inline-start: 20px; }
   button.signin { font: 15px system-ui, sans-serif; padding: 6px 12px; }
   footer { font: 14px system-ui, sans-serif; color: #4a5060; padding-bottom: 120px; }
 </style>
+<script>
+  // One visitor for the server and the browser: the SDK takes the id of the server's visitor cookie.
+  window.gatehouse = window.gatehouse || [];
+  var visitor = document.cookie.match(/(?:^|; )gatehouse_visitor=([^;]+)/);
+  if (visitor) gatehouse.push(['identify', decodeURIComponent(visitor[1])]);
+</script>
+<style>gatehouse-content-lock:not(:defined){visibility:hidden;animation:gatehouse-reveal 0s 8s forwards}@keyframes gatehouse-reveal{to{visibility:visible}}</style>
 <script src="/sdk/v1/gatehouse.js" data-publishable-key="${escape(settings.publishableKey)}" async></script>
 <script src="/sdk/v1/elements.js" async></script>
 </head>
@@ -123,16 +149,14 @@ export function articlePage(settings: DemoSettings, sectionPath: string, slug: s
   const section = SECTIONS.find((s) => s.path === sectionPath);
   const article = section?.articles.find((a) => a.slug === slug);
   if (!section || !article) return null;
-  const text = LOREM.map((p) => `<p>${p}</p>`).join('\n');
+  const [lede, ...rest] = LOREM.map((p) => `<p>${p}</p>`);
   const head = `<article><h1>${escape(article.title)}</h1><p class="rule">${escape(section.rule)}</p>`;
   const body = {
-    'gatehouse-register-form': `${text}</article>\n<h2>Enjoyed it? Join us</h2>\n<gatehouse-register-form></gatehouse-register-form>`,
-    'gatehouse-paywall-modal': `${text}</article>\n<gatehouse-paywall-modal></gatehouse-paywall-modal>`,
-    'gatehouse-content-lock': `<gatehouse-content-lock>${text}</gatehouse-content-lock></article>`,
-    'gatehouse-sticky-bar': `${text}</article>\n<gatehouse-sticky-bar></gatehouse-sticky-bar>`,
-    // The rest of the article shows once access is granted, through the SDK as a publisher would script it.
-    'gatehouse-inline-paywall': `<p>${LOREM[0]}</p>\n<gatehouse-inline-paywall></gatehouse-inline-paywall>\n<div id="rest" hidden>${LOREM.slice(1).map((p) => `<p>${p}</p>`).join('')}</div></article>
-<script>window.gatehouse = window.gatehouse || []; gatehouse.push(function (g) { g.on('access', function (r) { document.getElementById('rest').hidden = !r.granted; }); if (g.lastAccess) document.getElementById('rest').hidden = !g.lastAccess.granted; });</script>`,
-  }[section.element];
+    none: `${lede}\n${rest.join('\n')}</article>\n<h2>Enjoyed it? Join us</h2>\n<gatehouse-register-form></gatehouse-register-form>`,
+    // The server replaces the paid region by the offer of the rule's presentation for a reader it denies.
+    server: `${lede}\n<div class="paid" data-gatehouse="paid">${rest.join('\n')}</div></article>`,
+    client: `<p class="notice client-side">Client-side gating only: this article's whole text is in the page's HTML, and the content lock merely hides it. Anyone can read it in view-source or with scripts off. The other sections' paid text never leaves the server for a reader who may not read it.</p>
+${lede}\n<gatehouse-content-lock>${rest.join('\n')}</gatehouse-content-lock></article>`,
+  }[section.gating];
   return layout(settings, article.title, `${head}\n${body}`);
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { AccessConfig } from './access.config';
 import { DecisionsModule } from './decisions/decisions.module';
 import { Experiment } from './experiments/experiment.entity';

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { AdminConfig } from './admin.config';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { CreateAdminTables1763720000000 } from './migrations/1763720000000-create-admin-tables';
 import { CreateStaffLoginFailures1763800000000 } from './migrations/1763800000000-create-staff-login-failures';
+import { CountStaffLoginsInThrottleCounters1764100000000 } from './migrations/1764100000000-count-staff-logins-in-throttle-counters';
 import { Membership } from './publications/membership.entity';
 import { Publication } from './publications/publication.entity';
 import { PublicationsModule } from './publications/publications.module';
@@ -14,6 +15,7 @@ import { SessionsModule } from './sessions/sessions.module';
 import { Staff } from './staff/staff.entity';
 import { StatsModule } from './stats/stats.module';
 import { CreateTeamTables1764000000000 } from './migrations/1764000000000-create-team-tables';
+import { KeepPublishableKeys1764100000000 } from './migrations/1764100000000-keep-publishable-keys';
 import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
@@ -28,5 +30,5 @@ export const adminService: ServiceDefinition<AdminConfig> = {
   module: AdminModule,
   config: AdminConfig,
   entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000],
 };

@@ -7,6 +7,14 @@ export class BillingConfig extends ServiceConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an http(s) URL' })
   PROCESSOR_API_URL?: string;
 
+  /**
+   * Set by `npm start` while the local fake processor stands in (tools/fake-processor): a key it
+   * accepts, which the dashboard offers so a new publication connects in one click.
+   */
+  @IsOptional()
+  @Matches(/^sk_test_[A-Za-z0-9_]{8,200}$/, { message: 'must be a test secret key (sk_test_…)' })
+  LOCAL_PROCESSOR_KEY?: string;
+
   /** Verifies inbound processor webhooks that name no publication. */
   @IsOptional()
   @IsString()

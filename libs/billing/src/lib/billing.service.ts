@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { BillingConfig } from './billing.config';
 import { CatalogModule } from './catalog/catalog.module';
 import { Price } from './catalog/price.entity';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { ServiceConfig } from '@gatehouse/platform';
 import { BrandingConfigurationRow } from './configuration/branding-configuration.entity';
 import { BrandingConfigurationsModule } from './configuration/branding-configurations.module';

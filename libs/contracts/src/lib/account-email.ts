@@ -12,9 +12,16 @@ import { requestPattern } from './patterns';
 export const EMAIL_LANGUAGES = ['en', 'de'] as const;
 export type EmailLanguage = (typeof EMAIL_LANGUAGES)[number];
 
-/** Every message identity sends. */
+/** Every account email identity sends to readers. */
 export const EMAIL_KINDS = ['password_reset', 'email_verification', 'login_code'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/** Every message identity sends: account email to readers, and invitations to a publication's staff. */
+export const MESSAGE_KINDS = [...EMAIL_KINDS, 'staff_invitation'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** How long a staff invitation, and the link its email carries, stays valid. */
+export const STAFF_INVITATION_TTL_MINUTES = 7 * 24 * 60;
 
 /** How long each one-time credential stays valid. */
 export const PASSWORD_RESET_TTL_MINUTES = 30;
@@ -75,7 +82,7 @@ export type EmailMessageStatus = 'pending' | 'sending' | 'sent' | 'failed';
 /** One message as staff see it in the mailbox list. */
 export interface EmailMessageSummary {
   id: string;
-  kind: EmailKind;
+  kind: MessageKind;
   to: string;
   language: EmailLanguage;
   status: EmailMessageStatus;
@@ -116,6 +123,17 @@ export const MailboxRequests = {
   List: requestPattern<{ publicationId: string } & PageRequest, Page<EmailMessageSummary>>('identity.mailbox.list'),
   /** 404 for a message of another publication. */
   Get: requestPattern<{ publicationId: string; messageId: string }, EmailMessageView>('identity.mailbox.get'),
+} as const;
+
+export const StaffEmailRequests = {
+  /**
+   * Queues a staff invitation's email in identity's durable email queue, in the publication's
+   * branding; its button opens `acceptUrl#token=<token>`. The invitation's id is the message's, so
+   * a retried request queues nothing twice.
+   */
+  SendInvitation: requestPattern<{ publicationId: string; invitationId: string; to: string; acceptUrl: string; token: string }, { queued: true }>(
+    'identity.staff-email.invitation',
+  ),
 } as const;
 
 export const EmailTemplateRequests = {

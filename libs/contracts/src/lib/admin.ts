@@ -73,6 +73,11 @@ export interface ApiKeyView {
   kind: ApiKeyKind;
   /** The first 12 characters of the key. */
   prefix: string;
+  /**
+   * The whole publishable key, which is public (every page of the site carries it), for the
+   * dashboard's snippet; null for secret keys, which are shown once, and for keys made before it was kept.
+   */
+  publishableKey: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -107,7 +112,17 @@ export interface InvitationView {
 /** Returned once, to the inviter: only the token's hash is stored. */
 export interface CreatedInvitation extends InvitationView {
   token: string;
+  /** Whether the invitation's email is queued (identity's email queue); false when identity did not answer: pass the link on. */
+  emailed: boolean;
 }
+
+export interface InvitationPreview {
+  email: string;
+  role: StaffRole;
+  publicationName: string;
+}
+
+export type InvitationAcceptance = { tokenHash: string } & ({ staffId: string } | { name: string; password: string });
 
 export type TeamChangeAction = 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';
 
@@ -168,15 +183,16 @@ export const AdminRequests = {
   /** Owners only; 409 conflict when it would leave the publication without an owner. */
   ChangeRole: requestPattern<{ actor: StaffActor; staffId: string; role: StaffRole }, TeamMemberView>('admin.team.change-role'),
   RemoveMember: requestPattern<{ actor: StaffActor; staffId: string }, { removed: true }>('admin.team.remove'),
-  /** What an invitation is for, before it is accepted; 404 when unknown, used, revoked or expired. */
-  GetInvitation: requestPattern<{ tokenHash: string }, { email: string; role: StaffRole; publicationName: string; accountExists: boolean }>(
-    'admin.team.get-invitation',
-  ),
   /**
-   * Joins the invitation's publication: a new account with `name` and `password`, or an existing
-   * one whose `password` must match (401 invalid_credentials). Answers the email to sign in with.
+   * What an invitation is for, before it is accepted; 404 when unknown, used, revoked or expired.
+   * It does not say whether the email has an account: the link would tell whoever holds it.
    */
-  AcceptInvitation: requestPattern<{ tokenHash: string; name: string; password: string }, { email: string; publicationId: string }>(
-    'admin.team.accept-invitation',
-  ),
+  GetInvitation: requestPattern<{ tokenHash: string }, InvitationPreview>('admin.team.get-invitation'),
+  /**
+   * Joins the invitation's publication, as the signed-in staff member whose email it is
+   * (`staffId`), or as a new account made with `name` and `password`. A password never admits an
+   * existing account here: that answers 401 invalid_credentials whatever the password, and counts
+   * as a failed sign-in of that email (the staff login throttle).
+   */
+  AcceptInvitation: requestPattern<InvitationAcceptance, { email: string; publicationId: string }>('admin.team.accept-invitation'),
 } as const;

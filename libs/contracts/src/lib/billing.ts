@@ -78,6 +78,8 @@ export interface ProcessorSettingsView {
   /** Where the processor sends this publication's events. */
   webhookUrl: string;
   updatedAt: string | null;
+  /** Under `npm start` with the local fake processor: a key it accepts, to connect with in one click; null elsewhere. */
+  localTestKey: string | null;
 }
 
 /** Decisions F5: the fields of spec 2.6 with the flags of spec 6, and when the subscription was stored. */
@@ -112,6 +114,22 @@ export interface CheckoutRequest {
 export interface CheckoutSessionView {
   url: string;
   sessionId: string;
+}
+
+export const CHECKOUT_STATES = ['complete', 'processing', 'open', 'expired'] as const;
+/**
+ * Where a checkout stands at the processor: `complete` (paid, or nothing to pay: the subscription
+ * is recorded), `processing` (finished, the payment not cleared yet: its events bring the
+ * subscription), `open` (not paid), `expired` (abandoned).
+ */
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
+
+/** A returning reader's checkout, asked of the processor and recorded when paid (docs/billing.md). */
+export interface CheckoutConfirmation {
+  sessionId: string;
+  status: CheckoutState;
+  /** What the checkout bought, once `complete`; null otherwise. */
+  subscription: SubscriptionView | null;
 }
 
 /** The stats of decisions H5 that billing owns, per bucket of the interval (UTC). */
@@ -184,6 +202,12 @@ export const BillingRequests = {
   ),
 
   CreateCheckout: requestPattern<CheckoutRequest, CheckoutSessionView>('billing.checkout.create'),
+  /**
+   * Asks the processor about a checkout the customer started here and, when it is paid, records it
+   * exactly as its `checkout.session.completed` event would (either may come first; the second
+   * changes nothing). 404 when the session is not a checkout of this customer in this publication.
+   */
+  ConfirmCheckout: requestPattern<{ publicationId: string; customerId: string; sessionId: string }, CheckoutConfirmation>('billing.checkout.confirm'),
   /** Decisions F7. 404 when the customer has no account at the processor yet. */
   CreatePortal: requestPattern<{ publicationId: string; customerId: string; returnUrl: string }, { url: string }>('billing.portal.create'),
 

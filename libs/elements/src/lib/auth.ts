@@ -1,4 +1,4 @@
-import { css, html, type PropertyDeclarations, type PropertyValues, type CSSResultGroup } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues, type CSSResultGroup } from 'lit';
 import { GatehouseElement, deepActiveElement, sharedStyles, trapFocus, type AuthMode } from './base';
 import { SignInElement, signInStyles } from './email-paths';
 import { recheckAccess } from './sdk';
@@ -54,6 +54,11 @@ export const dialogStyles = css`
   }
   dialog::backdrop {
     background: rgba(15, 17, 26, 0.6);
+  }
+  /* An offer that cannot be closed holds the page alone: nothing of it shows through. */
+  dialog.holding::backdrop {
+    background: rgba(15, 17, 26, 0.9);
+    backdrop-filter: blur(8px);
   }
   .panel {
     position: relative;
@@ -114,18 +119,21 @@ export class ModalDialog {
     return true;
   }
 
-  shell(label: string, closeLabel: string, content: unknown) {
+  /** Without `closable` there is no close button, Escape leaves it open, and the page behind is veiled. */
+  shell(label: string, closeLabel: string, content: unknown, closable = true) {
     return html`<dialog
       part="dialog"
+      class=${closable ? '' : 'holding'}
       aria-label=${label}
       @cancel=${(event: Event) => {
         event.preventDefault();
         this.requestClose();
       }}
+      @close=${() => this.host.requestUpdate() /* a browser may close it despite a refused cancel (Escape twice): the host's update decides */}
       @keydown=${(event: KeyboardEvent) => trapFocus(event, event.currentTarget as HTMLElement)}
     >
       <div class="panel">
-        <button class="close" part="close-button" type="button" aria-label=${closeLabel} @click=${() => this.requestClose()}>×</button>
+        ${closable ? html`<button class="close" part="close-button" type="button" aria-label=${closeLabel} @click=${() => this.requestClose()}>×</button>` : nothing}
         ${content}
       </div>
     </dialog>`;

@@ -164,9 +164,12 @@ export abstract class GatehouseElement extends LitElement {
     onPrimary: { state: true },
     onPrimaryHover: { state: true },
     form: { state: true },
+    customCss: { type: String, attribute: 'custom-css' },
   };
 
   declare fetched: BrandingConfiguration | null | undefined;
+  /** CSS given on the element (the dashboard's preview of unsaved custom CSS): it outranks the fetched `customCss`, as attributes do. */
+  declare customCss: string | undefined;
   declare onPrimary: string;
   declare onPrimaryHover: string;
   declare form: FormState;
@@ -244,10 +247,11 @@ export abstract class GatehouseElement extends LitElement {
   private applyCustomCss(): void {
     const root = this.shadowRoot;
     if (!root) return;
-    const cssText = this.fetched?.brandingMode === 'custom' ? (this.fetched.customCss ?? '') : '';
+    const cssText = this.customCss ?? (this.fetched?.brandingMode === 'custom' ? (this.fetched.customCss ?? '') : '');
     if (!this.customSheet && !cssText) return;
     this.customSheet ??= new CSSStyleSheet();
     this.customSheet.replaceSync(cssText);
+    confine(this.customSheet.cssRules);
     if (!root.adoptedStyleSheets.includes(this.customSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.customSheet];
   }
 
@@ -365,3 +369,18 @@ export function trapFocus(event: KeyboardEvent, container: HTMLElement): void {
     first.focus();
   }
 }
+
+/** What would move the component's own box: the server refuses it in custom CSS, and the element drops it from what it still gets (a preview, an older row). */
+const HOST_PLACEMENT = ['position', 'inset', 'inset-block', 'inset-inline', 'top', 'right', 'bottom', 'left', 'z-index', 'float', 'transform', 'translate', 'scale', 'rotate', 'margin', 'margin-block', 'margin-inline'];
+
+/** Keeps custom CSS inside the component's box (docs/branding.md, "Custom CSS"), read as the browser parsed it. */
+function confine(rules: CSSRuleList): void {
+  for (const rule of Array.from(rules)) {
+    if (rule instanceof CSSStyleRule) {
+      if (/^(fixed|absolute)$/i.test(rule.style.position)) rule.style.removeProperty('position');
+      if (rule.selectorText.includes(':host')) for (const property of HOST_PLACEMENT) rule.style.removeProperty(property);
+    }
+    if ('cssRules' in rule) confine((rule as CSSGroupingRule).cssRules);
+  }
+}
+

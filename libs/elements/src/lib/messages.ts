@@ -65,6 +65,10 @@ export interface Messages {
   codeInvalid: string;
   linkInvalid: string;
   tooMany: string;
+  required: string;
+  invalidEmail: string;
+  invalidValue: string;
+  subscribed: string;
 }
 
 const en: Messages = {
@@ -131,6 +135,10 @@ const en: Messages = {
   codeInvalid: 'That code is wrong or has expired. Check the email, or ask for a new code.',
   linkInvalid: 'This link has expired or has been used already. Please ask for a new one.',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  required: 'Fill in this field.',
+  invalidEmail: 'Enter a valid email address.',
+  invalidValue: 'Enter a valid value.',
+  subscribed: 'You are subscribed. Enjoy reading!',
 };
 
 const ar: Messages = {
@@ -197,6 +205,10 @@ const ar: Messages = {
   codeInvalid: 'هذا الرمز غير صحيح أو انتهت صلاحيته. تحقّق من البريد، أو اطلب رمزًا جديدًا.',
   linkInvalid: 'انتهت صلاحية هذا الرابط أو تم استخدامه من قبل. يرجى طلب رابط جديد.',
   tooMany: 'محاولات كثيرة جدًا. يرجى الانتظار بضع دقائق ثم المحاولة مرة أخرى.',
+  required: 'يرجى ملء هذا الحقل.',
+  invalidEmail: 'أدخل عنوان بريد إلكتروني صالحًا.',
+  invalidValue: 'أدخل قيمة صالحة.',
+  subscribed: 'تم اشتراكك. قراءة ممتعة!',
 };
 
 export const MESSAGES: Record<string, Messages> = { en, ar };

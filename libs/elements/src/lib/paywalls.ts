@@ -2,7 +2,8 @@ import type { DataWallField, OfferedPriceView, PaywallConfigs, PaywallPresentati
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
-import { offeredPrices, onAccess, recheckAccess, whenSdk, type AccessResult } from './sdk';
+import { thankSubscribers } from './checkout-thanks';
+import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
 export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string };
@@ -111,6 +112,8 @@ export abstract class PaywallElement extends GatehouseElement {
   private unsubscribe?: () => void;
   private shownFor: string | null = null;
   private dismissed = false;
+  /** The reader closed an offer that is not dismissible (the page stays locked): it shows again on the next decision or when asked to. */
+  protected closed = false;
 
   constructor() {
     super();
@@ -126,6 +129,7 @@ export abstract class PaywallElement extends GatehouseElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    thankSubscribers();
     this.unsubscribe = onAccess((result) => this.receive(result));
     if (this.prices === null) void offeredPrices().then((prices) => (this.onSale = prices));
   }
@@ -142,6 +146,7 @@ export abstract class PaywallElement extends GatehouseElement {
 
   protected receive(result: AccessResult | null): void {
     this.access = result;
+    this.closed = false;
     const rule = result?.paywallRule ?? null;
     const mine = rule !== null && (this.paywallId ? rule.paywallId === this.paywallId : this.handles(rule));
     const showing = mine && result !== null && (!result.granted || (result.reason === 'soft' && this.offersSoft));
@@ -156,6 +161,13 @@ export abstract class PaywallElement extends GatehouseElement {
     }
   }
 
+  /** Shows the offer again (the content lock's button): a closed or dismissed one too. */
+  showOffer(): void {
+    this.dismissed = this.closed = false;
+    this.requestUpdate();
+    this.scrollIntoView({ block: 'center' });
+  }
+
   /** Whether a soft rule's hint (access granted) shows the offer. */
   protected offersSoft = true;
 
@@ -163,7 +175,7 @@ export abstract class PaywallElement extends GatehouseElement {
     return rule.presentation === (this.constructor as typeof PaywallElement).presentation;
   }
 
-  private track(type: 'paywall_shown' | 'paywall_dismissed' | 'paywall_converted'): void {
+  protected track(type: 'paywall_shown' | 'paywall_dismissed' | 'paywall_converted'): void {
     const rule = this.rule;
     if (!rule || this.preview !== null) return;
     const experiment = this.access?.experiment;
@@ -241,12 +253,17 @@ export abstract class PaywallElement extends GatehouseElement {
 
   private async submitWall(rule: PaywallRule, event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const values = this.formValues(event.target as HTMLFormElement);
+    const form = event.target as HTMLFormElement;
+    const values = this.formValues(form);
     const type = rule.type === 'newsletter' ? 'newsletter_subscribe' : 'data_submit';
+    const m = this.messages;
     await this.submitting(async (sdk) => {
-      sdk.trackEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
-      await sdk.flush();
-      // The event is counted asynchronously: the wall opens on one of the next checks.
+      // What the wall would refuse never leaves the page; the service checks it again.
+      const errors = [...form.querySelectorAll('input')]
+        .filter((input) => !input.checkValidity())
+        .map((input) => ({ field: input.name, message: input.validity.valueMissing ? m.required : input.type === 'email' ? m.invalidEmail : m.invalidValue }));
+      if (errors.length) throw { status: 400, errors };
+      await sdk.sendEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
       for (let attempt = 0; attempt < 10; attempt++) {
         if ((await recheckAccess()).granted) return;
         await new Promise((done) => setTimeout(done, 500));
@@ -302,15 +319,29 @@ export class PaywallModal extends PaywallElement {
   static override properties = PaywallElement.paywallProperties('paywall-modal');
   private readonly dialog = new ModalDialog(this, () => this.close());
 
-  /** Closes the offer (as Escape does): `paywall_dismissed` and `close`. */
+  /**
+   * Closes the offer (as Escape and the close button do): `paywall_dismissed` and `close`. Only a
+   * soft paywall is dismissed; any other closes onto a page a content lock keeps locked, whose
+   * button opens it again, and stays open on a page without one (closing would show the article).
+   */
   close(): void {
-    if (this.dialog.close()) this.dismiss();
+    const rule = this.activeRule;
+    if (!rule || !closable(rule) || !this.dialog.close()) return;
+    if (rule.type === 'soft') return this.dismiss();
+    this.closed = true;
+    this.track('paywall_dismissed');
+    this.emit('close');
+  }
+
+  override showOffer(): void {
+    this.closed = false;
+    this.requestUpdate();
   }
 
   override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (this.activeRule && !this.dialog.isOpen) void this.dialog.open();
-    if (!this.activeRule && this.dialog.isOpen) this.dialog.close();
+    if (this.activeRule && !this.closed && !this.dialog.isOpen) void this.dialog.open();
+    if ((!this.activeRule || this.closed) && this.dialog.isOpen) this.dialog.close();
   }
 
   override render() {
@@ -322,8 +353,25 @@ export class PaywallModal extends PaywallElement {
           <p part="description" class="muted">${this.description(rule)}</p>
           ${this.offer(rule)}`
       : nothing;
-    return this.frame(this.dialog.shell(m.paywallDialog, m.close, body));
+    // Closed onto a page without a content lock (the server held the text back): the way back to the offer is here.
+    const back =
+      rule && this.closed && !document.querySelector('gatehouse-content-lock')
+        ? html`<section class="card" part="card">
+            <p part="description">${m.reason[rule.type]}</p>
+            <button type="button" part="primary-button" @click=${() => this.showOffer()}>${this.cta(rule)}</button>
+          </section>`
+        : nothing;
+    return this.frame(html`${this.dialog.shell(m.paywallDialog, m.close, body, !rule || closable(rule))}${back}`);
   }
+}
+
+/**
+ * Whether an offer may close: a soft one always; any other only on a page that stays locked
+ * without it, behind a content lock or with its paid text held back by the publisher's server
+ * (`@gatehouse/node` marks the offer it puts in its place `data-gatehouse="paywall"`).
+ */
+function closable(rule: PaywallRule): boolean {
+  return rule.type === 'soft' || document.querySelector('gatehouse-content-lock, [data-gatehouse="paywall"]') !== null;
 }
 
 /** `<gatehouse-inline-paywall>`: the offer in the flow of the article. */
@@ -439,6 +487,9 @@ export class StickyBar extends PaywallElement {
   }
 }
 
+/** The elements that make the offer of a rule by its presentation (the content lock makes its own). */
+const OFFERED_BY: Partial<Record<PaywallPresentation, string>> = { modal: 'gatehouse-paywall-modal', inline: 'gatehouse-inline-paywall', sticky_bar: 'gatehouse-sticky-bar' };
+
 const lockStyles = css`
   .locked {
     border: 1px dashed #6b7080;
@@ -465,6 +516,14 @@ export class ContentLock extends PaywallElement {
 
   protected override offersSoft = false;
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The SDK's script never started (blocked, failed): after its timeout, the fail mode of its tag decides.
+    setTimeout(() => {
+      if (!this.access && !sdkStarted()) this.receive({ granted: document.querySelector('script[data-fail-mode="closed"]') === null, reason: 'service_unavailable', customerId: null });
+    }, ACCESS_TIMEOUT_MS);
+  }
+
   /** Every denial locks the content, whatever the rule's presentation; `paywall-id` narrows it to one paywall. */
   protected override handles(): boolean {
     return true;
@@ -475,12 +534,15 @@ export class ContentLock extends PaywallElement {
     // Until the first access result the children stay hidden: a denied reader never glimpses them.
     if (this.preview === null && this.access?.granted === true) return html`<slot></slot>`;
     if (!rule) return html`<div part="pending" aria-busy="true"></div>`;
+    // The element of the rule's presentation on this page makes the offer: here only its way back, so the page shows one offer.
+    const tag = OFFERED_BY[rule.presentation];
+    const offering = tag ? document.querySelector<PaywallElement>(tag) : null;
     return this.frame(
       html`<section class="locked" part="card" aria-labelledby="heading">
         ${this.logo()}
         <h2 part="heading" id="heading">${this.heading(rule)}</h2>
         <p part="description" class="muted">${this.description(rule)}</p>
-        ${this.offer(rule)}
+        ${offering ? html`<button type="button" part="primary-button" @click=${() => offering.showOffer()}>${this.cta(rule)}</button>` : this.offer(rule)}
       </section>`,
     );
   }

@@ -13,6 +13,7 @@ export type { AccessResult };
 type Command = [string, ...unknown[]] | ((sdk: Sdk) => unknown);
 
 let ready: Promise<Sdk> | undefined;
+let started: Sdk | undefined;
 
 /**
  * The SDK once it is initialised: a function pushed on `window.gatehouse` (the queue before the
@@ -21,7 +22,7 @@ let ready: Promise<Sdk> | undefined;
 export function whenSdk(): Promise<Sdk> {
   ready ??= new Promise((resolve) => {
     const queue = ((window as unknown as { gatehouse?: { push(command: Command): void } }).gatehouse ??= [] as Command[]);
-    queue.push((sdk: Sdk) => resolve(sdk));
+    queue.push((sdk: Sdk) => resolve((started = sdk)));
   });
   return ready;
 }
@@ -71,11 +72,14 @@ function publishAccess(result: AccessResult): void {
 
 /** Checks the page again (after a login, a newsletter sign-up or a data form): the listeners hear the result. */
 export async function recheckAccess(): Promise<AccessResult> {
-  const sdk = await whenSdk();
-  const result = await sdk.checkAccess();
-  if (lastAccess !== result) publishAccess(result);
-  return result;
+  return (await whenSdk()).checkAccess();
 }
+
+/** The SDK's `ACCESS_TIMEOUT_MS` (a unit test keeps the two equal): how long gated content waits for a decision. */
+export const ACCESS_TIMEOUT_MS = 8_000;
+
+/** Whether the SDK has started on this page (its own `accessTimeoutMs` then bounds the wait for a decision). */
+export const sdkStarted = (): boolean => started !== undefined;
 
 /** What a failure says: a GatehouseError's problem details, or nothing usable. */
 export function errorOf(err: unknown): Partial<Pick<GatehouseError, 'code' | 'status' | 'detail' | 'errors'>> {

@@ -24,10 +24,35 @@ export class GatewayConfig extends BusConfig {
   @Max(120_000)
   SHUTDOWN_DELAY_MS: number = 0;
 
+  /**
+   * How long a client has to send a whole request, headers and body, before it is answered 408
+   * and the connection closed: a client trickling a body cannot hold a connection for good.
+   */
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  REQUEST_TIMEOUT_MS: number = 30_000;
+
+  /** Connections one gateway process holds open at most; past that new ones are closed at once. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  MAX_CONNECTIONS: number = 10_000;
+
   /** Redis for rate-limit counters shared by every gateway replica; unset: counters per process. */
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
+
+  /**
+   * A Redis call slower than this fails and the gateway counts in its own memory for a second
+   * (docs/operations.md). Tens of milliseconds: Redis answers in one; raise it only where the
+   * gateway's own event loop stalls longer (an overloaded machine).
+   */
+  @IsInt()
+  @Min(5)
+  @Max(5_000)
+  REDIS_TIMEOUT_MS: number = 50;
 
   /**
    * Which proxies' `X-Forwarded-For` entries to believe: a hop count (`1`: the one proxy in front;

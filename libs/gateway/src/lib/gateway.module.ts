@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerStorage } from '@nestjs/throttler';
-import { BUS_OPTIONS, BusModule, createEventTransport, EVENT_TRANSPORT, ReadModels, type BusOptions, type EventTransport } from '@gatehouse/bus';
+import { InjectThrottlerStorage, ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
+import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
 import { BillingRoutesModule } from './billing/billing-routes.module';
@@ -24,9 +24,9 @@ import { CustomerTokens } from './edge/customer-tokens';
 import { EdgeGuard } from './edge/edge.guard';
 import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
-import { RateLimiter } from './edge/rate-limiter';
+import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
 import { GatewayConfig } from './gateway.config';
-import { GatewayReadiness, HealthController, ProbeController } from './health/health.controller';
+import { HealthController } from './health/health.controller';
 
 /** Closes what the gateway opened itself: its event connection and its counters' store. */
 @Injectable()
@@ -34,7 +34,7 @@ class GatewayLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(BUS_OPTIONS) private readonly bus: BusOptions,
     @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
-    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+    @InjectThrottlerStorage() private readonly counters: ThrottlerStorage,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -46,7 +46,8 @@ class GatewayLifecycle implements OnApplicationShutdown {
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, bus: BusOptions): DynamicModule {
+  /** Needs the runtime's BusModule (global) for BUS_OPTIONS and the request client. */
+  static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
       // The routes' modules see the replica's read models (for ReadYourWritesInterceptor).
@@ -54,8 +55,11 @@ export class GatewayModule {
       exports: [ReadModels],
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
-        BusModule.forRoot(bus),
-        IdempotencyModule.forRoot(config.REDIS_URL),
+        IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS),
+        ThrottlerModule.forRoot({
+          ...EdgeGuard.throttlers(),
+          storage: config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS) : new MemoryWindowStorage(),
+        }),
         AccessRoutesModule,
         BillingRoutesModule,
         WebhooksOutRoutesModule,
@@ -66,7 +70,6 @@ export class GatewayModule {
       ],
       controllers: [
         HealthController,
-        ProbeController,
         JwksController,
         CustomerAuthController,
         AccountEmailController,
@@ -78,19 +81,14 @@ export class GatewayModule {
         InvitationsController,
       ],
       providers: [
-        { provide: EVENT_TRANSPORT, useFactory: () => createEventTransport(bus) },
-        {
-          provide: ThrottlerStorage,
-          useFactory: () => (config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL) : new MemoryWindowStorage()),
-        },
+        { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
         ReadModels,
         ApiKeyReadModel,
         CustomerTokens,
         DeletedCustomers,
-        RateLimiter,
+        UnroutedRateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,
-        GatewayReadiness,
       ],
     };
   }

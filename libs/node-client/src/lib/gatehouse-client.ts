@@ -1,15 +1,19 @@
 import type {
   AccessCheckResult,
+  CheckoutConfirmation,
   CheckoutRequest,
   CheckoutSessionView,
   CustomerAuthResult,
   CustomerProfile,
   CustomerRecord,
+  Jwks,
   Page,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
+import { CustomerTokenVerifier, type VerifiedCustomer } from './customer-tokens';
 import { Transport, type TransportOptions } from './http';
+import { customerTokenOf, type RequestHeaders } from './request-headers';
 
 export interface GatehouseOptions extends TransportOptions {
   /** `sk_…`: everything a publisher's server does. */
@@ -42,9 +46,11 @@ export interface AccessCheckParams extends VisitorAttributes {
  */
 export class Gatehouse {
   private readonly http: Transport;
+  private readonly tokens: CustomerTokenVerifier;
 
   constructor(private readonly options: GatehouseOptions) {
     this.http = new Transport(options);
+    this.tokens = new CustomerTokenVerifier(() => this.http.request<Jwks>({ method: 'GET', path: '/auth/.well-known/jwks.json' }));
   }
 
   /** Customer auth (spec 4.1): register, log in, refresh, log out, and who a token belongs to. */
@@ -59,6 +65,20 @@ export class Gatehouse {
     logout: (refreshToken: string) =>
       this.http.request<void>({ method: 'POST', path: '/auth/customers/logout', body: { refreshToken }, apiKey: this.secret(), idempotent: true }),
     me: (accessToken: string) => this.http.request<CustomerProfile>({ method: 'GET', path: '/auth/customers/me', apiKey: this.secret(), accessToken }),
+    /**
+     * The customer of a current access token, verified here against the JWKS (fetched once and
+     * kept; no request per call), or null for a malformed, forged or expired one. No key needed.
+     */
+    verifyToken: (accessToken: string): Promise<VerifiedCustomer | null> => this.tokens.verify(accessToken),
+    /**
+     * The signed-in reader of a request to the publisher's server: the bearer token, else the
+     * `gatehouse_token` cookie the browser SDK keeps (or `tokenCookie`), verified as `verifyToken`
+     * does. Null for a visitor. Use it, never a query parameter, to know whose checkout to start.
+     */
+    customerOf: async (headers: RequestHeaders, options: { tokenCookie?: string } = {}): Promise<VerifiedCustomer | null> => {
+      const token = customerTokenOf(headers, options.tokenCookie);
+      return token ? this.tokens.verify(token) : null;
+    },
   };
 
   /** Customer records (decisions H3). */
@@ -81,6 +101,13 @@ export class Gatehouse {
     /** A checkout at the payment processor: redirect the customer to `url`. */
     checkout: (params: CheckoutParams) =>
       this.http.request<CheckoutSessionView>({ method: 'POST', path: '/subscriptions/checkout', body: params, apiKey: this.secret(), idempotent: true }),
+    /**
+     * On the page the checkout's success URL leads to: asks the processor whether the session is
+     * paid and, if so, records the subscription now (the processor's webhook, however late, then
+     * changes nothing). `sessionId` is what the processor puts for `{CHECKOUT_SESSION_ID}` in the URL.
+     */
+    confirmCheckout: (params: { customerId: string; sessionId: string }) =>
+      this.http.request<CheckoutConfirmation>({ method: 'POST', path: '/subscriptions/checkout/confirm', body: params, apiKey: this.secret(), idempotent: true }),
     /** The processor's billing portal: redirect the customer to `url`. */
     portal: (params: { customerId: string; returnUrl: string }) =>
       this.http.request<{ url: string }>({ method: 'POST', path: '/subscriptions/portal', body: params, apiKey: this.secret(), idempotent: true }),

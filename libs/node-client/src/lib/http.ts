@@ -22,7 +22,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  apiKey: string;
+  /** None for the routes that take no key (the JWKS). */
+  apiKey?: string;
   accessToken?: string;
   /**
    * Writes the API de-duplicates by `Idempotency-Key`: one key per call, the same on every retry,
@@ -55,7 +56,7 @@ export class Transport {
   async request<T>(request: ApiRequest): Promise<T> {
     const url = new URL(`${this.baseUrl}/api/v1${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': request.apiKey, ...request.headers };
+    const headers: Record<string, string> = { Accept: 'application/json', ...(request.apiKey ? { 'X-API-Key': request.apiKey } : {}), ...request.headers };
     if (request.accessToken) headers['Authorization'] = `Bearer ${request.accessToken}`;
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (request.idempotent) headers['Idempotency-Key'] ??= randomUUID();

@@ -1,6 +1,7 @@
 import { Events, type DataOf, type EventType } from '@gatehouse/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors';
+import { headerReader, type RequestHeaders } from './request-headers';
 
 /** One outbound webhook delivery (spec 6.2), verified. */
 export interface WebhookEvent<T = unknown> {
@@ -17,7 +18,7 @@ export interface VerifyWebhookParams {
   /** The raw body exactly as received: parse it only after verification. */
   body: string | Buffer;
   /** The request headers (any case), as Node, Express, Fastify or a fetch `Headers` give them. */
-  headers: Record<string, string | string[] | undefined> | Headers;
+  headers: RequestHeaders;
   /** The webhook's signing secret (`whsec_…`), shown once at its creation. */
   secret: string;
   /** How far `webhook-timestamp` may be from now. Default 300 s. */
@@ -63,12 +64,6 @@ export function isEvent<E extends EventType<any>>(event: WebhookEvent, type: E):
 }
 
 export { Events };
-
-function headerReader(headers: VerifyWebhookParams['headers']): (name: string) => string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name) ?? undefined;
-  const lower = Object.fromEntries(Object.entries(headers as Record<string, string | string[] | undefined>).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
-  return (name) => lower[name];
-}
 
 function sameText(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;

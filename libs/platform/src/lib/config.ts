@@ -68,6 +68,13 @@ export class BusConfig {
   @Min(0)
   @Max(600_000)
   SHUTDOWN_GRACE_MS: number = DEFAULT_SHUTDOWN_GRACE_MS;
+
+  /** When set, liveness (/healthz), readiness (/readyz) and Prometheus metrics (/metrics) are served on this port. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  HEALTH_PORT?: number;
 }
 
 /** What every backend service reads: the bus, and its database. */
@@ -79,13 +86,6 @@ export class ServiceConfig extends BusConfig {
 
   @IsString()
   DATA_DIR: string = '.data';
-
-  /** When set, liveness (/healthz) and readiness (/readyz) probes are served on this port. */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
-  HEALTH_PORT?: number;
 }
 
 /** Makes a validated config object injectable by its class. */

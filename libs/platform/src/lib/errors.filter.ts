@@ -1,10 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, RpcExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { ProblemDetails } from '@gatehouse/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { Observable, throwError } from 'rxjs';
 import { AppError, codeForStatus, isProblem, problem } from './problem';
+import { isDatabaseUnavailable } from './unavailable';
 
 /**
  * Turns anything thrown into problem details. Known errors keep their code; anything else is
@@ -18,6 +19,10 @@ export function toProblem(exception: unknown, logger: Logger, requestId?: string
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     return problem(codeForStatus(exception.getStatus()), exception.message);
   }
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn({ err: exception, requestId }, 'database unavailable');
+    return AppError.retryLater('service_unavailable', 'The database is unavailable; retry shortly.', 5).problem;
+  }
   logger.error({ err: exception, requestId }, 'unexpected error');
   return problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
 }
@@ -27,23 +32,19 @@ export function sendProblem(reply: FastifyReply, body: ProblemDetails): void {
   void reply.status(body.status).header('content-type', 'application/problem+json; charset=utf-8').send(body);
 }
 
+/**
+ * Every error as problem details, wherever it was thrown: over HTTP as the answer
+ * (`application/problem+json`), over the bus as a plain problem-details object the caller
+ * rethrows as the same AppError.
+ */
 @Catch()
-export class ProblemHttpFilter implements ExceptionFilter {
+export class ProblemFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+    if (host.getType() === 'rpc') return throwError(() => toProblem(exception, this.logger));
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     sendProblem(http.getResponse<FastifyReply>(), toProblem(exception, this.logger, request.id));
-  }
-}
-
-/** Over the bus a failure travels as a plain problem-details object; the caller rethrows it as AppError. */
-@Catch()
-export class ProblemRpcFilter implements RpcExceptionFilter<unknown> {
-  constructor(private readonly logger: Logger) {}
-
-  catch(exception: unknown): Observable<never> {
-    return throwError(() => toProblem(exception, this.logger));
   }
 }

@@ -1,4 +1,5 @@
 import type { Environment } from './gatehouse';
+import { documentRegions } from './paid-regions';
 
 /** The real browser behind `Environment`. */
 export function browserEnvironment(): Environment {
@@ -21,6 +22,10 @@ export function browserEnvironment(): Environment {
     randomId: () => (crypto.randomUUID ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')),
     listen: (type, listener) => (type === 'visibilitychange' ? document : window).addEventListener(type, listener),
     hidden: () => document.visibilityState === 'hidden',
+    setCookie: (cookie) => {
+      document.cookie = cookie;
+    },
+    serverRegions: documentRegions(document, () => fetch(window.location.href, { headers: { Accept: 'text/html' }, cache: 'no-store' })),
     warn: (message, error) => console.warn(message, error ?? ''),
   };
 }

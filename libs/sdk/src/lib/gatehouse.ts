@@ -1,6 +1,7 @@
 import type {
   AccessCheckResult,
   BrandingConfiguration,
+  CheckoutConfirmation,
   CheckoutRequest,
   OfferedPriceView,
   CheckoutSessionView,
@@ -11,14 +12,20 @@ import type {
   TrackEventType,
   VisitorAttributes,
 } from '@gatehouse/contracts';
+import { takeCheckoutReturn, withCheckoutReturn } from './checkout-return';
 import { GatehouseError, isUnavailable } from './errors';
 import { takeEmailLink, type EmailLink } from './email-links';
 import { EventQueue, type Timers } from './event-queue';
 import { Api } from './http';
 import { Sessions, type Locks, type Session } from './sessions';
+import type { ServerRegions } from './paid-regions';
 import { KeyedStorage } from './storage';
+import { TOKEN_COOKIE, TokenCookie } from './token-cookie';
 
 export type FailMode = 'open' | 'closed';
+
+/** The storage key whose change tells the other tabs that the reader's access changed (a confirmed checkout). */
+const ACCESS_CHANGED = 'access-changed';
 
 export interface InitOptions {
   /** The publication's publishable key (`pk_…`). */
@@ -31,7 +38,14 @@ export interface InitOptions {
   failMode?: FailMode;
   /** Check access to the page when initialised; the result arrives through `on('access', …)`. */
   autoCheckAccess?: boolean;
+  /** Name of the first-party cookie that carries the reader's access token to the publisher's server (`gatehouse_token`); false: none. */
+  tokenCookie?: string | false;
+  /** How long an access check waits for the service before `failMode` decides (ms). */
+  accessTimeoutMs?: number;
 }
+
+/** What `accessTimeoutMs` is when not given: the decision a page's gated content waits for at most. */
+export const ACCESS_TIMEOUT_MS = 8_000;
 
 /** The access check result of the API, or the fail mode's answer with reason `service_unavailable`. */
 export type AccessResult = AccessCheckResult | (Omit<AccessCheckResult, 'reason'> & { reason: 'service_unavailable' });
@@ -44,6 +58,8 @@ export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerI
 interface Events {
   access: AccessResult;
   error: GatehouseError;
+  /** A checkout confirmed on the page its success URL led back to. */
+  checkout: CheckoutConfirmation;
 }
 
 /** A queued call: `[method, ...args]`, or a function called with the client once it is ready. */
@@ -65,6 +81,10 @@ export interface Environment {
   listen(type: string, listener: (event: any) => void): void;
   /** True when the page is being hidden (`visibilitychange` to hidden). */
   hidden(): boolean;
+  /** Writes one cookie of the page's host (`document.cookie = …`). */
+  setCookie(cookie: string): void;
+  /** The page's paid regions as its publisher's server sent them; null where there is no page. */
+  serverRegions: ServerRegions | null;
   warn(message: string, error?: unknown): void;
 }
 
@@ -83,6 +103,8 @@ const COMMANDS = new Set([
   'openPortal',
   'getBranding',
   'getPrices',
+  'sendEvent',
+  'confirmCheckout',
   'on',
   'requestPasswordReset',
   'confirmPasswordReset',
@@ -109,10 +131,14 @@ export class Gatehouse {
   private sessions?: Sessions;
   private events?: EventQueue;
   private failMode: FailMode = 'open';
+  private accessTimeoutMs = 0;
+  /** The page's last check (its URL and attributes), repeated when another tab changes the reader or subscribes. */
+  private lastCheck?: [string, VisitorAttributes];
+  private checks = 0;
   private branding?: Promise<BrandingConfiguration>;
   private emailLink: EmailLink | null = null;
   private prices?: Promise<OfferedPriceView[]>;
-  private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set() };
+  private readonly handlers: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = { access: new Set(), error: new Set(), checkout: new Set() };
   private readonly pending: Command[] = [];
   /** The page's last access result, for UI that starts listening after the check (the web components). */
   lastAccess: AccessResult | null = null;
@@ -129,6 +155,7 @@ export class Gatehouse {
     const api = new Api(baseUrl, options.publishableKey, env.fetch);
     const storage = new KeyedStorage(env.storage, options.publishableKey);
     this.failMode = options.failMode === 'closed' ? 'closed' : 'open';
+    this.accessTimeoutMs = Math.max(0, options.accessTimeoutMs ?? 0) || ACCESS_TIMEOUT_MS;
     this.sessions = new Sessions({
       storage,
       refresh: (refreshToken) => api.request<CustomerAuthResult>('/auth/customers/refresh', { body: { refreshToken } }),
@@ -136,6 +163,7 @@ export class Gatehouse {
       lockName: storage.key('refresh'),
       now: env.now,
       sleep: (ms) => new Promise((done) => env.timers.setTimeout(done, ms)),
+      cookie: options.tokenCookie === false ? undefined : new TokenCookie(env.setCookie, options.tokenCookie ?? TOKEN_COOKIE, env.location.href.startsWith('https:'), env.now),
     });
     this.events = new EventQueue({
       // As the page closes there is no time to refresh: the events go with the token at hand.
@@ -149,14 +177,26 @@ export class Gatehouse {
     this.api = api;
     this.storage = storage;
     const sessions = this.sessions;
-    // An emailed link's token leaves the address bar at once; only the reader's confirmation uses it.
-    const taken = takeEmailLink(env.location.href);
+    // An emailed link's token and a checkout's session id leave the address bar at once.
+    let href = env.location.href;
+    const back = takeCheckoutReturn(href);
+    if (back) href = back.rest;
+    const taken = takeEmailLink(href);
     if (taken) {
       this.emailLink = taken.link;
-      env.replaceUrl(taken.rest);
+      href = taken.rest;
     }
+    if (href !== env.location.href) env.replaceUrl(href);
+    // Another tab signed in, signed out or subscribed: this page is checked again.
+    let otherTab = false;
+    sessions.onChange(() => {
+      if (otherTab) void this.recheck();
+    });
     env.listen('storage', (event: StorageEvent) => {
+      otherTab = true;
       if (event.key === null || event.key === sessions.storageKey) sessions.sync();
+      otherTab = false;
+      if (event.key === storage.key(ACCESS_CHANGED)) this.recheck();
     });
     env.listen('pagehide', () => this.events?.flushOnExit());
     env.listen('visibilitychange', () => {
@@ -166,6 +206,7 @@ export class Gatehouse {
     for (const command of this.pending.splice(0)) this.push(command);
     if (options.autoPageview !== false) this.trackPageview();
     if (options.autoCheckAccess) this.checkAccess().catch((error) => this.fail(error));
+    if (back && sessions.current()) void this.confirmReturn(back.sessionId, 0);
   }
 
   /**
@@ -208,16 +249,29 @@ export class Gatehouse {
       utm_medium: given.utmMedium?.slice(0, 200),
       utm_campaign: given.utmCampaign?.slice(0, 200),
     };
+    const check = ++this.checks;
+    this.lastCheck = [url, attributes];
     let result: AccessResult;
     try {
-      result = await this.withToken((token) => api.request<AccessCheckResult>('/access/check', { query, token }), false);
+      result = await new Promise<AccessResult>((resolve, reject) => {
+        const timer = this.env.timers.setTimeout(() => reject(new GatehouseError('service_unavailable', 0, 'The service did not answer in time.')), this.accessTimeoutMs);
+        this.withToken((token) => api.request<AccessCheckResult>('/access/check', { query, token }), false)
+          .then(resolve, reject)
+          .finally(() => this.env.timers.clearTimeout(timer));
+      });
     } catch (error) {
       if (!isUnavailable(error)) throw error;
       this.fail(error);
       result = { granted: this.failMode === 'open', reason: 'service_unavailable', customerId: this.sessions?.current()?.customer.id ?? null };
     }
-    this.lastAccess = result;
-    this.emit('access', result);
+    const regions = this.env.serverRegions;
+    // The server cut this page for a reader it did not know: fetch what is now theirs before saying so.
+    if (result.granted && url === this.env.location.href && regions?.cut()) await regions.restore().catch((error) => this.env.warn('Gatehouse: the paid text could not be fetched', error));
+    // An earlier check answering late never undoes a later one's decision.
+    if (check === this.checks) {
+      this.lastAccess = result;
+      this.emit('access', result);
+    }
     return result;
   }
 
@@ -232,8 +286,35 @@ export class Gatehouse {
   /** Queues a track event (decisions E8); it is sent in a batch within a few seconds, or as the page closes. */
   trackEvent(type: TrackEventType, fields: TrackFields = {}): void {
     this.ready();
-    const { url, ...rest } = fields;
-    (this.events as EventQueue).push({ ...rest, type, url: url ?? this.env.location.href, userId: this.visitorId(), occurredAt: new Date(this.env.now()).toISOString() });
+    (this.events as EventQueue).push(this.eventOf(type, fields));
+  }
+
+  /**
+   * Sends one track event now, outside the batches, and resolves once the service recorded it
+   * (a newsletter or data wall's pass with it); rejects with `validation_failed` and `errors`
+   * naming the fields (`data.email`) when the service refuses it.
+   */
+  async sendEvent(type: TrackEventType, fields: TrackFields = {}): Promise<void> {
+    const api = this.ready();
+    const event = this.eventOf(type, fields);
+    await this.withToken((token) => api.request('/events', { body: event, token }), false);
+  }
+
+  /**
+   * Asks the service about the checkout the reader came back from; once it is paid the
+   * subscription is recorded (however late the processor's webhook), this page and the other tabs
+   * are checked again, and `on('checkout', …)` hears it. `init` calls it on the page the success URL
+   * of `checkout` leads to.
+   */
+  async confirmCheckout(sessionId: string): Promise<CheckoutConfirmation> {
+    const api = this.ready();
+    const confirmation = await this.withToken((token) => api.request<CheckoutConfirmation>('/subscriptions/checkout/confirm', { body: { sessionId }, token }), true);
+    if (confirmation.status === 'complete') {
+      (this.storage as KeyedStorage).set(ACCESS_CHANGED, this.env.randomId());
+      await this.recheck();
+    }
+    this.emit('checkout', confirmation);
+    return confirmation;
   }
 
   /** Sends the queued events now (the web components do before re-checking a newsletter or data wall). */
@@ -334,10 +415,14 @@ export class Gatehouse {
     return (this.sessions as Sessions).onChange(callback);
   }
 
-  /** Starts a checkout for the logged-in reader and sends the browser to the processor's page. */
+  /**
+   * Starts a checkout for the logged-in reader and sends the browser to the processor's page. The
+   * success URL gets `gatehouse_checkout={CHECKOUT_SESSION_ID}`, so the page it leads to confirms it.
+   */
   async checkout(options: CheckoutOptions): Promise<void> {
     const api = this.ready();
-    const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body: options, token }), true);
+    const body = { ...options, successUrl: withCheckoutReturn(options.successUrl) };
+    const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body, token }), true);
     this.env.location.assign(url);
   }
 
@@ -381,6 +466,25 @@ export class Gatehouse {
   private ready(): Api {
     if (!this.api) throw new GatehouseError('not_initialized', 0, 'Call init({publishableKey}) first.');
     return this.api;
+  }
+
+  private eventOf(type: TrackEventType, { url, ...rest }: TrackFields): TrackEvent {
+    return { ...rest, type, url: url ?? this.env.location.href, userId: this.visitorId(), occurredAt: new Date(this.env.now()).toISOString() };
+  }
+
+  /** Checks the page again as it was last checked; nothing when it never was. */
+  private async recheck(): Promise<void> {
+    if (this.lastCheck) await this.checkAccess(...this.lastCheck).catch((error) => this.fail(error));
+  }
+
+  /** The confirmation on return from checkout, tried again a little later while the service or the processor cannot answer. */
+  private async confirmReturn(sessionId: string, attempt: number): Promise<void> {
+    try {
+      await this.confirmCheckout(sessionId);
+    } catch (error) {
+      if (attempt < 2 && isUnavailable(error)) this.env.timers.setTimeout(() => void this.confirmReturn(sessionId, attempt + 1), 1000 << attempt);
+      else this.fail(error);
+    }
   }
 
   /** The site's id for the visitor (`identify`), else a random one kept in localStorage. */

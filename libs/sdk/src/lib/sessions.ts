@@ -1,6 +1,7 @@
 import type { CustomerAuthResult, CustomerView } from '@gatehouse/contracts';
 import { GatehouseError } from './errors';
 import type { KeyedStorage } from './storage';
+import type { TokenCookie } from './token-cookie';
 
 /** What the page sees of a logged-in reader. */
 export interface Session {
@@ -29,6 +30,8 @@ export interface SessionsOptions {
   lockName: string;
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** The first-party cookie that tells the publisher's server who the reader is; kept in step with every change of the tokens. */
+  cookie?: TokenCookie;
 }
 
 const SESSION_KEY = 'session';
@@ -56,6 +59,7 @@ export class Sessions {
 
   constructor(private readonly options: SessionsOptions) {
     this.knownCustomer = this.read()?.customer.id ?? null;
+    options.cookie?.keep(this.current());
   }
 
   /** The localStorage key other tabs write; a `storage` event on it calls `sync`. */
@@ -72,12 +76,14 @@ export class Sessions {
     const lifetime = Math.max(0, result.expiresAt - this.options.now());
     const stored: StoredSession = { ...result, refreshAt: result.expiresAt - Math.min(REFRESH_AHEAD_MS, lifetime / 4) };
     this.options.storage.set(SESSION_KEY, JSON.stringify(stored));
+    this.options.cookie?.keep(stored);
     this.changed();
     return this.current() as Session;
   }
 
   clear(): void {
     this.options.storage.remove(SESSION_KEY);
+    this.options.cookie?.keep(null);
     this.changed();
   }
 

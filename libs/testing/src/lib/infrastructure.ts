@@ -44,6 +44,17 @@ async function withAdmin<T>(base: URL, fn: (client: Client) => Promise<T>): Prom
   }
 }
 
+/** One query in a service's schema, to see (or set up) what it stores. */
+export async function querySchema<T = any>(databaseUrl: string, schema: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const sql = new Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+  await sql.connect();
+  try {
+    return (await sql.query(text, params)).rows as T[];
+  } finally {
+    await sql.end();
+  }
+}
+
 /** A bus namespace of its own, so test files sharing one NATS server never hear each other. */
 export function uniqueNamespace(prefix = 't'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@gatehouse/bus';
+import type { ServiceDefinition } from '@gatehouse/platform';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { DeliveryAttempt } from './deliveries/delivery-attempt.entity';
 import { Delivery } from './deliveries/delivery.entity';

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { eventually } from '@gatehouse/testing';
 import { startFakeProcessor, type FakeProcessor } from '../index';
 
 /** The official SDK, pointed at the fake exactly as billing points it (PROCESSOR_API_URL). */
@@ -117,5 +118,40 @@ describe('fake processor', () => {
       await fake.sendEvent(target, 'whsec_test_secret', event, { signature: null });
       expect(received.at(-1)!.signature).toBeUndefined();
     });
+
+    it('comes back from a paid checkout to the success URL with the session id, and delivers the events as late as told', async () => {
+      const late = await startFakeProcessor({ deliverEvents: true, deliveryDelayMs: 1_500 });
+      try {
+        const processor = sdkFor(late);
+        await processor.webhookEndpoints.create({ url: target, enabled_events: ['checkout.session.completed'] });
+        const product = await processor.products.create({ name: 'Digital' });
+        const price = await processor.prices.create({ product: product.id, currency: 'eur', unit_amount: 900, recurring: { interval: 'month' } });
+        const session = await processor.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [{ price: price.id, quantity: 1 }],
+          success_url: 'https://news.example/story?gatehouse_checkout={CHECKOUT_SESSION_ID}#comments',
+          cancel_url: 'https://news.example/story',
+        });
+        const before = received.length;
+        const paidAt = Date.now();
+        const paid = await fetch(`${late.url}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual' });
+        expect(paid.status).toBe(303);
+        expect(paid.headers.get('location')).toBe(`https://news.example/story?gatehouse_checkout=${session.id}#comments`);
+        // Paid, as the API tells anyone who asks, while the webhook has not left yet.
+        expect(await processor.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'complete', payment_status: 'paid' });
+        expect(received.length).toBe(before);
+        const delivered = await eventually(() => (received.length > before ? received.slice(before).map((r) => JSON.parse(r.body)) : undefined));
+        expect(Date.now() - paidAt).toBeGreaterThanOrEqual(1_500);
+        expect(delivered).toEqual([expect.objectContaining({ type: 'checkout.session.completed', data: { object: expect.objectContaining({ id: session.id }) } })]);
+
+        // The delay changes at run time, over the control API too; nonsense is refused.
+        const set = await fetch(`${late.url}/_fake/delivery-delay`, { method: 'PUT', body: JSON.stringify({ ms: 0 }) });
+        expect(await set.json()).toEqual({ ms: 0 });
+        const refused = await fetch(`${late.url}/_fake/delivery-delay`, { method: 'PUT', body: JSON.stringify({ ms: -1 }) });
+        expect(refused.status).toBe(400);
+      } finally {
+        await late.close();
+      }
+    }, 20_000);
   });
 });

@@ -82,6 +82,8 @@ export interface FakeProcessorOptions {
   host?: string;
   /** Deliver every event to the webhook endpoints created through the API, as the processor does. Off by default: tests deliver by hand. */
   deliverEvents?: boolean;
+  /** How long each delivery waits before it is sent: a late webhook, as the processor's queue sometimes is. 0 by default. */
+  deliveryDelayMs?: number;
 }
 
 type Collection = 'customer' | 'product' | 'price' | 'webhook_endpoint' | 'checkout.session' | 'billing_portal.session' | 'subscription';
@@ -116,6 +118,8 @@ export class FakeProcessor {
   private readonly failures: Array<Required<Omit<FailureRule, 'method'>> & { method?: string }> = [];
   private readonly replays = new Map<string, { status: number; body: unknown }>();
   private readonly routes: Route[];
+  private readonly pendingDeliveries = new Set<NodeJS.Timeout>();
+  private deliveryDelayMs = 0;
 
   private constructor(
     private readonly server: Server,
@@ -131,11 +135,14 @@ export class FakeProcessor {
     const { address, port } = server.address() as AddressInfo;
     const host = address.includes(':') ? `[${address}]` : address;
     const fake = new FakeProcessor(server, `http://${host}:${port}`, options.deliverEvents ?? false);
+    fake.delayDeliveries(options.deliveryDelayMs ?? 0);
     server.on('request', (req, res) => void fake.serve(req, res));
     return fake;
   }
 
   close(): Promise<void> {
+    for (const timer of this.pendingDeliveries) clearTimeout(timer);
+    this.pendingDeliveries.clear();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
@@ -146,6 +153,12 @@ export class FakeProcessor {
 
   clearFailures(): void {
     this.failures.length = 0;
+  }
+
+  /** From now on, events reach the webhook endpoints `ms` after they happen (0: at once). */
+  delayDeliveries(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new ApiError(400, 'invalid_request_error', 'The delivery delay is a whole number of milliseconds, 0 or more.');
+    this.deliveryDelayMs = ms;
   }
 
   requestsTo(method: string, path: string): RecordedRequest[] {
@@ -405,6 +418,10 @@ export class FakeProcessor {
       this.clearFailures();
       return { ok: true };
     }
+    if (route === 'PUT /_fake/delivery-delay') {
+      this.delayDeliveries(input['ms']);
+      return { ms: this.deliveryDelayMs };
+    }
     if (route === 'POST /_fake/deliveries') return this.sendEvent(input['targetUrl'], input['secret'], input['event'], input['options']);
     if (route === 'POST /_fake/subscriptions') return this.createSubscription(input['spec'], input['options']);
     if ((match = /^POST \/_fake\/checkout\/sessions\/([^/]+)\/complete$/.exec(route))) return this.completeCheckout(match[1], input);
@@ -421,7 +438,9 @@ export class FakeProcessor {
     const checkout = /^\/checkout\/([^/]+)(\/pay)?$/.exec(path);
     if (checkout && method === 'POST' && checkout[2]) {
       const { session } = this.completeCheckout(checkout[1]);
-      res.writeHead(303, { location: session['success_url'] ?? '/' }).end();
+      // As the processor does, the session's id takes the place of the template variable in the success URL.
+      const successUrl = String(session['success_url'] ?? '/').replaceAll('{CHECKOUT_SESSION_ID}', session['id']);
+      res.writeHead(303, { location: successUrl }).end();
       return;
     }
     const session = checkout ? this.get('checkout.session', checkout[1]) : undefined;
@@ -437,6 +456,15 @@ export class FakeProcessor {
   }
 
   private deliverToEndpoints(event: ProcessorEvent): void {
+    if (this.deliveryDelayMs === 0) return this.sendToEndpoints(event);
+    const timer = setTimeout(() => {
+      this.pendingDeliveries.delete(timer);
+      this.sendToEndpoints(event);
+    }, this.deliveryDelayMs);
+    this.pendingDeliveries.add(timer);
+  }
+
+  private sendToEndpoints(event: ProcessorEvent): void {
     for (const endpoint of this.store('webhook_endpoint').values()) {
       const wanted: string[] = endpoint['enabled_events'];
       if (!wanted.includes('*') && !wanted.includes(event.type)) continue;

@@ -1,15 +1,44 @@
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/50';
-const content =
-  'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[min(36rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl';
-const wideContent = cn(content, 'w-[min(52rem,calc(100vw-2rem))]');
+// A sheet over the bottom of a phone's screen, full width; a centred card from `sm` up.
+const content = cn(
+  'fixed z-50 overflow-y-auto bg-white p-5 shadow-xl',
+  'inset-x-0 bottom-0 max-h-[92vh] w-full rounded-t-xl',
+  'sm:inset-x-auto sm:bottom-auto sm:left-1/2 sm:top-1/2 sm:max-h-[90vh] sm:w-[min(36rem,calc(100vw-2rem))] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-lg sm:p-6',
+);
+const wideContent = cn(content, 'sm:w-[min(52rem,calc(100vw-2rem))]');
 
-/** A modal with a title and a close button; Radix traps focus and restores it on close. */
+/** The element outside any dialog that opened the latest one: where focus goes when a dialog's own opener is gone. */
+let pageOpener: HTMLElement | null = null;
+
+/**
+ * Where focus goes back when a dialog closes (WCAG 2.4.3): what opened it, else what opened the
+ * dialog before it (a "created" dialog that follows a form's), else the screen's heading when that
+ * control is gone (the empty state's button once there is an item).
+ */
+function useReturnFocus(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current && typeof document !== 'undefined') {
+    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    opener.current = active;
+    if (active && !active.closest('[role="dialog"], [role="alertdialog"]')) pageOpener = active;
+  }
+  wasOpen.current = open;
+  return (event: Event) => {
+    event.preventDefault();
+    const target = [opener.current, pageOpener].find((element) => element?.isConnected && !element.closest('[role="dialog"], [role="alertdialog"]'));
+    const fallback = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('main');
+    (target ?? fallback)?.focus();
+  };
+}
+
+/** A modal with a title and a close button; Radix traps focus, and closing returns it to what opened it. */
 export function Dialog({
   open,
   onOpenChange,
@@ -25,11 +54,12 @@ export function Dialog({
   description?: ReactNode;
   children: ReactNode;
 }) {
+  const returnFocus = useReturnFocus(open);
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={overlay} />
-        <DialogPrimitive.Content className={wide ? wideContent : content}>
+        <DialogPrimitive.Content className={wide ? wideContent : content} onCloseAutoFocus={returnFocus}>
           <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
           {description ? (
             <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>
@@ -43,34 +73,44 @@ export function Dialog({
   );
 }
 
-/** "Are you sure?" saying what stops working; the confirm button is the destructive one. */
+/** "Are you sure?" saying what stops working; the confirm button is the destructive one unless `tone` says otherwise. */
 export function ConfirmDialog({
   trigger,
   title,
   consequence,
   confirmLabel,
   onConfirm,
+  tone = 'danger',
+  open,
+  onOpenChange,
 }: {
-  trigger: ReactNode;
+  /** The control that opens it; none when the caller opens it with `open`. */
+  trigger?: ReactNode;
   title: string;
   consequence: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  tone?: 'danger' | 'primary';
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
+  const [ownOpen, setOwnOpen] = useState(false);
+  const isOpen = open ?? ownOpen;
+  const returnFocus = useReturnFocus(isOpen);
   return (
-    <AlertDialogPrimitive.Root>
-      <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger>
+    <AlertDialogPrimitive.Root open={isOpen} onOpenChange={onOpenChange ?? setOwnOpen}>
+      {trigger && <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger>}
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlay} />
-        <AlertDialogPrimitive.Content className={content}>
+        <AlertDialogPrimitive.Content className={content} onCloseAutoFocus={returnFocus}>
           <AlertDialogPrimitive.Title className="text-lg font-semibold">{title}</AlertDialogPrimitive.Title>
           <AlertDialogPrimitive.Description className="mt-2 text-sm text-slate-700">{consequence}</AlertDialogPrimitive.Description>
-          <div className="mt-6 flex justify-end gap-2">
+          <div className="mt-6 flex flex-wrap justify-end gap-2">
             <AlertDialogPrimitive.Cancel asChild>
               <Button variant="secondary">Cancel</Button>
             </AlertDialogPrimitive.Cancel>
             <AlertDialogPrimitive.Action asChild>
-              <Button variant="danger" onClick={onConfirm}>
+              <Button variant={tone} onClick={onConfirm}>
                 {confirmLabel}
               </Button>
             </AlertDialogPrimitive.Action>

@@ -1,11 +1,15 @@
 import * as LabelPrimitive from '@radix-ui/react-label';
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, type FieldsetHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
+import { useRefusal, type Permission } from '../../lib/permissions';
 
-const control = 'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm aria-[invalid=true]:border-red-600';
+const control =
+  'block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm aria-[invalid=true]:border-red-600 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-600';
+/** 44 px on a phone (a touch target), 36 px from `sm` up. */
+const height = 'h-11 sm:h-9';
 
 export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className={cn(control, 'h-9', className)} {...props} />;
+  return <input className={cn(control, height, className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
@@ -13,7 +17,7 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select className={cn(control, 'h-9', className)} {...props} />;
+  return <select className={cn(control, height, className)} {...props} />;
 }
 
 /**
@@ -51,4 +55,13 @@ export function Field({
       )}
     </div>
   );
+}
+
+/**
+ * The fields of a form on a screen (not in a dialog) that the member's role may not change: shown,
+ * read-only; the form's button, outside this group, says why. `contents` keeps a grid's layout.
+ */
+export function GuardedFields({ requires, className, ...props }: FieldsetHTMLAttributes<HTMLFieldSetElement> & { requires: Permission }) {
+  const refusal = useRefusal(requires);
+  return <fieldset disabled={refusal !== null} className={cn('min-w-0', className)} {...props} />;
 }

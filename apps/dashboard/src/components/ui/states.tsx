@@ -47,14 +47,26 @@ export function Notice({ children }: { children: ReactNode }) {
 
 /** A secret shown once: monospace, selectable, with a copy button. */
 export function SecretValue({ label, value }: { label: string; value: string }) {
+  return <CopyValue label={label} value={value} secret />;
+}
+
+/** A value to paste elsewhere (a key, a link, a snippet of HTML), selectable, with a copy button that says when it copied. */
+export function CopyValue({ label, value, secret, multiline }: { label: string; value: string; secret?: boolean; multiline?: boolean }) {
   const [copied, setCopied] = useState(false);
+  const shown = multiline ? (
+    <pre className="block min-w-0 flex-1 overflow-x-auto whitespace-pre rounded bg-slate-100 px-3 py-2 text-xs" data-copy={label}>
+      {value}
+    </pre>
+  ) : (
+    <code className="block min-w-0 flex-1 overflow-x-auto rounded bg-slate-100 px-3 py-2 text-xs" data-copy={label} data-secret={secret ? label : undefined}>
+      {value}
+    </code>
+  );
   return (
     <div className="space-y-1">
       <div className="text-sm font-medium">{label}</div>
-      <div className="flex items-center gap-2">
-        <code className="block flex-1 overflow-x-auto rounded bg-slate-100 px-3 py-2 text-xs" data-secret={label}>
-          {value}
-        </code>
+      <div className={multiline ? 'flex flex-col items-stretch gap-2 sm:flex-row sm:items-start' : 'flex items-center gap-2'}>
+        {shown}
         <Button
           size="sm"
           variant="secondary"
@@ -66,6 +78,9 @@ export function SecretValue({ label, value }: { label: string; value: string }) 
           {copied ? 'Copied' : 'Copy'}
         </Button>
       </div>
+      <span role="status" className="sr-only">
+        {copied ? `${label} copied` : ''}
+      </span>
     </div>
   );
 }

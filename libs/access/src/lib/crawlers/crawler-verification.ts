@@ -36,8 +36,9 @@ export class CrawlerVerification {
     try {
       const hosts = await withTimeout(dns.reverse(ip));
       for (const host of hosts.filter((h) => engine.hostSuffixes.some((suffix) => h.toLowerCase().endsWith(suffix)))) {
-        const addresses = await withTimeout(dns.lookup(host, { all: true }));
-        if (addresses.some((a) => a.address === ip.replace(/^::ffff:/i, ''))) return true;
+        // Forward-confirmed in DNS itself, as the engines document (not /etc/hosts through the system resolver).
+        const forward = await Promise.all([withTimeout(dns.resolve4(host)).catch(() => []), withTimeout(dns.resolve6(host)).catch(() => [])]);
+        if (forward.flat().includes(ip.replace(/^::ffff:/i, ''))) return true;
       }
     } catch {
       // no answer: the ranges decide

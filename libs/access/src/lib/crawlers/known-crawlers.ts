@@ -38,7 +38,8 @@ export const SEARCH_ENGINES: SearchEngine[] = [
   {
     name: 'Googlebot',
     userAgent: /\b(Googlebot|Google-InspectionTool|GoogleOther|Storebot-Google|AdsBot-Google)\b/i,
-    hostSuffixes: ['.googlebot.com', '.google.com', '.googleusercontent.com'],
+    // Google documents these for its crawlers; `.googleusercontent.com` names any Google Cloud VM, and user-triggered fetchers.
+    hostSuffixes: ['.googlebot.com', '.google.com'],
     ranges: ['66.249.64.0/19', '34.22.85.0/27', '34.64.82.64/28', '34.65.242.112/28', '35.247.243.240/28', '192.178.5.0/27'],
   },
   {

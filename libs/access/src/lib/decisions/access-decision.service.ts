@@ -42,7 +42,7 @@ export class AccessDecisionService {
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
     this.readers.recordVisit(reader, now);
     const rules = await this.catalog.rulesOf(request.publicationId);
-    const covering = rules.covering(page.path);
+    const covering = rules.covering(page.matchPath);
     const facts = await this.factsOf(request, reader, page, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
     // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.

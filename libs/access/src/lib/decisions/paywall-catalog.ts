@@ -20,6 +20,7 @@ import { GlobSet } from '../paywalls/path-glob';
 /** An enabled paywall as a check weighs it: its rule, where it applies, to whom, and its running experiment. */
 export interface CandidatePaywall {
   rule: PaywallRule;
+  /** In lower case: paths are matched as routers that ignore case serve them (`PageAddress.matchPath`). */
   includeGlobs: string[];
   excludeGlobs: string[];
   segment: { match: 'all' | 'any'; conditions: SegmentCondition[] } | null;
@@ -100,8 +101,8 @@ export class PaywallCatalog {
       const rule: PaywallRule = { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy };
       return {
         rule,
-        includeGlobs: row.include_globs,
-        excludeGlobs: row.exclude_globs,
+        includeGlobs: row.include_globs.map(lowerCase),
+        excludeGlobs: row.exclude_globs.map(lowerCase),
         segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
         experiment: row.experiment_id
           ? { id: row.experiment_id, variants: (row.experiment_variants ?? []).map((variant) => ({ ...variant, rule: applyVariant(rule, variant.overrides) })) }
@@ -130,3 +131,5 @@ function coverageOf(paywalls: CandidatePaywall[]): (path: string) => CandidatePa
     return paywalls.filter((_, i) => any(matched, ranges[i].include) && !any(matched, ranges[i].exclude));
   };
 }
+
+const lowerCase = (glob: string) => glob.toLowerCase();

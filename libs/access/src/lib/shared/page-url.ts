@@ -1,14 +1,17 @@
+import { MAX_PERCENT_ENCODING_LAYERS, normalisePagePath } from '@gatehouse/contracts';
 import { AppError, hostInDomains } from '@gatehouse/platform';
 
 export { hostInDomains };
 
 /** A page of the publication's site, as access checks, meters and events see it. */
 export interface PageAddress {
-  /** Lower-case host name, without port. */
+  /** Lower-case host name, without port or a trailing dot. */
   hostname: string;
-  /** The URL path as sent (percent-encoded), without a trailing slash except for `/`. */
+  /** The page path the URL names (`normalisePagePath`: decoded, dot segments resolved, no duplicate or trailing slash). */
   path: string;
-  /** What a meter counts as one URL: host and path, query and fragment ignored. */
+  /** What paywall globs are matched against: the path in lower case, as routers that ignore case serve it. */
+  matchPath: string;
+  /** What a meter counts as one URL: host and path (`matchPath`), query and fragment ignored. */
   key: string;
 }
 
@@ -23,8 +26,12 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
     throw AppError.invalid(field, 'must be an absolute http(s) URL');
   }
-  const path = withoutTrailingSlash(url.pathname);
-  return { hostname: url.hostname, path, key: `${url.hostname}${path}` };
+  const path = normalisePagePath(url.pathname);
+  if (path === null) throw AppError.invalid(field, `must not be percent-encoded more than ${MAX_PERCENT_ENCODING_LAYERS} times over`);
+  // `news.example.` is `news.example`: the root of DNS written out.
+  const hostname = url.hostname.replace(/\.$/, '');
+  const matchPath = path.toLowerCase();
+  return { hostname, path, matchPath, key: `${hostname}${matchPath}` };
 }
 
 /** `/a/b/` and `/a/b` are one page; `/` stays `/`. */

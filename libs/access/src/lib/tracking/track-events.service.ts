@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import {
   Events,
+  type DataWallField,
   type ExperimentAssignment,
   type ExperimentVariant,
+  type FieldError,
   type TrackEvent,
   type TrackEventsRequest,
   type VisitorEventData,
 } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
+import { isEmail } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import { filledFields, PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
@@ -39,7 +42,8 @@ interface AcceptedEvent {
 }
 
 interface KnownReferences {
-  paywallIds: Set<string>;
+  /** The publication's paywalls the events name, with the fields of the data walls among them. */
+  paywalls: Map<string, { dataFields: DataWallField[] | null }>;
   experiments: Map<string, { paywallId: string; variants: ExperimentVariant[] }>;
 }
 
@@ -88,11 +92,35 @@ export class TrackEventsService {
     }
     const isPaywallEvent = event.type in PAYWALL_COUNTERS;
     if (isPaywallEvent && event.paywallId == null) throw AppError.invalid(field('paywallId'), `is required for ${event.type}`);
-    if (event.paywallId != null && !known.paywallIds.has(event.paywallId)) {
+    if (event.paywallId != null && !known.paywalls.has(event.paywallId)) {
       throw AppError.invalid(field('paywallId'), 'is not a paywall of this publication');
     }
+    const wallErrors = this.wallErrors(event, known);
+    if (wallErrors.length > 0) throw new AppError('validation_failed', 'The request is invalid.', wallErrors.map((e) => ({ ...e, field: field(e.field) })));
     const experiment = isPaywallEvent ? this.experimentOf(event, field, known) : null;
     return { event, occurredAt, experiment };
+  }
+
+  /**
+   * What a wall needs before it opens: a newsletter subscription an email address, a data
+   * submission for a data wall every required field, each of its type. A wall that opened on
+   * anything less would let the reader through for nothing.
+   */
+  private wallErrors(event: TrackEvent, known: KnownReferences): FieldError[] {
+    const data = event.data ?? {};
+    if (event.type === 'newsletter_subscribe') {
+      const email = data['email'];
+      return typeof email === 'string' && isEmailAddress(email) ? [] : [{ field: 'data.email', message: 'must be an email address' }];
+    }
+    const fields = event.type === 'data_submit' && event.paywallId != null ? known.paywalls.get(event.paywallId)?.dataFields : null;
+    const filled = new Set(filledFields(data));
+    return (fields ?? []).flatMap((wanted): FieldError[] => {
+      const value = data[wanted.name];
+      if (!filled.has(wanted.name)) return wanted.required ? [{ field: `data.${wanted.name}`, message: 'is required' }] : [];
+      if (wanted.type === 'email' && !(typeof value === 'string' && isEmailAddress(value))) return [{ field: `data.${wanted.name}`, message: 'must be an email address' }];
+      if (wanted.type === 'number' && !Number.isFinite(typeof value === 'string' ? Number(value.trim()) : value)) return [{ field: `data.${wanted.name}`, message: 'must be a number' }];
+      return [];
+    });
   }
 
   /** A paywall event may name the experiment variant it showed: both ids, of an experiment on that paywall. */
@@ -151,8 +179,8 @@ export class TrackEventsService {
   private async knownReferences(publicationId: string, events: TrackEvent[]): Promise<KnownReferences> {
     const paywallIds = [...new Set(events.map((e) => e.paywallId).filter(isUuid))];
     const experimentIds = [...new Set(events.map((e) => e.experimentId).filter(isUuid))];
-    const paywalls: Array<{ id: string }> = paywallIds.length
-      ? await this.dataSource.query('SELECT id FROM paywalls WHERE publication_id = $1 AND id = ANY($2::uuid[])', [publicationId, paywallIds])
+    const paywalls: Array<{ id: string; type: string; config: { fields?: DataWallField[] } }> = paywallIds.length
+      ? await this.dataSource.query('SELECT id, type, config FROM paywalls WHERE publication_id = $1 AND id = ANY($2::uuid[])', [publicationId, paywallIds])
       : [];
     const experiments: Array<{ id: string; paywall_id: string; variants: ExperimentVariant[] }> = experimentIds.length
       ? await this.dataSource.query('SELECT id, paywall_id, variants FROM experiments WHERE publication_id = $1 AND id = ANY($2::uuid[])', [
@@ -161,10 +189,16 @@ export class TrackEventsService {
         ])
       : [];
     return {
-      paywallIds: new Set(paywalls.map((p) => p.id)),
+      paywalls: new Map(paywalls.map((p) => [p.id, { dataFields: p.type === 'data' ? (p.config.fields ?? []) : null }])),
       experiments: new Map(experiments.map((e) => [e.id, { paywallId: e.paywall_id, variants: e.variants }])),
     };
   }
+}
+
+/** As identity takes it at registration (decisions D1): a valid address of at most 254 characters, around spaces. */
+function isEmailAddress(value: string): boolean {
+  const email = value.trim();
+  return email.length <= 254 && isEmail(email);
 }
 
 /** Ids as the database spells them (lower case), so they compare, and go out in events, as stored. */

@@ -1,4 +1,5 @@
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
+import { BusClient, type BusOptions, createRequestClient, deleteEventStream } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import type { RequestPattern, StaffRole } from '@gatehouse/contracts';
 import { loadConfig, ManualClock } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
@@ -56,6 +57,7 @@ export class AdminHarness {
       transport: { kind: 'nats', servers: [testNatsUrl()] },
       databaseUrl: this.databaseUrl,
       clock: this.clock,
+      migrate: true,
     });
     this.services.push(service);
     return service;

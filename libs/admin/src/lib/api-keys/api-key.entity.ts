@@ -21,9 +21,13 @@ export class ApiKey {
   @Column({ type: 'text' })
   prefix: string;
 
-  /** SHA-256 (hex) of the key; the key itself is shown once and never stored. */
+  /** SHA-256 (hex) of the key, by which requests find it. */
   @Column({ name: 'key_hash', type: 'text' })
   keyHash: string;
+
+  /** The publishable key itself, public by design (pages carry it); null for secret keys, which are never stored. */
+  @Column({ name: 'publishable_key', type: 'text', nullable: true })
+  publishableKey: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

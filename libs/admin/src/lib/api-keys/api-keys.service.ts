@@ -34,13 +34,14 @@ export class ApiKeysService {
     const createdAt = this.clock.now();
     const publishable = generateApiKeySecret('publishable');
     const secret = generateApiKeySecret('secret');
-    const keys = [publishable, secret].map(({ kind, prefix, keyHash }) => ({
+    const keys = [publishable, secret].map(({ kind, key, prefix, keyHash }) => ({
       id: randomUUID(),
       publicationId,
       name,
       kind,
       prefix,
       keyHash,
+      publishableKey: kind === 'publishable' ? key : null,
       createdAt,
     }));
     await this.dataSource.transaction(async (manager) => {
@@ -97,6 +98,7 @@ function apiKeyView(key: ApiKey): ApiKeyView {
     name: key.name,
     kind: key.kind,
     prefix: key.prefix,
+    publishableKey: key.publishableKey,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,

@@ -4,7 +4,7 @@ import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { normaliseDomains } from './domains';
+import { domainsOverlap, normaliseDomains, refusePublicSuffixes } from './domains';
 import { Membership } from './membership.entity';
 import { Publication } from './publication.entity';
 
@@ -100,20 +100,21 @@ export class PublicationsService {
   }
 
   /**
-   * 409 `conflict` when another publication has one of these domains: a domain decides which
-   * publication's paywalls a page gets, so no tenant may claim another's. Serialised by a lock,
-   * so two publications cannot claim one domain at the same time.
+   * 400 for a public suffix; 409 `conflict` when a domain overlaps one of another publication (the
+   * same, or a wildcard over it, or under its wildcard): a domain decides which publication's
+   * paywalls a page gets, so no tenant may claim another's. Serialised by a lock, so two
+   * publications cannot claim one domain at the same time.
    */
   private async assertDomainsFree(manager: EntityManager, publicationId: string, domains: string[]): Promise<void> {
     if (domains.length === 0) return;
+    refusePublicSuffixes(domains);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtext('admin:domains'))`);
-    const taken: Array<{ domain: string }> = await manager.query(
-      'SELECT DISTINCT unnest(domains) AS domain FROM publications WHERE id <> $1 AND domains && $2::text[]',
-      [publicationId, domains],
-    );
-    const clash = taken.map((row) => row.domain).filter((domain) => domains.includes(domain));
+    const taken: Array<{ domain: string }> = await manager.query('SELECT DISTINCT unnest(domains) AS domain FROM publications WHERE id <> $1', [publicationId]);
+    const clash = domains.filter((domain) => taken.some((row) => domainsOverlap(domain, row.domain)));
     if (clash.length > 0) {
-      throw new AppError('conflict', 'The request conflicts with another publication.', [{ field: 'domains', message: `${clash.join(', ')} belongs to another publication` }]);
+      throw new AppError('conflict', 'The request conflicts with another publication.', [
+        { field: 'domains', message: `${clash.join(', ')} overlaps a domain of another publication` },
+      ]);
     }
   }
 }

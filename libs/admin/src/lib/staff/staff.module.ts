@@ -3,5 +3,5 @@ import { PasswordHasher } from './password-hasher';
 import { StaffLoginThrottle } from './staff-login-throttle';
 import { StaffService } from './staff.service';
 
-@Module({ providers: [StaffService, PasswordHasher, StaffLoginThrottle], exports: [StaffService, PasswordHasher] })
+@Module({ providers: [StaffService, PasswordHasher, StaffLoginThrottle], exports: [StaffService, PasswordHasher, StaffLoginThrottle] })
 export class StaffModule {}

@@ -40,11 +40,11 @@ export class StaffService {
   /** One answer for an unknown email and a wrong password (decisions B2). */
   async authenticate(email: string, password: string): Promise<Staff> {
     const normalised = normaliseEmail(email);
-    const attemptId = await this.throttle.begin(normalised);
+    await this.throttle.count(normalised);
     const staff = await this.dataSource.getRepository(Staff).findOneBy({ email: normalised });
     const passwordMatches = await this.passwords.verify(password, staff?.passwordHash);
     if (!staff || !passwordMatches) throw new AppError('invalid_credentials', 'The email or password is wrong.');
-    await this.throttle.succeeded(attemptId);
+    await this.throttle.succeeded(normalised);
     return staff;
   }
 

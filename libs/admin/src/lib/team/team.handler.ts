@@ -42,7 +42,7 @@ export class TeamHandler {
   }
 
   @Handles(AcceptInvitation)
-  accept({ tokenHash, name, password }: RequestOf<typeof AcceptInvitation>): Promise<{ email: string; publicationId: string }> {
-    return this.team.accept(tokenHash, name, password);
+  accept(acceptance: RequestOf<typeof AcceptInvitation>): Promise<{ email: string; publicationId: string }> {
+    return this.team.accept(acceptance);
   }
 }

@@ -1,30 +1,52 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CreatedInvitation, InvitationView, StaffActor, StaffRole, TeamChangeAction, TeamMemberView, TeamView } from '@gatehouse/contracts';
+import {
+  STAFF_INVITATION_TTL_MINUTES,
+  StaffEmailRequests,
+  type CreatedInvitation,
+  type InvitationAcceptance,
+  type InvitationPreview,
+  type InvitationView,
+  type StaffActor,
+  type StaffRole,
+  type TeamChangeAction,
+  type TeamMemberView,
+  type TeamView,
+} from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid, randomToken, sha256Hex } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, type EntityManager } from 'typeorm';
 import { Membership } from '../publications/membership.entity';
 import { Publication } from '../publications/publication.entity';
-import { PasswordHasher } from '../staff/password-hasher';
+import { AdminConfig } from '../admin.config';
+import { StaffLoginThrottle } from '../staff/staff-login-throttle';
 import { normaliseEmail, Staff } from '../staff/staff.entity';
 import { StaffService } from '../staff/staff.service';
 import { Invitation } from './invitation.entity';
 import { TeamChange } from './team-change.entity';
 
-export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+export const INVITATION_LIFETIME_MS = STAFF_INVITATION_TTL_MINUTES * 60_000;
+/** Where the dashboard's accept page is, on the public address (the email's link adds `#token=…`). */
+const ACCEPT_PATH = '/dashboard/invitation';
+const LOCAL_BASE_URL = 'http://localhost:3000';
 const LOG_LENGTH = 50;
 
 /** A publication's staff: members and their roles, invitations, and the log of every change. */
 @Injectable()
 export class TeamService {
   private readonly logger = new Logger(TeamService.name);
+  private readonly acceptUrl: string;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly staff: StaffService,
-    private readonly passwords: PasswordHasher,
-  ) {}
+    private readonly throttle: StaffLoginThrottle,
+    private readonly bus: BusClient,
+    config: AdminConfig,
+  ) {
+    this.acceptUrl = `${(config.PUBLIC_BASE_URL ?? LOCAL_BASE_URL).replace(/\/+$/, '')}${ACCEPT_PATH}`;
+  }
 
   async view(actor: StaffActor): Promise<TeamView> {
     const { publicationId } = actor;
@@ -77,7 +99,23 @@ export class TeamService {
       await this.record(manager, actor.publicationId, 'invited', owner.email, address, role);
       return created;
     });
-    return { ...invitationView(invitation, owner.email), token };
+    return { ...invitationView(invitation, owner.email), token, emailed: await this.email(invitation, token) };
+  }
+
+  /**
+   * Hands the invitation's email to identity's durable email queue (sent in the publication's
+   * branding). An identity that does not answer leaves the invitation valid and says so: the
+   * inviter passes the link on.
+   */
+  private async email(invitation: Invitation, token: string): Promise<boolean> {
+    const { id: invitationId, publicationId, email: to } = invitation;
+    try {
+      await this.bus.request(StaffEmailRequests.SendInvitation, { publicationId, invitationId, to, acceptUrl: this.acceptUrl, token });
+      return true;
+    } catch (err) {
+      this.logger.warn({ publicationId, invitationId, err: err instanceof Error ? err.message : String(err) }, 'the invitation email could not be queued');
+      return false;
+    }
   }
 
   async revokeInvitation(actor: StaffActor, invitationId: string): Promise<void> {
@@ -113,29 +151,45 @@ export class TeamService {
     });
   }
 
-  async describe(tokenHash: string): Promise<{ email: string; role: StaffRole; publicationName: string; accountExists: boolean }> {
+  async describe(tokenHash: string): Promise<InvitationPreview> {
     const invitation = await this.openInvitation(this.dataSource.manager, tokenHash);
     const publication = await this.dataSource.getRepository(Publication).findOneByOrFail({ id: invitation.publicationId });
-    const accountExists = await this.dataSource.getRepository(Staff).existsBy({ email: invitation.email });
-    return { email: invitation.email, role: invitation.role, publicationName: publication.name, accountExists };
+    return { email: invitation.email, role: invitation.role, publicationName: publication.name };
   }
 
-  /** Single use: the row is locked, so two acceptances of one link cannot both succeed. */
-  async accept(tokenHash: string, name: string, password: string): Promise<{ email: string; publicationId: string }> {
+  /**
+   * Single use: the row is locked, so two acceptances of one link cannot both succeed. An existing
+   * account joins only through its own signed-in session: a password is not checked here, so the
+   * link is no oracle for it, and each such try counts as a failed sign-in of that email.
+   */
+  async accept(acceptance: InvitationAcceptance): Promise<{ email: string; publicationId: string }> {
     return this.dataSource.transaction(async (manager) => {
-      const invitation = await this.openInvitation(manager, tokenHash, true);
-      let staff = await manager.findOneBy(Staff, { email: invitation.email });
-      if (staff) {
-        if (!(await this.passwords.verify(password, staff.passwordHash))) throw new AppError('invalid_credentials', 'The password is wrong.');
-      } else {
-        staff = await this.staff.register({ email: invitation.email, name, password }, manager);
-      }
+      const invitation = await this.openInvitation(manager, acceptance.tokenHash, true);
+      const staff = 'staffId' in acceptance ? await this.signedIn(manager, acceptance.staffId, invitation) : await this.newAccount(manager, acceptance, invitation);
       const alreadyMember = await manager.existsBy(Membership, { staffId: staff.id, publicationId: invitation.publicationId });
       if (!alreadyMember) await manager.insert(Membership, { staffId: staff.id, publicationId: invitation.publicationId, role: invitation.role, createdAt: this.clock.now() });
       await manager.update(Invitation, invitation.id, { acceptedAt: this.clock.now() });
       await this.record(manager, invitation.publicationId, 'joined', staff.email, staff.email, invitation.role);
       return { email: staff.email, publicationId: invitation.publicationId };
     });
+  }
+
+  private async signedIn(manager: EntityManager, staffId: string, invitation: Invitation): Promise<Staff> {
+    const staff = await manager.findOneByOrFail(Staff, { id: staffId });
+    if (staff.email !== invitation.email) {
+      throw new AppError('forbidden', `This invitation is for ${invitation.email}, and you are signed in as ${staff.email}. Sign out, then open the link again.`);
+    }
+    return staff;
+  }
+
+  private async newAccount(manager: EntityManager, draft: { name: string; password: string }, invitation: Invitation): Promise<Staff> {
+    await this.throttle.count(invitation.email);
+    if (await manager.existsBy(Staff, { email: invitation.email })) {
+      throw new AppError('invalid_credentials', `Sign in as ${invitation.email} first, then open the link again to join.`);
+    }
+    const staff = await this.staff.register({ email: invitation.email, name: draft.name, password: draft.password }, manager);
+    await this.throttle.succeeded(invitation.email);
+    return staff;
   }
 
   private async openInvitation(manager: EntityManager, tokenHash: string, lock = false): Promise<Invitation> {

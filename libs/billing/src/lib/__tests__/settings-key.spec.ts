@@ -1,4 +1,5 @@
-import { deleteEventStream, type RunningService, startService } from '@gatehouse/bus';
+import { deleteEventStream } from '@gatehouse/bus';
+import { type RunningService, startService } from '@gatehouse/runtime';
 import { loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ describe('the key that seals processor settings', () => {
       config: loadConfig(BillingConfig, { LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, DATA_DIR: dataDir, ...env }),
       transport: { kind: 'nats', servers: [testNatsUrl()] },
       databaseUrl: db.url,
+      migrate: true,
     });
 
   beforeAll(async () => {

@@ -8,12 +8,21 @@ import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
-import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync';
+import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync';
 import { SubscriptionWriter } from '../subscriptions/subscription-writer';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { FreshSubscriptions } from './fresh-subscriptions';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
 import { PublicationResolver } from './publication-resolver';
+
+/** When the processor says the checkout was paid, and when its subscription's state is read. */
+export interface CompletionTimes {
+  happenedAt: Date;
+  readAt: Date;
+}
+
+/** What completing a checkout did, and the subscription it bought (null when it comes with its own event). */
+export type Completion = SyncResult;
 
 /**
  * `checkout.session.completed` (spec 3.2): creates or updates the subscription of the customer
@@ -37,17 +46,26 @@ export class CheckoutEventHandler {
     if (!isUuid(customerId)) return 'ignored: no customerId in the checkout metadata';
     const publicationId = await this.resolver.resolve(context, { metadata, processorCustomerId: session.customer ? idOf(session.customer) : null });
     if (!publicationId) return 'ignored: not about a publication of this service';
-    if (session.status !== 'complete' || session.payment_status === 'unpaid') return 'ignored: not paid yet';
+    if (!isPaid(session)) return 'ignored: not paid yet';
+    const times = { happenedAt: eventTime(context.event), readAt: readTime(context.event, this.clock.now()) };
+    return (await this.complete(context.manager, publicationId, session, customerId, times)).outcome;
+  }
 
-    await this.recordCompletion(context.manager, publicationId, session, customerId);
-    if (session.mode === 'payment') return this.lifetimePurchase(context, publicationId, session, customerId);
-    if (!session.subscription) return 'recorded: the checkout made no subscription';
+  /**
+   * A paid checkout of the customer, whether its event arrived or the reader came back first
+   * (checkout confirmation): records it, and stores its subscription unless stored already.
+   * Under the checkout's row lock, so the two, and a redelivery, apply it once.
+   */
+  async complete(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string, times: CompletionTimes): Promise<Completion> {
+    await this.recordCompletion(manager, publicationId, session, customerId);
+    if (session.mode === 'payment') return this.lifetimePurchase(manager, publicationId, session, customerId, times.happenedAt);
+    if (!session.subscription) return { outcome: 'recorded: the checkout made no subscription', subscription: null };
     const processorSubscriptionId = idOf(session.subscription);
-    if (await this.sync.locked(context.manager, publicationId, processorSubscriptionId)) return 'recorded: the subscription is stored already';
+    const stored = await this.sync.locked(manager, publicationId, processorSubscriptionId);
+    if (stored) return { outcome: 'recorded: the subscription is stored already', subscription: stored };
     const current = await this.fresh.fetch(publicationId, processorSubscriptionId);
-    if (!current) return 'recorded: the subscription comes with its own event';
-    const readAt = readTime(context.event, this.clock.now());
-    return (await this.sync.apply(context.manager, publicationId, snapshotOf(current), readAt, customerId)).outcome;
+    if (!current) return { outcome: 'recorded: the subscription comes with its own event', subscription: null };
+    return this.sync.apply(manager, publicationId, snapshotOf(current), times.readAt, customerId);
   }
 
   private async recordCompletion(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string): Promise<void> {
@@ -81,18 +99,23 @@ export class CheckoutEventHandler {
     }
   }
 
-  /** A lifetime price is paid once: the subscription it buys is active from now on and never ends. */
-  private async lifetimePurchase(context: InboundContext, publicationId: string, session: Stripe.Checkout.Session, customerId: string): Promise<string> {
-    const { manager } = context;
+  /** A lifetime price is paid once: the subscription it buys is active from `paidAt` on and never ends. */
+  private async lifetimePurchase(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string, paidAt: Date): Promise<Completion> {
     const priceId = session.metadata?.['priceId'];
     const price = isUuid(priceId) ? await manager.findOneBy(Price, { publicationId, id: priceId }) : null;
-    if (!price) return 'recorded: a price this publication does not sell';
-    if (await manager.findOneBy(Subscription, { publicationId, processorCheckoutSessionId: session.id })) return 'recorded: the purchase is stored already';
+    if (!price) return { outcome: 'recorded: a price this publication does not sell', subscription: null };
+    const stored = await manager.findOneBy(Subscription, { publicationId, processorCheckoutSessionId: session.id });
+    if (stored) return { outcome: 'recorded: the purchase is stored already', subscription: stored };
     const purchase = newSubscription(
-      { publicationId, customerId, priceId: price.id, status: 'active', source: 'processor', currentPeriodStart: eventTime(context.event), currentPeriodEnd: null, now: this.clock.now() },
-      { processorCheckoutSessionId: session.id, processorStateAt: eventTime(context.event) },
+      { publicationId, customerId, priceId: price.id, status: 'active', source: 'processor', currentPeriodStart: paidAt, currentPeriodEnd: null, now: this.clock.now() },
+      { processorCheckoutSessionId: session.id, processorStateAt: paidAt },
     );
     await this.writer.insert(manager, purchase);
-    return 'applied';
+    return { outcome: 'applied', subscription: purchase };
   }
+}
+
+/** Paid, or nothing to pay (a trial): the processor sends the reader to the success URL then. */
+export function isPaid(session: Stripe.Checkout.Session): boolean {
+  return session.status === 'complete' && session.payment_status !== 'unpaid';
 }

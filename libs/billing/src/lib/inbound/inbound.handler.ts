@@ -1,15 +1,25 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type RequestOf } from '@gatehouse/contracts';
+import { BillingRequests, type CheckoutConfirmation, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { gunzipSync } from 'node:zlib';
+import { CheckoutConfirmationService } from './checkout-confirmation';
 import { ProcessorEventReceiver } from './processor-event-receiver';
 
-const { ReceiveProcessorEvent } = BillingRequests;
+const { ReceiveProcessorEvent, ConfirmCheckout } = BillingRequests;
 
+/** What the processor tells billing: its webhooks, and what it answers about a checkout the reader came back from. */
 @Controller()
 export class InboundHandler {
-  constructor(private readonly receiver: ProcessorEventReceiver) {}
+  constructor(
+    private readonly receiver: ProcessorEventReceiver,
+    private readonly confirmations: CheckoutConfirmationService,
+  ) {}
+
+  @Handles(ConfirmCheckout)
+  confirm({ publicationId, customerId, sessionId }: RequestOf<typeof ConfirmCheckout>): Promise<CheckoutConfirmation> {
+    return this.confirmations.confirm(publicationId, customerId, sessionId);
+  }
 
   @Handles(ReceiveProcessorEvent)
   receive({ publicationId, payload, gzip, signature }: RequestOf<typeof ReceiveProcessorEvent>): Promise<{ received: true }> {

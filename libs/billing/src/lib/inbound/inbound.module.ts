@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { CheckoutConfirmationService } from './checkout-confirmation';
 import { CheckoutEventHandler } from './checkout-events';
 import { CustomerEventHandler } from './customer-events';
 import { FreshSubscriptions } from './fresh-subscriptions';
@@ -25,6 +26,7 @@ import { WebhookVerifier } from './webhook-verifier';
     FreshSubscriptions,
     SubscriptionEventHandler,
     CheckoutEventHandler,
+    CheckoutConfirmationService,
     InvoiceEventHandler,
     CustomerEventHandler,
   ],

@@ -38,7 +38,7 @@ export class ProcessorEventReceiver {
     const event = this.verifier.verify(body, signature, await this.secretFor(publicationId));
     const scope = publicationId ?? ENVIRONMENT_SCOPE;
     const queued = await this.record(scope, publicationId, event);
-    if (queued && !(await this.streamTookIt())) {
+    if (queued && !(await this.relay.flushWithin(QUEUE_WAIT_MS))) {
       await this.dataSource.transaction((manager) => this.processor.process(manager, scope, event.id));
     }
     return { received: true };
@@ -64,18 +64,5 @@ export class ProcessorEventReceiver {
       await this.outbox.add(manager, BillingInternalEvents.ProcessorEventReceived, { scope, eventId: event.id }, publicationId);
       return true;
     });
-  }
-
-  /** Whether the outbox, this event's entry included, reached the event stream in time. */
-  private async streamTookIt(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), QUEUE_WAIT_MS);
-    });
-    try {
-      return await Promise.race([this.relay.flush().then(() => true, () => false), giveUp]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

@@ -15,6 +15,7 @@ const LOCAL_BASE_URL = 'http://localhost:3000';
 export class ProcessorSettingsService {
   private readonly logger = new Logger(ProcessorSettingsService.name);
   private readonly baseUrl: string;
+  private readonly localTestKey: string | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -24,6 +25,7 @@ export class ProcessorSettingsService {
     config: BillingConfig,
   ) {
     this.baseUrl = (config.PUBLIC_BASE_URL ?? LOCAL_BASE_URL).replace(/\/+$/, '');
+    this.localTestKey = config.LOCAL_PROCESSOR_KEY ?? null;
   }
 
   async view(publicationId: string): Promise<ProcessorSettingsView> {
@@ -102,6 +104,7 @@ export class ProcessorSettingsService {
       webhookEndpointId: settings?.webhookEndpointId ?? null,
       webhookUrl: this.webhookUrl(publicationId),
       updatedAt: settings?.updatedAt.toISOString() ?? null,
+      localTestKey: this.localTestKey,
     };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BRANDING_DEFAULTS, BRANDING_FIELDS, type BrandingChanges, type BrandingConfiguration, type BrandingRevision } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { AdminRequests, BRANDING_DEFAULTS, BRANDING_FIELDS, type BrandingChanges, type BrandingConfiguration, type BrandingRevision } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { AppError, Clock, reviewCustomCss } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { BrandingConfigurationRow } from './branding-configuration.entity';
 
@@ -10,6 +11,7 @@ export class BrandingConfigurationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly bus: BusClient,
   ) {}
 
   async get(publicationId: string): Promise<BrandingRevision> {
@@ -23,6 +25,7 @@ export class BrandingConfigurationsService {
    * `ifRevisions` against the stored revision: no read in between for another save to slip into.
    */
   async update(publicationId: string, changes: BrandingChanges, ifRevisions?: number[]): Promise<BrandingRevision> {
+    if (changes.customCss) await this.refuseEscapingCss(publicationId, changes.customCss);
     const metadata = this.dataSource.getMetadata(BrandingConfigurationRow);
     const column = (field: string) => metadata.findColumnWithPropertyName(field)?.databaseName ?? field;
     const changed = BRANDING_FIELDS.filter((field) => changes[field] !== undefined);
@@ -60,6 +63,13 @@ export class BrandingConfigurationsService {
     } finally {
       await runner.release();
     }
+  }
+
+  /** Custom CSS stays inside each component and fetches only from the publication's own domains. */
+  private async refuseEscapingCss(publicationId: string, css: string): Promise<void> {
+    const { domains } = await this.bus.request(AdminRequests.GetPublication, { publicationId });
+    const { problems } = reviewCustomCss(css, domains);
+    if (problems.length > 0) throw AppError.invalid('customCss', problems.join('; '));
   }
 }
 

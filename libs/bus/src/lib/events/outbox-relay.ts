@@ -103,6 +103,19 @@ export class OutboxRelay implements EntitySubscriberInterface {
     return this.queued;
   }
 
+  /** `flush`, waited for at most `ms`: true when every row committed before the call reached the transport in time. */
+  async flushWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([this.flush().then(() => true, () => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private wake(): void {
     if (!this.running) return;
     this.flush().then(

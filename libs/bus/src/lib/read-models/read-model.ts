@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventEnvelope, EventType } from '@gatehouse/contracts';
+import { cacheMetrics } from '@gatehouse/platform';
 import { LRUCache } from 'lru-cache';
 
 /** What an event may do to a read model: forget entries, or patch one in. */
@@ -87,6 +88,7 @@ export class ReadModel<K, V extends NonNullable<unknown>> implements ReadModelCh
   async get(key: K): Promise<V> {
     const k = this.keyOf(key);
     const fresh = this.cache.get(k);
+    cacheMetrics.lookups.inc({ cache: this.options.name, result: fresh === undefined ? 'miss' : 'hit' });
     if (fresh !== undefined) return fresh;
     return this.fetchKey(k, key, false);
   }

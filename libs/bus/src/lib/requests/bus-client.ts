@@ -1,23 +1,27 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ClientProxy } from '@nestjs/microservices';
 import type { RequestPattern } from '@gatehouse/contracts';
-import { AppError, isProblem } from '@gatehouse/platform';
+import { AppError, busMetrics, isProblem } from '@gatehouse/platform';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TimeoutError } from 'rxjs';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
+import { currentDeadline } from './request-handling';
 
 export const REQUEST_CLIENT = Symbol('REQUEST_CLIENT');
 
-/** What the bus needs of a request client: over NATS, Nest's client extended; in process, our own. */
-export type RequestClient = Pick<ClientProxy, 'close' | 'connect'> & {
+/** What the bus needs of a request client: over NATS or in process. */
+export interface RequestClient {
   /** True while a connection that was up is lost (NATS reconnecting). */
   readonly disconnected?: boolean;
+  connect(): Promise<void>;
+  close(): Promise<void>;
   /**
-   * One request and its reply as a promise (cheaper than `send`'s observables): rejects with the
-   * reply's error, or with rxjs's `TimeoutError` when no reply came within `timeoutMs`.
+   * One request and its reply as a promise: rejects with the reply's error, or with rxjs's
+   * `TimeoutError` when no reply came within `timeoutMs`. The request carries its deadline.
    */
   request(pattern: string, data: unknown, timeoutMs: number): Promise<unknown>;
-};
+  /** Whether a message makes the round trip through the bus now. */
+  probe(): Promise<boolean>;
+}
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
 const patience = new AsyncLocalStorage<number>();
@@ -51,29 +55,39 @@ export class BusClient implements OnApplicationShutdown {
   }
 
   async request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>, timeoutMs?: number): Promise<Res> {
-    const limit = timeoutMs ?? patience.getStore() ?? this.timeoutMs;
-    if (this.client.disconnected) {
-      throw new AppError('service_unavailable', `The bus is unreachable: ${pattern.pattern} was not sent.`);
+    // Inside a request's handler, no reply is awaited past the moment its own caller stops waiting.
+    const deadline = currentDeadline();
+    const wanted = timeoutMs ?? patience.getStore() ?? this.timeoutMs;
+    const limit = deadline === undefined ? wanted : Math.min(wanted, deadline - Date.now());
+    const started = performance.now();
+    const outcome = (name: 'ok' | 'error' | 'timeout' | 'unreachable') =>
+      busMetrics.requests.observe({ pattern: pattern.pattern, outcome: name }, (performance.now() - started) / 1000);
+    if (this.client.disconnected || limit <= 0) {
+      outcome('unreachable');
+      throw new AppError('service_unavailable', limit <= 0 ? `The caller stopped waiting: ${pattern.pattern} was not sent.` : `The bus is unreachable: ${pattern.pattern} was not sent.`);
     }
     try {
-      return (await this.client.request(pattern.pattern, payload, limit)) as Res;
+      const reply = (await this.client.request(pattern.pattern, payload, limit)) as Res;
+      outcome('ok');
+      return reply;
     } catch (err) {
-      if (isProblem(err)) throw AppError.fromProblem(err);
+      if (isProblem(err)) {
+        outcome(err.code === 'service_unavailable' ? 'unreachable' : 'error');
+        throw AppError.fromProblem(err);
+      }
       if (err instanceof TimeoutError) {
+        outcome('timeout');
         throw new AppError('service_unavailable', `No answer to ${pattern.pattern} within ${limit} ms.`);
       }
+      outcome('unreachable');
       this.logger.warn(`${pattern.pattern} failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       throw new AppError('service_unavailable', `The service answering ${pattern.pattern} could not be reached.`);
     }
   }
 
-  /** Whether requests can be sent now; connects first when none was sent yet. */
-  async connected(): Promise<boolean> {
-    if (this.client.disconnected) return false;
-    return this.client.connect().then(
-      () => !this.client.disconnected,
-      () => false,
-    );
+  /** Whether a request makes the round trip through the bus now (readiness). */
+  probe(): Promise<boolean> {
+    return this.client.probe();
   }
 
   async onApplicationShutdown(): Promise<void> {

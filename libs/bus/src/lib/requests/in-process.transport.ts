@@ -1,7 +1,8 @@
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler, type WritePacket } from '@nestjs/microservices';
 import { problem } from '@gatehouse/platform';
-import { isObservable, lastValueFrom, TimeoutError } from 'rxjs';
+import { TimeoutError } from 'rxjs';
 import type { RequestClient } from './bus-client';
+import { handleRequest } from './request-handling';
 
 type Respond = (packet: WritePacket) => void;
 
@@ -22,13 +23,13 @@ export class InProcessRequestBroker {
     for (const [subject, route] of this.routes) if (route.server === server) this.routes.delete(subject);
   }
 
-  dispatch(subject: string, data: unknown, respond: Respond): void {
+  dispatch(subject: string, data: unknown, deadline: number, respond: Respond): void {
     const route = this.routes.get(subject);
     if (!route) {
       respond({ err: problem('service_unavailable', 'No service answers this request.'), isDisposed: true });
       return;
     }
-    void route.server.handle(route.pattern, overTheWire(data), (packet) => respond(overTheWire(packet)));
+    void route.server.handle(route.pattern, overTheWire(data), deadline, (packet) => respond(overTheWire(packet)));
   }
 }
 
@@ -57,16 +58,11 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     return this.messageHandlers.get(pattern) ?? null;
   }
 
-  async handle(pattern: string, data: unknown, respond: Respond): Promise<void> {
+  async handle(pattern: string, data: unknown, deadline: number, respond: Respond): Promise<void> {
     const handler = this.getHandlerByPattern(pattern);
     if (!handler) return respond({ err: problem('service_unavailable'), isDisposed: true });
-    try {
-      // A handler answers with its value, or (an interceptor, an exception filter) an observable of it.
-      const result: unknown = await handler(data, new InProcessContext([pattern]));
-      respond({ response: isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result, isDisposed: true });
-    } catch (err) {
-      respond({ err, isDisposed: true });
-    }
+    const packet = await handleRequest(handler, pattern, data, new InProcessContext([pattern]), deadline);
+    if (packet) respond(packet);
   }
 
   on(): void {
@@ -75,6 +71,11 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 
   unwrap<T>(): T {
     return this.broker as T;
+  }
+
+  /** The broker lives in this process: a request always reaches it. */
+  async probe(): Promise<boolean> {
+    return true;
   }
 }
 
@@ -93,10 +94,14 @@ export class InProcessClient implements RequestClient {
     // Nothing to close.
   }
 
+  async probe(): Promise<boolean> {
+    return true;
+  }
+
   request(pattern: string, data: unknown, timeoutMs: number): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new TimeoutError()), timeoutMs);
-      this.broker.dispatch(`${this.namespace}.${pattern}`, data, (reply) => {
+      this.broker.dispatch(`${this.namespace}.${pattern}`, data, Date.now() + timeoutMs, (reply) => {
         clearTimeout(timer);
         if (reply.err !== undefined && reply.err !== null) reject(reply.err);
         else resolve(reply.response);

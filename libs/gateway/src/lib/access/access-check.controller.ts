@@ -43,16 +43,43 @@ export class AccessCheckController {
   }
 }
 
-/** The segment attributes of a check: from the query, else the User-Agent and the CDN's country header. */
-export function visitorAttributesOf(query: AccessCheckQueryDto, request: FastifyRequest, config: GatewayConfig): VisitorAttributes {
+/**
+ * The segment attributes of a check. A signal the gateway can read itself wins over the same
+ * attribute stated in the query: the CDN's country header when COUNTRY_HEADER is set (the query's
+ * `country` is then ignored), the device class of the User-Agent when one is sent, the `utm_*` of
+ * the checked page's own URL. `referrer` has no other source. Which of these a reader can change
+ * is in docs/access.md ("Segment attributes a reader can state"). Staff trying a URL in the
+ * dashboard (`simulated`) state the reader they imagine: there the query wins.
+ */
+export function visitorAttributesOf(query: AccessCheckQueryDto, request: FastifyRequest, config: GatewayConfig, simulated = false): VisitorAttributes {
+  const userAgent = request.headers['user-agent'];
+  const page = pageParameters(query.url);
+  const observed = {
+    device: userAgent ? deviceFromUserAgent(userAgent) : undefined,
+    country: config.COUNTRY_HEADER ? countryOf(request, config) : undefined,
+    utmSource: page.get('utm_source') ?? undefined,
+    utmMedium: page.get('utm_medium') ?? undefined,
+    utmCampaign: page.get('utm_campaign') ?? undefined,
+  };
+  const stated = { device: query.device, country: query.country, utmSource: query.utm_source, utmMedium: query.utm_medium, utmCampaign: query.utm_campaign };
+  const [first, second] = simulated ? [stated, observed] : [observed, stated];
   return {
     referrer: query.referrer,
-    device: query.device ?? deviceFromUserAgent(request.headers['user-agent']),
-    country: (query.country ?? countryOf(request, config))?.toUpperCase(),
-    utmSource: query.utm_source,
-    utmMedium: query.utm_medium,
-    utmCampaign: query.utm_campaign,
+    device: first.device ?? second.device,
+    // With COUNTRY_HEADER set, a reader's own ?country= is never used, even when the header is missing.
+    country: (simulated || !config.COUNTRY_HEADER ? (first.country ?? second.country) : observed.country)?.toUpperCase(),
+    utmSource: first.utmSource ?? second.utmSource,
+    utmMedium: first.utmMedium ?? second.utmMedium,
+    utmCampaign: first.utmCampaign ?? second.utmCampaign,
   };
+}
+
+function pageParameters(url: string): URLSearchParams {
+  try {
+    return new URL(url).searchParams;
+  } catch {
+    return new URLSearchParams();
+  }
 }
 
 /** The CDN's country header (COUNTRY_HEADER), when it carries a two-letter code. */

@@ -35,7 +35,7 @@ export class AccessTrialController {
       url: query.url,
       customerId: null,
       userId: null,
-      attributes: visitorAttributesOf(query, request, this.config),
+      attributes: visitorAttributesOf(query, request, this.config, true),
       trial: true,
     });
   }

@@ -31,7 +31,8 @@ export class EventsController {
   @ApiAcceptedResponse({ type: TrackEventsAcceptedDto })
   @ApiResponse({
     status: 400,
-    description: '`validation_failed` naming the field (`events[i].field` in a batch): type, URL, `data` over 4 KiB, more than 50 events, an unknown paywall or variant',
+    description:
+      '`validation_failed` naming the field (`events[i].field` in a batch): type, URL, `data` over 4 KiB, more than 50 events, an unknown paywall or variant, a `newsletter_subscribe` without a valid `data.email`, a `data_submit` for a data wall missing a required field or with a field not of its type (`data.<name>`, one error per field)',
   })
   @ApiResponse({ status: 403, description: "`url_not_in_publication`: an event's URL is not on a domain of the publication" })
   async track(@Caller() caller: Principal, @Body() body: unknown): Promise<{ accepted: number }> {

@@ -17,7 +17,7 @@ export class ApiKeysController {
 
   @Get()
   @Auth('session')
-  @ApiOperation({ summary: "The publication's keys, revoked ones included; never the keys themselves." })
+  @ApiOperation({ summary: "The publication's keys, revoked ones included: publishable keys whole (they are public), secret keys by their prefix only." })
   @ApiOkResponse({ type: [ApiKeyViewDto] })
   list(@Caller() caller: Principal): Promise<ApiKeyView[]> {
     return this.bus.request(AdminRequests.ListApiKeys, { publicationId: sessionOf(caller).publicationId });
@@ -25,7 +25,7 @@ export class ApiKeysController {
 
   @Post()
   @Auth('session')
-  @ApiOperation({ summary: 'Create a key pair. Both keys are in this answer only; they are stored hashed.' })
+  @ApiOperation({ summary: 'Create a key pair. The secret key is in this answer only and stored hashed; the publishable key, public by design, stays listed.' })
   @ApiCreatedResponse({ type: CreatedApiKeyPairDto })
   @ApiResponse({ status: 409, description: '`conflict`: the name was used before in this publication, even by a revoked pair' })
   create(@Caller() caller: Principal, @Body() body: CreateApiKeyPairDto): Promise<CreatedApiKeyPair> {

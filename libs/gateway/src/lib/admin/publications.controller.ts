@@ -8,6 +8,8 @@ import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { CreatePublicationDto, UpdatePublicationDto } from './dtos/admin.dto';
 import { MembershipPageDto, MembershipViewDto } from './dtos/admin-views.dto';
 
+const PUBLIC_SUFFIX = '`validation_failed`: a domain is a public suffix (`com`, `co.uk`, `github.io`) or a wildcard over one (`*.com`)';
+
 @ApiTags('admin publications')
 @Controller('admin/publications')
 // Its writes change what the gateway's read models hold: each is answered once this replica heard of it.
@@ -28,7 +30,8 @@ export class PublicationsController {
   @Auth('session', { viewerMayWrite: true })
   @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
   @ApiCreatedResponse({ type: MembershipViewDto, description: 'The caller is its `admin`.' })
-  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
+  @ApiResponse({ status: 400, description: PUBLIC_SUFFIX })
+  @ApiResponse({ status: 409, description: '`conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it)' })
   create(@Caller() caller: Principal, @Body() body: CreatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.CreatePublication, { staffId: sessionOf(caller).staffId, ...body });
   }
@@ -38,7 +41,8 @@ export class PublicationsController {
   @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
   @ApiOkResponse({ type: MembershipViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
-  @ApiResponse({ status: 409, description: '`conflict`: a domain belongs to another publication' })
+  @ApiResponse({ status: 400, description: PUBLIC_SUFFIX })
+  @ApiResponse({ status: 409, description: '`conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it)' })
   async update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
   }

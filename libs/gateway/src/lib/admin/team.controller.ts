@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type CreatedInvitation, type MembershipView, type ReplyOf, type StaffView, type TeamMemberView, type TeamView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { sha256Hex } from '@gatehouse/platform';
+import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { GatewayConfig } from '../gateway.config';
 import { Auth } from '../edge/credentials';
@@ -98,17 +98,37 @@ export class InvitationsController {
 
   @Post('accept')
   @HttpCode(200)
-  @Auth('none')
-  @ApiOperation({ summary: 'Accept an invitation by setting a password (or giving your existing one); signs you in to that publication.' })
+  @Auth('session-if-sent')
+  @ApiOperation({
+    summary:
+      'Accept an invitation: signed in as the invited email, it joins that account (no password); otherwise it makes a new account with `name` and `password`. Either way you are signed in to the publication joined.',
+  })
   @ApiOkResponse({
     type: StaffLoginResultDto,
     description: 'Signed in to the publication joined.',
-    headers: { 'Set-Cookie': { description: 'The `service_session` cookie (HttpOnly, SameSite=Lax).', schema: { type: 'string' } } },
+    headers: { 'Set-Cookie': { description: 'The `service_session` cookie (HttpOnly, SameSite=Lax), for a new account.', schema: { type: 'string' } } },
   })
   @ApiResponse({ status: 404, description: NO_INVITATION })
-  @ApiResponse({ status: 401, description: '`invalid_credentials`: the email has an account and the password is not its own' })
-  async accept(@Body() body: AcceptInvitationDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ staff: StaffView; publication: MembershipView }> {
-    const { email, publicationId } = await this.bus.request(AdminRequests.AcceptInvitation, { tokenHash: sha256Hex(body.token), name: body.name, password: body.password });
+  @ApiResponse({
+    status: 401,
+    description: '`invalid_credentials`: the email has an account: sign in as it, then accept (a password is never checked here; each try counts as a failed sign-in)',
+  })
+  @ApiResponse({ status: 403, description: '`forbidden`: signed in as another email' })
+  @ApiResponse({ status: 429, description: '`rate_limited`: too many failed sign-ins for the email (shared with staff login)' })
+  async accept(@Caller() caller: Principal, @Body() body: AcceptInvitationDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ staff: StaffView; publication: MembershipView }> {
+    const tokenHash = sha256Hex(body.token);
+    if (caller.session) {
+      const { publicationId } = await this.bus.request(AdminRequests.AcceptInvitation, { tokenHash, staffId: caller.session.staffId });
+      const { staff, publication } = await this.bus.request(AdminRequests.SwitchPublication, { sessionId: caller.session.sessionId, publicationId });
+      return { staff, publication };
+    }
+    if (body.name === undefined || body.password === undefined) {
+      throw new AppError('validation_failed', 'Sign in first to join with an existing account, or give a name and a password for a new one.', [
+        ...(body.name === undefined ? [{ field: 'name', message: 'is required for a new account' }] : []),
+        ...(body.password === undefined ? [{ field: 'password', message: 'is required for a new account' }] : []),
+      ]);
+    }
+    const { email, publicationId } = await this.bus.request(AdminRequests.AcceptInvitation, { tokenHash, name: body.name, password: body.password });
     const { token, staff, publication } = await this.bus.request(AdminRequests.CreateSession, { email, password: body.password, publicationId });
     void reply.header('Set-Cookie', sessionCookie(token, this.secureCookie));
     return { staff, publication };

@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccountEmailRequests, type CustomerAuthResult, type CustomerProfile, type EmailRequestAccepted } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, hostInDomains } from '@gatehouse/platform';
 import { Auth, RateLimit } from '../edge/credentials';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
+import { requirePublicationPages } from '../edge/publication-pages';
 import { EmailRequestAcceptedDto, EmailTokenDto, EmailWithReturnUrlDto, LoginCodeDto, PasswordResetConfirmDto } from './dtos/account-email.dto';
 import { CustomerAuthResultDto, CustomerProfileDto, ReturnUrlDto } from './dtos/customer-auth.dto';
 
@@ -28,7 +28,7 @@ export class AccountEmailController {
   @ApiResponse({ status: 403, description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains" })
   @ApiResponse({ status: 429, description: PER_EMAIL_LIMIT })
   requestPasswordReset(@Caller() caller: Principal, @Body() body: EmailWithReturnUrlDto): Promise<EmailRequestAccepted> {
-    return this.bus.request(AccountEmailRequests.RequestPasswordReset, { publicationId: keyPublicationOf(caller), ...checked(caller, body) });
+    return this.bus.request(AccountEmailRequests.RequestPasswordReset, { publicationId: keyPublicationOf(caller), ...requirePublicationPages(caller, body, ['returnUrl']) });
   }
 
   @Post('password-reset/confirm')
@@ -67,7 +67,7 @@ export class AccountEmailController {
     return this.bus.request(AccountEmailRequests.RequestEmailVerification, {
       publicationId: keyPublicationOf(caller),
       customerId: customerOf(caller).customerId,
-      ...checked(caller, body),
+      ...requirePublicationPages(caller, body, ['returnUrl']),
     });
   }
 
@@ -81,7 +81,7 @@ export class AccountEmailController {
   @ApiResponse({ status: 403, description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains" })
   @ApiResponse({ status: 429, description: PER_EMAIL_LIMIT })
   requestLoginCode(@Caller() caller: Principal, @Body() body: EmailWithReturnUrlDto): Promise<EmailRequestAccepted> {
-    return this.bus.request(AccountEmailRequests.RequestLoginCode, { publicationId: keyPublicationOf(caller), ...checked(caller, body) });
+    return this.bus.request(AccountEmailRequests.RequestLoginCode, { publicationId: keyPublicationOf(caller), ...requirePublicationPages(caller, body, ['returnUrl']) });
   }
 
   @Post('login-code/verify')
@@ -110,12 +110,4 @@ export class AccountEmailController {
   confirmLoginLink(@Caller() caller: Principal, @Body() body: EmailTokenDto): Promise<CustomerAuthResult> {
     return this.bus.request(AccountEmailRequests.ConfirmLoginLink, { publicationId: keyPublicationOf(caller), token: body.token });
   }
-}
-
-/** A link may only lead to the publication's own site: the token in it signs the reader in. */
-export function checked<T extends { returnUrl?: string }>(caller: Principal, body: T): T {
-  if (body.returnUrl !== undefined && !hostInDomains(new URL(body.returnUrl).hostname, caller.apiKey?.domains ?? [])) {
-    throw new AppError('url_not_in_publication', 'returnUrl must be a page on one of the publication’s domains.');
-  }
-  return body;
 }

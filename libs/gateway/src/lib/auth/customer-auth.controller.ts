@@ -4,8 +4,8 @@ import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from 
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
+import { requirePublicationPages } from '../edge/publication-pages';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
-import { checked } from './account-email.controller';
 import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, RefreshTokenDto, RegisterCustomerDto } from './dtos/customer-auth.dto';
 
 @ApiTags('customer auth')
@@ -27,7 +27,7 @@ export class CustomerAuthController {
     @Headers('accept-language') acceptLanguage: string | undefined,
   ): Promise<CustomerAuthResult> {
     const locale = body.locale ?? acceptLanguage?.slice(0, 200);
-    return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...checked(caller, body), locale });
+    return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...requirePublicationPages(caller, body, ['returnUrl']), locale });
   }
 
   @Post('login')

@@ -1,12 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { EmailTemplateRequests, MailboxRequests, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page } from '@gatehouse/contracts';
+import { EmailTemplateRequests, MailboxRequests, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page, type StaffActor } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { EmailCopyDto, EmailMessageDto, EmailMessagePageDto, EmailTemplateDto, EmailTemplateParamsDto } from './dtos/account-email.dto';
+
+const OWNERS_ONLY = '`forbidden`: only an owner (`admin`) of the publication reads its messages';
+
+/** Who a reader's messages may be shown to, even redacted: the publication's owners. */
+function ownerOf(caller: Principal): StaffActor {
+  const session = sessionOf(caller);
+  if (session.role !== 'admin') throw new AppError('forbidden', "Only an owner of the publication reads its readers' messages.");
+  return session;
+}
 
 /** Staff's side of account email (docs/email.md): what was sent, the local mailbox, and the copy. */
 @ApiTags('admin email')
@@ -18,18 +28,20 @@ export class MailboxController {
   @Auth('session')
   @ApiOperation({ summary: "The publication's account email, newest first: each message's state, whether sent over SMTP or kept in the local mailbox." })
   @ApiOkResponse({ type: EmailMessagePageDto })
+  @ApiResponse({ status: 403, description: OWNERS_ONLY })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit` or `cursor`' })
   listMessages(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<EmailMessageSummary>> {
-    return this.bus.request(MailboxRequests.List, { publicationId: sessionOf(caller).publicationId, ...query });
+    return this.bus.request(MailboxRequests.List, { publicationId: ownerOf(caller).publicationId, ...query });
   }
 
   @Get('mailbox/:id')
   @Auth('session')
-  @ApiOperation({ summary: 'One message; its text and HTML when it was kept in the local mailbox (no SMTP_URL).' })
+  @ApiOperation({ summary: 'One message; its text and HTML when it was kept in the local mailbox (no SMTP_URL), with its code and link redacted.' })
   @ApiOkResponse({ type: EmailMessageDto })
+  @ApiResponse({ status: 403, description: OWNERS_ONLY })
   @ApiResponse({ status: 404, description: '`not_found`: no such message in the current publication' })
   getMessage(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<EmailMessageView> {
-    return this.bus.request(MailboxRequests.Get, { publicationId: sessionOf(caller).publicationId, messageId: id });
+    return this.bus.request(MailboxRequests.Get, { publicationId: ownerOf(caller).publicationId, messageId: id });
   }
 
   @Get('email-templates')

@@ -4,7 +4,7 @@ import { BillingRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { gzipSync } from 'node:zlib';
-import type { RequestWithRawBody } from '../create-gateway';
+import type { RequestWithRawBody } from '../gateway-edge';
 import { Auth } from '../edge/credentials';
 import { ProcessorWebhookReceivedDto } from './dtos/billing-views.dto';
 import { ProcessorWebhookQueryDto } from './dtos/billing.dto';

@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type CheckoutSessionView, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
+import { requirePublicationPages } from '../edge/publication-pages';
 import { Idempotent } from '../edge/idempotency';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
-import { CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
-import { CancelSubscriptionDto, CheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
+import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
+import { CancelSubscriptionDto, CheckoutDto, ConfirmCheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
 
 const CUSTOMER_RULE = "With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required.";
 
@@ -52,15 +53,35 @@ export class SubscriptionsController {
   })
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price or customer in the publication' })
   @ApiResponse({ status: 409, description: '`conflict`: the price or its product is inactive, or the publication has no processor settings' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
     return this.bus.request(BillingRequests.CreateCheckout, {
-      ...body,
+      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl']),
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
+    });
+  }
+
+  @Post('checkout/confirm')
+  @HttpCode(200)
+  @Auth('secret-or-customer')
+  @ApiOperation({
+    summary: `Confirm a checkout the customer came back from: the payment processor is asked for the session's state and, once it is paid, the subscription is recorded exactly as the processor's \`checkout.session.completed\` webhook records it (whichever comes first; the other changes nothing). The browser SDK calls it on the page the success URL leads to, so the page unlocks even when the webhook is late. ${CUSTOMER_RULE}`,
+  })
+  @ApiOkResponse({ type: CheckoutConfirmationDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: not a checkout session id' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: no checkout with this id was started by this customer in the publication' })
+  @ApiResponse({ status: 409, description: '`conflict`: the publication has no processor settings' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor could not be asked; nothing was recorded' })
+  confirmCheckout(@Caller() caller: Principal, @Body() body: ConfirmCheckoutDto): Promise<CheckoutConfirmation> {
+    return this.bus.request(BillingRequests.ConfirmCheckout, {
+      publicationId: keyPublicationOf(caller),
+      customerId: customerFor(caller, body.customerId),
+      sessionId: body.sessionId,
     });
   }
 
@@ -69,14 +90,14 @@ export class SubscriptionsController {
   @ApiOperation({ summary: `Open the payment processor's billing portal for the customer; redirect them to \`url\`. ${CUSTOMER_RULE}` })
   @ApiCreatedResponse({ type: PortalSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `returnUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: the customer has no account at the processor yet (never checked out)' })
   @ApiResponse({ status: 502, description: '`processor_error`' })
   portal(@Caller() caller: Principal, @Body() body: PortalDto): Promise<{ url: string }> {
     return this.bus.request(BillingRequests.CreatePortal, {
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
-      returnUrl: body.returnUrl,
+      returnUrl: requirePublicationPages(caller, body, ['returnUrl']).returnUrl,
     });
   }
 

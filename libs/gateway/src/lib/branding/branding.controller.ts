@@ -7,6 +7,7 @@ import { Auth } from '../edge/credentials';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
 import { BrandingConfigurationDto, UpdateBrandingDto } from './dtos/branding.dto';
 import { entityTagOf, ifMatchRevisions, ifNoneMatchHits } from './entity-tag';
+import { reviewCustomCss } from '@gatehouse/platform';
 
 @ApiTags('branding')
 @Controller('branding')
@@ -28,7 +29,10 @@ export class BrandingController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BrandingConfiguration | undefined> {
-    const branding = await this.bus.request(BrandingRequests.Get, { publicationId: keyPublicationOf(caller) });
+    const stored = await this.bus.request(BrandingRequests.Get, { publicationId: keyPublicationOf(caller) });
+    // What an earlier version stored unchecked reaches readers confined too (docs/branding.md, "Custom CSS").
+    const customCss = stored.configuration.customCss;
+    const branding = customCss ? { ...stored, configuration: { ...stored.configuration, customCss: reviewCustomCss(customCss, caller.apiKey?.domains ?? []).confined } } : stored;
     const entityTag = entityTagOf(branding);
     // Shared caches must keep one copy per key: each key belongs to one publication.
     void reply.header('Cache-Control', 'public, max-age=60').header('Vary', 'Origin, X-API-Key').header('ETag', entityTag);

@@ -10,6 +10,8 @@ import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiSecurity } from '@nestjs/
  * - `secret-or-customer`: an sk_ key, or a pk_ key together with a customer JWT;
  * - `secret`: an sk_ key only;
  * - `session`: the admin session cookie;
+ * - `session-if-sent`: the admin session cookie when one is sent (checked as for `session`, a
+ *   viewer's write allowed), else nothing: an invitation accepted signed in or as a new account;
  * - `session-or-secret`: the admin session cookie or an sk_ key.
  */
 export type Credential =
@@ -20,6 +22,7 @@ export type Credential =
   | 'secret-or-customer'
   | 'secret'
   | 'session'
+  | 'session-if-sent'
   | 'session-or-secret';
 
 export interface AuthRule {
@@ -64,6 +67,7 @@ const documentation: Record<Credential, { security: MethodDecorator[]; refusals:
       [403, '`forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin)'],
     ],
   },
+  'session-if-sent': { security: [ApiCookieAuth('adminSession')], refusals: [[403, '`csrf_failed` (a foreign Origin)']] },
   'session-or-secret': {
     security: [ApiCookieAuth('adminSession'), ApiSecurity('apiKey')],
     refusals: [

@@ -1,16 +1,17 @@
-import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerModuleOptions, type ThrottlerStorage } from '@nestjs/throttler';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, sha256Hex } from '@gatehouse/platform';
+import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
 import { ApiKeyReadModel } from './api-key.read-model';
-import { AUTH_RULE, RATE_LIMIT_CLASS, type AuthRule, type RateLimitClass } from './credentials';
+import { AUTH_RULE, RATE_LIMIT_CLASS, RATE_LIMITS, type AuthRule, type RateLimitClass } from './credentials';
 import { CustomerTokens } from './customer-tokens';
 import type { Principal, RequestWithPrincipal } from './principal';
-import { RateLimiter } from './rate-limiter';
+import { RATE_LIMIT_WINDOW_MS, rateLimitHeaders } from './unrouted-rate-limiter';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,28 +19,44 @@ const KEY_FORMAT = /^(pk|sk)_[A-Za-z0-9_-]{20,200}$/;
 
 /**
  * The edge of every route: establishes who is calling exactly as the route declares with `@Auth`,
- * then counts the call against that identity's rate limit (decisions C1-C2). The limit headers go
- * on every response, refusals included, so a refused caller is counted too (as its IP when its
- * credentials are not valid).
+ * then counts the call against that identity's rate limit (decisions C1-C2) with
+ * `@nestjs/throttler`'s guard: one throttler whose limit, key and tracker follow the route's
+ * `@RateLimit` class and the caller. The limit headers go on every response, refusals included, so
+ * a refused caller is counted too (as its IP when its credentials are not valid).
  */
 @Injectable()
-export class EdgeGuard implements CanActivate {
-  private readonly logger = new Logger(EdgeGuard.name);
+export class EdgeGuard extends ThrottlerGuard {
+  protected override logger = new Logger(EdgeGuard.name);
   private readonly ownOrigins: Set<string>;
 
   constructor(
-    private readonly reflector: Reflector,
-    private readonly config: GatewayConfig,
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    config: GatewayConfig,
     private readonly bus: BusClient,
     private readonly keys: ApiKeyReadModel,
     private readonly customerTokens: CustomerTokens,
     private readonly deletedCustomers: DeletedCustomers,
-    private readonly limits: RateLimiter,
   ) {
+    super(options, storage, reflector);
     this.ownOrigins = trustedOrigins(config);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** The throttler of every route: its class's limit per window, counted per class and caller. */
+  static throttlers(): ThrottlerModuleOptions {
+    const classOf = (context: ExecutionContext) =>
+      (Reflect.getMetadata(RATE_LIMIT_CLASS, context.getHandler()) as RateLimitClass | undefined) ?? 'default';
+    return {
+      throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: (context) => RATE_LIMITS[classOf(context)] }],
+      getTracker: (request) => EdgeGuard.identityOf((request as RequestWithPrincipal).principal ?? {}, request as RequestWithPrincipal),
+      generateKey: (context, tracker) => `${classOf(context)}:${tracker}`,
+    };
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    // Probes and metrics: no credentials, never counted (kubelets on one node share an IP).
+    if (this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, context.getHandler())) return true;
     const rule = this.reflector.get<AuthRule | undefined>(AUTH_RULE, context.getHandler());
     if (!rule) {
       this.logger.error(`${context.getClass().name}.${context.getHandler().name} declares no @Auth: refused`);
@@ -54,15 +71,23 @@ export class EdgeGuard implements CanActivate {
       refusal = err;
     }
     request.principal = principal;
-    const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, context.getHandler()) ?? 'default';
-    await this.limits.count(limitClass, this.identityOf(principal, request), context.switchToHttp().getResponse<FastifyReply>());
+    await super.canActivate(context);
     if (refusal) throw refusal;
     return true;
+  }
+
+  /** Past the limit: 429 with the three headers and `Retry-After`, as problem details. */
+  protected override async throwThrottlingException(context: ExecutionContext, { limit, totalHits, timeToExpire }: ThrottlerLimitDetail): Promise<void> {
+    rateLimitHeaders(context.switchToHttp().getResponse<FastifyReply>(), limit, totalHits, timeToExpire);
+    throw AppError.retryLater('rate_limited', `Too many requests: at most ${limit} a minute. Retry in ${timeToExpire} s.`, timeToExpire);
   }
 
   private async authenticate(rule: AuthRule, request: RequestWithPrincipal): Promise<Principal> {
     const { credential } = rule;
     if (credential === 'none') return {};
+    if (credential === 'session-if-sent') {
+      return readCookie(request.headers.cookie, SESSION_COOKIE) ? { session: await this.authenticateSession({ credential, viewerMayWrite: true }, request).catch(noSession) } : {};
+    }
     if (credential === 'session' || (credential === 'session-or-secret' && !request.headers['x-api-key'])) {
       return { session: await this.authenticateSession(rule, request) };
     }
@@ -118,10 +143,16 @@ export class EdgeGuard implements CanActivate {
   }
 
   /** Decisions C1: secret key → the key; publishable key → key and IP; session → the staff member; else the IP. */
-  private identityOf(principal: Principal, request: RequestWithPrincipal): string {
+  private static identityOf(principal: Principal, request: RequestWithPrincipal): string {
     if (principal.session) return `staff:${principal.session.staffId}`;
     if (principal.apiKey?.kind === 'secret') return `key:${principal.apiKey.keyId}`;
     if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
     return `ip:${request.ip}`;
   }
+}
+
+/** An expired or revoked cookie on a `session-if-sent` route is no session; any other refusal (CSRF) stands. */
+function noSession(err: unknown): undefined {
+  if (err instanceof AppError && err.code === 'session_required') return undefined;
+  throw err;
 }

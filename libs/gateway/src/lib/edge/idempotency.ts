@@ -16,11 +16,12 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
 import type { ProblemDetails } from '@gatehouse/contracts';
 import { BusClient, withRequestPatience } from '@gatehouse/bus';
-import { AppError, isProblem, sha256Hex } from '@gatehouse/platform';
+import { AppError, isProblem, SecretBox, sha256Hex } from '@gatehouse/platform';
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import IORedis, { type Redis } from 'ioredis';
 import { lastValueFrom, of, type Observable } from 'rxjs';
 import type { RequestWithPrincipal } from './principal';
+import { connectRedis, RedisOrMemory } from './redis-or-memory';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -39,7 +40,12 @@ export interface StoredAnswer {
   problem?: ProblemDetails;
 }
 
-type Entry = { fingerprint: string; answer?: StoredAnswer };
+/**
+ * A claimed key: the request's fingerprint and, once finished, its answer sealed with a key only a
+ * retry presenting the same Idempotency-Key can derive, so answers carrying tokens (a registration's
+ * refresh token) are never kept in clear, in Redis or in memory.
+ */
+type Entry = { fingerprint: string; answer?: string };
 
 /** Where first answers are kept: per gateway process, or in Redis shared by every replica. */
 export interface IdempotencyStore {
@@ -52,54 +58,126 @@ export interface IdempotencyStore {
 
 export const IDEMPOTENCY_STORE = Symbol('IDEMPOTENCY_STORE');
 
+/**
+ * Entries that all live equally long, in a map kept in the order they expire (insertion order,
+ * re-inserted on each write), so expired ones are evicted from the front as time passes.
+ */
+class AgedEntries {
+  private readonly entries = new Map<string, { entry: Entry; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    this.evict();
+    return this.entries.size;
+  }
+
+  get(key: string): Entry | undefined {
+    this.evict();
+    return this.entries.get(key)?.entry;
+  }
+
+  set(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, { entry, expires: this.now() + this.ttlMs });
+    this.evict();
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  private evict(): void {
+    const now = this.now();
+    for (const [key, { expires }] of this.entries) {
+      if (expires > now) return;
+      this.entries.delete(key);
+    }
+  }
+}
+
+/** Per gateway process: claims for PENDING_TTL_MS, answers for ANSWER_TTL_MS, each evicted once its time is up. */
 export class MemoryIdempotencyStore implements IdempotencyStore {
-  private readonly entries = new Map<string, Entry & { expires: number }>();
+  private readonly pending: AgedEntries;
+  private readonly answered: AgedEntries;
+
+  constructor(now: () => number = Date.now) {
+    this.pending = new AgedEntries(PENDING_TTL_MS, now);
+    this.answered = new AgedEntries(ANSWER_TTL_MS, now);
+  }
+
+  /** Entries held, expired ones evicted. */
+  get size(): number {
+    return this.pending.size + this.answered.size;
+  }
 
   async claim(key: string, fingerprint: string): Promise<true | Entry> {
     const existing = await this.get(key);
     if (existing) return existing;
-    this.entries.set(key, { fingerprint, expires: Date.now() + PENDING_TTL_MS });
+    this.pending.set(key, { fingerprint });
     return true;
   }
 
   async get(key: string): Promise<Entry | undefined> {
-    const entry = this.entries.get(key);
-    if (entry && entry.expires < Date.now()) this.entries.delete(key);
-    return entry && entry.expires >= Date.now() ? entry : undefined;
+    return this.answered.get(key) ?? this.pending.get(key);
   }
 
   async finish(key: string, entry: Entry): Promise<void> {
-    this.entries.set(key, { ...entry, expires: Date.now() + ANSWER_TTL_MS });
+    this.pending.delete(key);
+    this.answered.set(key, entry);
   }
 
   async release(key: string): Promise<void> {
-    this.entries.delete(key);
+    this.pending.delete(key);
+    this.answered.delete(key);
   }
 }
 
+/** Answers shared by every replica through Redis; this replica's own while Redis is away. */
 export class RedisIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly fallback = new MemoryIdempotencyStore();
+
+  constructor(private readonly store: RedisOrMemory) {}
 
   async claim(key: string, fingerprint: string): Promise<true | Entry> {
-    const claimed = await this.redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', PENDING_TTL_MS, 'NX');
-    return claimed === 'OK' ? true : ((await this.get(key)) ?? this.claim(key, fingerprint));
+    return this.store.run(
+      async (redis) => {
+        const claimed = await redis.set(this.key(key), JSON.stringify({ fingerprint }), 'PX', PENDING_TTL_MS, 'NX');
+        return claimed === 'OK' ? true : ((await this.get(key)) ?? this.claim(key, fingerprint));
+      },
+      () => this.fallback.claim(key, fingerprint),
+    );
   }
 
-  async get(key: string): Promise<Entry | undefined> {
-    const raw = await this.redis.get(this.key(key));
-    return raw ? (JSON.parse(raw) as Entry) : undefined;
+  get(key: string): Promise<Entry | undefined> {
+    return this.store.run(
+      async (redis) => {
+        const raw = await redis.get(this.key(key));
+        return raw ? (JSON.parse(raw) as Entry) : undefined;
+      },
+      () => this.fallback.get(key),
+    );
   }
 
-  async finish(key: string, entry: Entry): Promise<void> {
-    await this.redis.set(this.key(key), JSON.stringify(entry), 'PX', ANSWER_TTL_MS);
+  finish(key: string, entry: Entry): Promise<void> {
+    return this.store.run(
+      async (redis) => void (await redis.set(this.key(key), JSON.stringify(entry), 'PX', ANSWER_TTL_MS)),
+      () => this.fallback.finish(key, entry),
+    );
   }
 
-  async release(key: string): Promise<void> {
-    await this.redis.del(this.key(key));
+  release(key: string): Promise<void> {
+    return this.store.run(
+      async (redis) => void (await redis.del(this.key(key))),
+      () => this.fallback.release(key),
+    );
   }
 
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+  close(): Promise<void> {
+    return this.store.close();
   }
 
   private key(key: string): string {
@@ -132,23 +210,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const principal = request.principal ?? {};
     const caller = [principal.apiKey?.keyId, principal.session?.staffId, principal.session?.publicationId, principal.customer?.customerId].join('|');
     const key = sha256Hex(`${caller}\n${request.method} ${request.routeOptions.url}\n${given}`);
-    const fingerprint = sha256Hex(JSON.stringify([request.params, request.query, request.body ?? null]));
+    const box = SecretBox.fromBase64(createHash('sha256').update(`seal\n${caller}\n${request.method} ${request.routeOptions.url}\n${given}`).digest('base64'));
+    // Fields in another order are the same request.
+    const fingerprint = sha256Hex(canonicalJson([request.params, request.query, request.body ?? null]));
+    const seal = (answer: StoredAnswer) => box.encrypt(JSON.stringify(answer));
 
     const claimed = await this.store.claim(key, fingerprint).catch(() => {
       throw new AppError('service_unavailable', 'Idempotency-Key answers cannot be stored right now: retry.');
     });
-    if (claimed !== true) return this.replay(await this.waitForAnswer(key, claimed), fingerprint, reply);
+    if (claimed !== true) return this.replay(await this.waitForAnswer(key, claimed), fingerprint, box, reply);
 
     const outcome = withRequestPatience(LATE_ANSWER_WAIT_MS, () => lastValueFrom(next.handle(), { defaultValue: undefined })).then(
       async (body) => {
         // The write happened: its caller gets the answer even if it cannot be kept for replays.
-        await this.store.finish(key, { fingerprint, answer: { status: successStatus(context), body } }).catch(() => undefined);
+        await this.store.finish(key, { fingerprint, answer: seal({ status: successStatus(context), body }) }).catch(() => undefined);
         return body;
       },
       async (err: unknown) => {
         const problem = err instanceof AppError ? err.problem : isProblem(err) ? err : undefined;
         // Unreachable services did nothing: the retry runs afresh. Any other answer is final.
-        const settled = !problem || problem.code === 'service_unavailable' ? this.store.release(key) : this.store.finish(key, { fingerprint, answer: { status: problem.status, problem } });
+        const settled = !problem || problem.code === 'service_unavailable' ? this.store.release(key) : this.store.finish(key, { fingerprint, answer: seal({ status: problem.status, problem }) });
         await settled.catch(() => undefined);
         throw err;
       },
@@ -181,17 +262,25 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return current;
   }
 
-  private replay(entry: Entry, fingerprint: string, reply: FastifyReply): Observable<unknown> {
+  private replay(entry: Entry, fingerprint: string, box: SecretBox, reply: FastifyReply): Observable<unknown> {
     if (entry.fingerprint !== fingerprint) {
       throw new AppError('conflict', 'This Idempotency-Key was used with a different request.');
     }
     if (!entry.answer) {
       throw new AppError('service_unavailable', 'The first attempt with this Idempotency-Key is still being processed: retry.');
     }
-    if (entry.answer.problem) throw AppError.fromProblem(entry.answer.problem);
-    void reply.status(entry.answer.status).header('Idempotent-Replayed', 'true');
-    return of(entry.answer.body);
+    const answer = JSON.parse(box.decrypt(entry.answer)) as StoredAnswer;
+    if (answer.problem) throw AppError.fromProblem(answer.problem);
+    void reply.status(answer.status).header('Idempotent-Replayed', 'true');
+    return of(answer.body);
   }
+}
+
+/** JSON with every object's keys sorted, so two bodies that differ only in field order compare equal. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
 }
 
 /**
@@ -222,13 +311,13 @@ export function Idempotent(): MethodDecorator {
 export class IdempotencyModule implements OnApplicationShutdown {
   constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
 
-  static forRoot(redisUrl: string | undefined): DynamicModule {
+  static forRoot(redisUrl: string | undefined, timeoutMs: number): DynamicModule {
     return {
       module: IdempotencyModule,
       providers: [
         {
           provide: IDEMPOTENCY_STORE,
-          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new IORedis(redisUrl, { maxRetriesPerRequest: 2 })) : new MemoryIdempotencyStore()),
+          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new RedisOrMemory(connectRedis(redisUrl, timeoutMs), 'idempotency')) : new MemoryIdempotencyStore()),
         },
         IdempotencyInterceptor,
       ],

@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import Redis from 'ioredis';
+import { connectRedis, RedisOrMemory } from './redis-or-memory';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -44,22 +44,29 @@ export class MemoryWindowStorage implements ThrottlerStorage {
 }
 const OVERFLOW = '\u0000overflow';
 
-/** Counters shared by every gateway replica (REDIS_URL). */
+/** Counters shared by every gateway replica (REDIS_URL); this replica's own while Redis is away. */
 export class RedisWindowStorage implements ThrottlerStorage {
-  constructor(private readonly redis: Redis) {}
+  private readonly fallback = new MemoryWindowStorage();
 
-  static connect(url: string): RedisWindowStorage {
-    return new RedisWindowStorage(new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }));
+  constructor(private readonly store: RedisOrMemory) {}
+
+  static connect(url: string, timeoutMs: number): RedisWindowStorage {
+    return new RedisWindowStorage(new RedisOrMemory(connectRedis(url, timeoutMs), 'rate_limit'));
   }
 
-  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
-    const { start, secondsLeft } = windowOf(ttl);
-    const counterKey = `ratelimit:${key}:${start}`;
-    const [[, hits]] = (await this.redis.multi().incr(counterKey).pexpire(counterKey, ttl + 1_000).exec()) as [[unknown, number]];
-    return record(hits, limit, secondsLeft);
+  increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    return this.store.run(
+      async (redis) => {
+        const { start, secondsLeft } = windowOf(ttl);
+        const counterKey = `ratelimit:${key}:${start}`;
+        const [[, hits]] = (await redis.multi().incr(counterKey).pexpire(counterKey, ttl + 1_000).exec()) as [[unknown, number]];
+        return record(hits, limit, secondsLeft);
+      },
+      () => this.fallback.increment(key, ttl, limit),
+    );
   }
 
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+  close(): Promise<void> {
+    return this.store.close();
   }
 }

@@ -1,6 +1,5 @@
-import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import {
-  ApiExcludeController,
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
@@ -11,7 +10,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { BACKEND_SERVICES, SERVICE_NAMES, ServiceHealth, type ComponentStatus, type ServiceName } from '@gatehouse/contracts';
-import { BusClient, EVENT_TRANSPORT, type EventTransport } from '@gatehouse/bus';
+import { BusClient } from '@gatehouse/bus';
+import { Readiness } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { Auth } from '../edge/credentials';
 
@@ -29,33 +29,12 @@ export class HealthReport {
   services: Record<ServiceName, ServiceStatus>;
 }
 
-/** The gateway's own state: set draining on SIGTERM so readiness fails while in-flight requests finish. */
-@Injectable()
-export class GatewayReadiness {
-  draining = false;
-
-  constructor(
-    private readonly bus: BusClient,
-    @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
-  ) {}
-
-  /** Up when requests and events reach the bus and shutdown has not begun; each failing dependency is named. */
-  async check(): Promise<ServiceStatus> {
-    const checks: Record<string, ComponentStatus> = {
-      bus: (await this.bus.connected()) ? 'up' : 'down',
-      events: this.events.isConnected() ? 'up' : 'down',
-    };
-    if (this.draining) checks['shutdown'] = 'down';
-    return { status: Object.values(checks).every((c) => c === 'up') ? 'up' : 'down', checks };
-  }
-}
-
 @ApiTags('health')
 @Controller()
 export class HealthController {
   constructor(
     private readonly bus: BusClient,
-    private readonly readiness: GatewayReadiness,
+    private readonly readiness: Readiness,
   ) {}
 
   @Get('health')
@@ -80,27 +59,5 @@ export class HealthController {
     const status = gateway.status === 'up' && answers.every(([, s]) => s.status === 'up') ? 'up' : 'down';
     void reply.status(status === 'up' ? 200 : 503);
     return { status, services };
-  }
-}
-
-/** Kubernetes probes of the gateway process itself, outside /api/v1. */
-@ApiExcludeController()
-@Controller()
-export class ProbeController {
-  constructor(private readonly gateway: GatewayReadiness) {}
-
-  /** Answers as long as the event loop turns: a lost bus is readiness's business, not a reason to restart. */
-  @Get('healthz')
-  @Auth('none')
-  liveness(): { status: ComponentStatus } {
-    return { status: 'up' };
-  }
-
-  @Get('readyz')
-  @Auth('none')
-  async readiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<ServiceStatus> {
-    const health = await this.gateway.check();
-    void reply.status(health.status === 'up' ? 200 : 503);
-    return health;
   }
 }

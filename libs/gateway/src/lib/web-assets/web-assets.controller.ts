@@ -4,6 +4,7 @@ import { AppError } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { ifNoneMatchHits } from '../branding/entity-tag';
 import { Auth } from '../edge/credentials';
+import { negotiatedCoding, varyOnEncoding } from './compression';
 import { WebAssets } from './web-assets.service';
 import { WEB_BUNDLES } from './web-bundles';
 
@@ -25,15 +26,24 @@ export class WebAssetsController {
 
   @Get(':file')
   @Auth('none')
-  async serve(@Param('file') file: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async serve(
+    @Param('file') file: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const [, name, hash, isMap] = FILE.exec(file) ?? [];
     const bundle = WEB_BUNDLES.find((b) => b.name === name);
     if (!bundle) throw new AppError('not_found', `There is no ${file} here.`);
     const loaded = await this.assets.load(bundle);
     if (hash !== undefined && hash !== loaded.hash) throw new AppError('not_found', `${file} is not the current build of ${name}.js; load ${name}.${loaded.hash}.js or ${name}.js.`);
-    const body = isMap ? loaded.map : loaded.code;
-    if (!body) throw new AppError('not_found', `${file} has no source map on this server.`);
-    const entityTag = `"${loaded.hash}${isMap ? '-map' : ''}"`;
+    if (isMap && !loaded.map) throw new AppError('not_found', `${file} has no source map on this server.`);
+    const coding = isMap ? null : negotiatedCoding(acceptEncoding);
+    const body = isMap ? loaded.map : coding ? loaded.encoded[coding] : loaded.code;
+    // Each representation its own strong tag (RFC 9110 8.8.3): the compressed bytes differ from the plain ones.
+    const entityTag = `"${loaded.hash}${isMap ? '-map' : ''}${coding ? `-${coding}` : ''}"`;
+    if (!isMap) varyOnEncoding(reply);
+    if (coding) void reply.header('Content-Encoding', coding);
     void reply
       .header('Content-Type', isMap ? 'application/json; charset=utf-8' : 'application/javascript; charset=utf-8')
       .header('Cache-Control', hash ? `public, max-age=${IMMUTABLE_MAX_AGE}, immutable` : `public, max-age=${ALIAS_MAX_AGE}`)

@@ -5,12 +5,15 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GatewayConfig } from '../gateway.config';
+import { precompressed, type ContentCoding } from './compression';
 
 /** `dist/` of the repository, where `npm run build:web` puts the bundles. */
 const DEFAULT_DIR = resolve(__dirname, '../../../../../dist');
 
 export interface LoadedBundle {
   code: Buffer;
+  /** The code in each content coding the gateway negotiates (the source map is served as it is: only developer tools load it). */
+  encoded: Record<ContentCoding, Buffer>;
   map: Buffer | null;
   /** The first 12 hex digits of the code's SHA-256: the content-hashed name's middle part. */
   hash: string;
@@ -32,7 +35,7 @@ export class WebAssets {
       load: async ({ path, mtimeMs }) => {
         const code = await readFile(path);
         const map = await readFile(`${path}.map`).catch(() => null);
-        return { code, map, hash: createHash('sha256').update(code).digest('hex').slice(0, 12), mtimeMs };
+        return { code, encoded: await precompressed(code), map, hash: createHash('sha256').update(code).digest('hex').slice(0, 12), mtimeMs };
       },
       max: 8,
       freshMs: 24 * 60 * 60_000,

@@ -47,7 +47,7 @@ export class AccountMail {
    */
   async sendToAddress(publicationId: string, address: string, mail: AccountMailKind, returnUrl: string | null): Promise<void> {
     const email = normaliseEmail(address);
-    await this.throttle.count(publicationId, email, mail.kind);
+    await this.throttle.request(publicationId, mail.kind, email);
     const customer = await this.customers.findByEmail(publicationId, email);
     await this.dataSource.transaction(async (manager) => {
       if (customer) await this.send(manager, customer, mail, returnUrl);

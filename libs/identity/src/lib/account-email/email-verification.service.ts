@@ -33,7 +33,7 @@ export class EmailVerificationService {
   async request(request: RequestOf<typeof AccountEmailRequests.RequestEmailVerification>): Promise<EmailRequestAccepted> {
     const customer = await this.customers.findById(request.publicationId, request.customerId);
     if (!customer) throw new AppError('not_found', 'No such customer.');
-    await this.throttle.count(customer.publicationId, customer.email, 'email_verification');
+    await this.throttle.request(customer.publicationId, 'email_verification', customer.email);
     if (customer.emailVerifiedAt === null) {
       await this.dataSource.transaction((manager) => this.send(manager, customer, request.returnUrl ?? null));
     }

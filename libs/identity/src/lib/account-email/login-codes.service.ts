@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountEmailRequests, LOGIN_CODE_TTL_MINUTES, type CustomerAuthResult, type EmailRequestAccepted, type RequestOf } from '@gatehouse/contracts';
+import { setTimeout } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
@@ -7,6 +8,9 @@ import { SessionsService } from '../sessions/sessions.service';
 import { AccountMail, type AccountMailKind } from './account-mail';
 import { EmailTokens, codeInvalid, emailTokenInvalid } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
+
+/** Longer than a wrong code for a known address takes on a loaded machine (a locked read and an update). */
+const REFUSAL_FLOOR_MS = 50;
 
 const LOGIN_CODE_MAIL: AccountMailKind = { kind: 'login_code', ttlMinutes: LOGIN_CODE_TTL_MINUTES, withCode: true };
 
@@ -28,11 +32,21 @@ export class LoginCodesService {
     return { accepted: true };
   }
 
-  /** An unknown address and a wrong code fail alike. */
+  /**
+   * An unknown address and a wrong code fail alike, and in the same time: a refusal is answered no
+   * sooner than REFUSAL_FLOOR_MS after the request came, which covers the work a known address costs.
+   */
   async verifyCode(request: RequestOf<typeof AccountEmailRequests.VerifyLoginCode>): Promise<CustomerAuthResult> {
-    const customer = await this.customers.findByEmail(request.publicationId, request.email);
-    if (!customer) throw codeInvalid();
-    await this.tokens.consumeCode(customer, request.code);
+    const floor = setTimeout(REFUSAL_FLOOR_MS);
+    let customer: Customer | null;
+    try {
+      customer = await this.customers.findByEmail(request.publicationId, request.email);
+      if (!customer) throw codeInvalid();
+      await this.tokens.consumeCode(customer, request.code);
+    } catch (refusal) {
+      await floor;
+      throw refusal;
+    }
     return this.signIn(customer);
   }
 

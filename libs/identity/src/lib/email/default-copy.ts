@@ -39,3 +39,13 @@ export const DEFAULT_COPY: Record<EmailKind, Record<EmailLanguage, EmailCopy>> =
     },
   },
 };
+
+/**
+ * The staff invitation, in English (staff have no language setting) and in the publication's
+ * branding; its copy is not edited per publication: it comes from Gatehouse, not from the site.
+ */
+export const STAFF_INVITATION_COPY: EmailCopy = {
+  subject: 'You are invited to {{publication}} on Gatehouse',
+  body: 'Hello,\n\nyou are invited to join the team of {{publication}} in its Gatehouse dashboard. Accept with the button below: the link works once, for 7 days.\n\nIf you did not expect this invitation, ignore this email.',
+  action: 'Accept the invitation',
+};

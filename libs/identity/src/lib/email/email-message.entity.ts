@@ -1,10 +1,15 @@
-import type { EmailKind, EmailLanguage, EmailMessageStatus } from '@gatehouse/contracts';
+import type { EmailLanguage, EmailMessageStatus, MessageKind } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** What a message's link and code carry; kept only until an SMTP server accepted the message. */
+/** What a message's link and code carry. */
 export interface EmailSecrets {
   token?: string;
   code?: string;
+}
+
+/** The message's EmailSecrets as JSON, sealed with SIGNING_KEYS_KEY; kept only until the message is sent or given up. */
+export interface SealedEmailSecrets {
+  sealed: string;
 }
 
 /**
@@ -23,7 +28,7 @@ export class EmailMessage {
   customerId: string | null;
 
   @Column({ type: 'text' })
-  kind: EmailKind;
+  kind: MessageKind;
 
   @Column({ name: 'to_address', type: 'text' })
   toAddress: string;
@@ -35,7 +40,7 @@ export class EmailMessage {
   language: EmailLanguage;
 
   @Column({ type: 'jsonb', nullable: true })
-  secrets: EmailSecrets | null;
+  secrets: SealedEmailSecrets | null;
 
   /** The page the link leads to; the publication's first domain when null. */
   @Column({ name: 'return_url', type: 'text', nullable: true })
@@ -63,7 +68,7 @@ export class EmailMessage {
   @Column({ type: 'text', nullable: true })
   subject: string | null;
 
-  /** Kept only for the local mailbox: a message handed to an SMTP server keeps its subject alone. */
+  /** Kept only for the local mailbox, with its code and link redacted: a message handed to an SMTP server keeps its subject alone (redacted too). */
   @Column({ name: 'text_body', type: 'text', nullable: true })
   textBody: string | null;
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EmailKind, EmailLanguage } from '@gatehouse/contracts';
+import type { EmailLanguage, MessageKind } from '@gatehouse/contracts';
 import { Clock, parseSecondsList } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdentityConfig } from '../identity.config';
+import { IdentitySecretsBox } from '../signing-keys/identity-secrets-box';
 import { EmailMessage, type EmailSecrets } from './email-message.entity';
 
 /** Set on a transaction that queued a message, so the sender is woken once it commits. */
@@ -13,9 +14,12 @@ export const EMAIL_QUEUED = 'identityEmailQueued';
 const LEASE_MS = 60_000;
 
 export interface NewEmail {
+  /** The message's id when the caller has one that makes a retry harmless (a staff invitation's); a new one otherwise. */
+  id?: string;
   publicationId: string;
-  customerId: string;
-  kind: EmailKind;
+  /** Null for staff messages. */
+  customerId: string | null;
+  kind: MessageKind;
   to: string;
   recipientName: string;
   language: EmailLanguage;
@@ -26,7 +30,7 @@ export interface NewEmail {
 export interface SendOutcome {
   delivery: 'smtp' | 'mailbox';
   subject: string;
-  /** Kept for the local mailbox only. */
+  /** Kept for the local mailbox only, redacted. */
   text: string | null;
   html: string | null;
 }
@@ -44,22 +48,23 @@ export class EmailQueue {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     config: IdentityConfig,
+    private readonly secretsBox: IdentitySecretsBox,
   ) {
     this.retryOffsetsMs = [0, ...parseSecondsList(config.EMAIL_RETRY_DELAYS_SECONDS).map((seconds) => Math.round(seconds * 1000))];
   }
 
-  /** Due at once; the sender is woken when the caller's transaction commits. */
+  /** Due at once; the sender is woken when the caller's transaction commits. A message whose id is queued already is not queued again. */
   async enqueue(manager: EntityManager, email: NewEmail): Promise<void> {
     const now = this.clock.now();
-    await manager.insert(EmailMessage, {
-      id: randomUUID(),
+    const row: EmailMessage = {
+      id: email.id ?? randomUUID(),
       publicationId: email.publicationId,
       customerId: email.customerId,
       kind: email.kind,
       toAddress: email.to,
       recipientName: email.recipientName,
       language: email.language,
-      secrets: email.secrets,
+      secrets: { sealed: this.secretsBox.seal(JSON.stringify(email.secrets)) },
       returnUrl: email.returnUrl,
       status: 'pending',
       delivery: null,
@@ -72,7 +77,8 @@ export class EmailQueue {
       htmlBody: null,
       createdAt: now,
       sentAt: null,
-    });
+    };
+    await manager.createQueryBuilder().insert().into(EmailMessage).values(row).orIgnore().execute();
     if (manager.queryRunner) manager.queryRunner.data[EMAIL_QUEUED] = true;
   }
 
@@ -95,7 +101,12 @@ export class EmailQueue {
     return this.dataSource.getRepository(EmailMessage).find({ where: rows.map(({ id }) => ({ id })) });
   }
 
-  /** Sent: a message that went to an SMTP server keeps neither its secrets nor its body. */
+  /** What a claimed message's link and code carry. */
+  secretsOf(message: EmailMessage): EmailSecrets {
+    return message.secrets ? (JSON.parse(this.secretsBox.open(message.secrets.sealed)) as EmailSecrets) : {};
+  }
+
+  /** Sent: no message keeps its secrets; one that went to an SMTP server keeps no body either. */
   async sent(message: EmailMessage, outcome: SendOutcome): Promise<void> {
     await this.dataSource.getRepository(EmailMessage).update(
       { id: message.id, status: 'sending' },
@@ -107,7 +118,7 @@ export class EmailQueue {
         subject: outcome.subject,
         textBody: outcome.text,
         htmlBody: outcome.html,
-        secrets: outcome.delivery === 'mailbox' ? message.secrets : null,
+        secrets: null,
         sentAt: this.clock.now(),
       },
     );

@@ -3,6 +3,7 @@ import {
   type BrandingConfiguration,
   type EmailCopy,
   type EmailKind,
+  type MessageKind,
   type PublicationView,
 } from '@gatehouse/contracts';
 import { hostInDomains } from '@gatehouse/platform';
@@ -14,7 +15,7 @@ export interface RenderedEmail {
 }
 
 export interface EmailContext {
-  kind: EmailKind;
+  kind: MessageKind;
   copy: EmailCopy;
   publication: PublicationView;
   branding: BrandingConfiguration;
@@ -37,7 +38,11 @@ export function renderEmail(context: EmailContext): RenderedEmail {
   const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
   const paragraphs = fill(context.copy.body).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
   const action = fill(context.copy.action);
-  const url = context.link && linkUrl(context.kind, context.publication, context.link.returnUrl, context.link.token);
+  const url =
+    context.link &&
+    (context.kind === 'staff_invitation'
+      ? invitationUrl(context.link.returnUrl, context.link.token)
+      : linkUrl(context.kind, context.publication, context.link.returnUrl, context.link.token));
 
   const text = [
     context.publication.name,
@@ -66,6 +71,27 @@ ${url ? `<tr><td style="padding:8px 24px 24px"><a href="${escapeHtml(url)}" styl
   return { subject, text, html };
 }
 
+const REDACTED_TOKEN = 'gatehouse-redacted-token';
+export const REDACTED_CODE = '••••••';
+export const REDACTED_LINK = '[link sent to the reader, not kept]';
+
+/**
+ * The copy a message keeps (the local mailbox, the subject of every message): its code and its
+ * link's token replaced, so no one reading stored messages can sign in as their recipient.
+ */
+export function redactedEmail(context: EmailContext, withCode: boolean, returnUrl: string | null | undefined): RenderedEmail {
+  const rendered = renderEmail({
+    ...context,
+    values: { ...context.values, code: withCode ? REDACTED_CODE : undefined },
+    link: returnUrl === undefined ? null : { returnUrl, token: REDACTED_TOKEN },
+  });
+  return {
+    subject: rendered.subject,
+    text: rendered.text.replace(new RegExp(`\\S*${REDACTED_TOKEN}\\S*`, 'g'), REDACTED_LINK),
+    html: rendered.html.replace(new RegExp(` href="[^"]*${REDACTED_TOKEN}[^"]*"`, 'g'), ` title="${REDACTED_LINK}"`),
+  };
+}
+
 /**
  * The page the link leads to with the token in its fragment, which no server receives: the
  * publisher's page uses the token with a POST only once the reader confirms (docs/email.md).
@@ -75,6 +101,14 @@ export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl
   if (!page) return null;
   const url = new URL(page);
   url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
+  return url.toString();
+}
+
+/** The dashboard's accept page (admin names it) with the token in its fragment, as the team screen's copied link has it. */
+function invitationUrl(acceptUrl: string | null, token: string): string | null {
+  if (!acceptUrl) return null;
+  const url = new URL(acceptUrl);
+  url.hash = `token=${token}`;
   return url.toString();
 }
 

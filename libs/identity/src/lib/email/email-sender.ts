@@ -5,21 +5,24 @@ import {
   EMAIL_VERIFICATION_TTL_MINUTES,
   LOGIN_CODE_TTL_MINUTES,
   PASSWORD_RESET_TTL_MINUTES,
-  type EmailKind,
+  STAFF_INVITATION_TTL_MINUTES,
+  type MessageKind,
 } from '@gatehouse/contracts';
 import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import type { EmailMessage } from './email-message.entity';
 import { EMAIL_QUEUED, EmailQueue } from './email-queue';
-import { renderEmail, type RenderedEmail } from './email-rendering';
+import { redactedEmail, renderEmail, type EmailContext, type RenderedEmail } from './email-rendering';
 import { EmailTemplatesService } from './email-templates.service';
+import { STAFF_INVITATION_COPY } from './default-copy';
 import { EmailTransport } from './email-transport';
 
-const VALID_MINUTES: Record<EmailKind, number> = {
+const VALID_MINUTES: Record<MessageKind, number> = {
   password_reset: PASSWORD_RESET_TTL_MINUTES,
   email_verification: EMAIL_VERIFICATION_TTL_MINUTES,
   login_code: LOGIN_CODE_TTL_MINUTES,
+  staff_invitation: STAFF_INVITATION_TTL_MINUTES,
 };
 
 /**
@@ -60,40 +63,36 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async send(message: EmailMessage): Promise<void> {
     let rendered: RenderedEmail;
+    let kept: RenderedEmail;
     try {
-      let fromName: string;
-      ({ rendered, fromName } = await this.render(message));
-      await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName });
+      const context = await this.contextOf(message);
+      const secrets = this.queue.secretsOf(message);
+      rendered = renderEmail({ ...context, values: { ...context.values, code: secrets.code }, link: secrets.token ? { returnUrl: message.returnUrl, token: secrets.token } : null });
+      kept = redactedEmail(context, Boolean(secrets.code), secrets.token ? message.returnUrl : undefined);
+      await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName: context.publication.name });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.logger.warn(`Attempt ${message.attempts} to send ${message.kind} message ${message.id} failed: ${reason}`);
       await this.queue.failed(message, reason);
       return;
     }
-    const kept = this.transport.delivery === 'mailbox';
+    const inMailbox = this.transport.delivery === 'mailbox';
     await this.queue.sent(message, {
       delivery: this.transport.delivery,
-      subject: rendered.subject,
-      text: kept ? rendered.text : null,
-      html: kept ? rendered.html : null,
+      subject: kept.subject,
+      text: inMailbox ? kept.text : null,
+      html: inMailbox ? kept.html : null,
     });
   }
 
-  private async render(message: EmailMessage): Promise<{ rendered: RenderedEmail; fromName: string }> {
-    const { publicationId, kind, language, secrets } = message;
+  /** Everything a message is rendered from but its code and link. */
+  private async contextOf(message: EmailMessage): Promise<EmailContext> {
+    const { publicationId, kind, language } = message;
     const [publication, branding, copy] = await Promise.all([
       this.bus.request(AdminRequests.GetPublication, { publicationId }),
       this.bus.request(BrandingRequests.Get, { publicationId }).then(({ configuration }) => configuration),
-      this.templates.copyFor(publicationId, kind, language),
+      kind === 'staff_invitation' ? STAFF_INVITATION_COPY : this.templates.copyFor(publicationId, kind, language),
     ]);
-    const rendered = renderEmail({
-      kind,
-      copy,
-      publication,
-      branding,
-      values: { name: message.recipientName, code: secrets?.code, minutes: VALID_MINUTES[kind] },
-      link: secrets?.token ? { returnUrl: message.returnUrl, token: secrets.token } : null,
-    });
-    return { rendered, fromName: publication.name };
+    return { kind, copy, publication, branding, values: { name: message.recipientName, minutes: VALID_MINUTES[kind] }, link: null };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import { ConfigError } from '@gatehouse/platform';
 import { IdentityConfig } from '../identity.config';
 import type { RenderedEmail } from './email-rendering';
 
@@ -20,6 +21,10 @@ export class EmailTransport implements OnModuleDestroy {
   private readonly smtp: Transporter | null;
 
   constructor(private readonly config: IdentityConfig) {
+    // The mailbox is for trying Gatehouse out: in production a message must reach its reader only.
+    if (!config.SMTP_URL && process.env['NODE_ENV'] === 'production') {
+      throw new ConfigError('Invalid configuration: SMTP_URL is required in production (the local mailbox is for development)');
+    }
     this.smtp = config.SMTP_URL
       ? createTransport({ url: config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
       : null;

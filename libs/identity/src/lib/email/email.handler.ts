@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import {
   EmailTemplateRequests,
   MailboxRequests,
+  StaffEmailRequests,
   type EmailMessageSummary,
   type EmailMessageView,
   type EmailTemplateView,
@@ -9,16 +10,38 @@ import {
   type RequestOf,
 } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
+import { DataSource } from 'typeorm';
+import { EmailQueue } from './email-queue';
 import { EmailTemplatesService } from './email-templates.service';
 import { MailboxService } from './mailbox.service';
 
-/** Staff's view of account email: the mailbox and the copy of each message. */
+/** Staff's view of account email (the mailbox and the copy of each message), and the email staff get. */
 @Controller()
 export class EmailHandler {
   constructor(
     private readonly mailbox: MailboxService,
     private readonly templates: EmailTemplatesService,
+    private readonly queue: EmailQueue,
+    private readonly dataSource: DataSource,
   ) {}
+
+  @Handles(StaffEmailRequests.SendInvitation)
+  async sendInvitation({ publicationId, invitationId, to, acceptUrl, token }: RequestOf<typeof StaffEmailRequests.SendInvitation>): Promise<{ queued: true }> {
+    await this.dataSource.transaction((manager) =>
+      this.queue.enqueue(manager, {
+        id: invitationId,
+        publicationId,
+        customerId: null,
+        kind: 'staff_invitation',
+        to,
+        recipientName: to,
+        language: 'en',
+        secrets: { token },
+        returnUrl: acceptUrl,
+      }),
+    );
+    return { queued: true };
+  }
 
   @Handles(MailboxRequests.List)
   listMessages(request: RequestOf<typeof MailboxRequests.List>): Promise<Page<EmailMessageSummary>> {

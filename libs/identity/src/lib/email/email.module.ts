@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { EmailHandler } from './email.handler';
 import { EmailQueue } from './email-queue';
 import { EmailSender } from './email-sender';
@@ -11,6 +12,7 @@ import { MailboxService } from './mailbox.service';
  * carries: queued in identity's schema, sent over SMTP or kept in the local mailbox.
  */
 @Module({
+  imports: [SigningKeysModule],
   controllers: [EmailHandler],
   providers: [EmailQueue, EmailSender, EmailTemplatesService, EmailTransport, MailboxService],
   exports: [EmailQueue],

@@ -18,13 +18,14 @@ export class LoginService {
   /** The customer whose email and password these are; an unknown email and a wrong password fail alike. */
   async authenticate(request: RequestOf<typeof IdentityRequests.Login>): Promise<Customer> {
     const email = normaliseEmail(request.email);
-    const attemptId = await this.throttle.begin(request.publicationId, email);
+    const attempt = `${request.publicationId}:${email}`;
+    await this.throttle.count(attempt);
     const customer = await this.customers.findByEmail(request.publicationId, email);
     const passwordMatches = await this.passwords.verify(request.password, customer?.passwordHash ?? null);
     if (!customer || !passwordMatches) {
       throw new AppError('invalid_credentials', 'The email or password is wrong.');
     }
-    await this.throttle.succeeded(attemptId);
+    await this.throttle.succeeded(attempt);
     return customer;
   }
 }

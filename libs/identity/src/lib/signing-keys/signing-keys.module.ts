@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JwksHandler } from './jwks.handler';
+import { IdentitySecretsBox } from './identity-secrets-box';
 import { SigningKeysService } from './signing-keys.service';
 
-@Module({ controllers: [JwksHandler], providers: [SigningKeysService], exports: [SigningKeysService] })
+@Module({ controllers: [JwksHandler], providers: [SigningKeysService, IdentitySecretsBox], exports: [SigningKeysService, IdentitySecretsBox] })
 export class SigningKeysModule {}

@@ -1,10 +1,9 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ACCESS_TOKEN_TTL_SECONDS, CUSTOMER_TOKEN_ALGORITHM, type Jwks, type PublicJwk } from '@gatehouse/contracts';
-import { Clock, loadEncryptionKey, type SecretBox } from '@gatehouse/platform';
+import { Clock, type SecretBox } from '@gatehouse/platform';
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { join } from 'node:path';
 import { DataSource, IsNull, type EntityManager, type FindOneOptions } from 'typeorm';
-import { IdentityConfig } from '../identity.config';
+import { IdentitySecretsBox } from './identity-secrets-box';
 import { SigningKey } from './signing-key.entity';
 
 /** The key that signs: the newest one not yet retired. */
@@ -29,17 +28,10 @@ export class SigningKeysService implements OnModuleInit {
 
   constructor(
     private readonly dataSource: DataSource,
-    config: IdentityConfig,
+    secrets: IdentitySecretsBox,
     private readonly clock: Clock,
   ) {
-    const keyFile = join(config.DATA_DIR, 'signing-keys.key');
-    const { box, generated } = loadEncryptionKey('SIGNING_KEYS_KEY', config.SIGNING_KEYS_KEY, keyFile);
-    if (!config.SIGNING_KEYS_KEY) {
-      new Logger(SigningKeysService.name).warn(
-        `SIGNING_KEYS_KEY is not set: signing keys are sealed with the key ${generated ? 'just generated in' : 'kept in'} ${keyFile}. Set it in production.`,
-      );
-    }
-    this.box = box;
+    this.box = secrets.box;
   }
 
   async onModuleInit(): Promise<void> {

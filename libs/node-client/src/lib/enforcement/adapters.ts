@@ -1,8 +1,9 @@
-import { PaywallEnforcer, type EnforcementOptions, type PageRequest } from './paywall-enforcer';
+import { MALFORMED_HOST, PaywallEnforcer, type EnforcedPage, type EnforcementOptions } from './paywall-enforcer';
 
 /*
  * The enforcer for each kind of server. Each looks only at HTML answers to GET requests that
- * contain a paid region; everything else passes untouched.
+ * contain a paid region; everything else passes untouched. Each hands the enforcer the request
+ * line as it came (scheme, Host, target), so the page decided is the one its router served.
  */
 
 const isHtml = (contentType: string | null | undefined) => /^text\/html\b/i.test(contentType ?? '');
@@ -17,7 +18,9 @@ export function withPaywall<A extends unknown[]>(
     const response = await handler(request, ...rest);
     if (request.method !== 'GET' || !isHtml(response.headers.get('content-type'))) return response;
     const url = new URL(request.url);
-    const page = await enforcer.enforce({ url: enforcer.pageUrl(url.origin, url.pathname + url.search), headers: Object.fromEntries(request.headers) }, await response.text());
+    const line = { protocol: url.protocol, host: url.host, target: url.pathname + url.search };
+    const page = await enforcer.enforceRequest(line, { headers: request.headers }, await response.text());
+    if (!page) return new Response(MALFORMED_HOST.body, { status: MALFORMED_HOST.status, headers: { 'Content-Type': MALFORMED_HOST.contentType } });
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     for (const [name, value] of Object.entries(page.headers)) {
@@ -35,10 +38,10 @@ interface ExpressRequest {
   protocol: string;
   originalUrl: string;
   headers: Record<string, string | string[] | undefined>;
-  get(name: string): string | undefined;
 }
 interface ExpressResponse {
   send(body?: unknown): unknown;
+  status(code: number): unknown;
   get(name: string): string | undefined;
   setHeader(name: string, value: string | string[]): unknown;
   getHeader(name: string): unknown;
@@ -53,12 +56,17 @@ export function gatehousePaywall(options: EnforcementOptions) {
     res.send = (body?: unknown) => {
       const html = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
       if (html === null || !isHtml(res.get('Content-Type') ?? 'text/html')) return send(body);
-      const page: PageRequest = { url: enforcer.pageUrl(`${req.protocol}://${req.get('host')}`, req.originalUrl), headers: flatten(req.headers), ip: req.ip };
-      enforcer.enforce(page, html).then(
-        (enforced) => {
-          applyHeaders(res, enforced.headers);
+      const line = { protocol: req.protocol, host: hostOf(req.headers), target: req.originalUrl };
+      enforcer.enforceRequest(line, { headers: req.headers, ip: req.ip }, html).then(
+        (page) => {
+          if (!page) {
+            res.status(MALFORMED_HOST.status);
+            res.setHeader('Content-Type', MALFORMED_HOST.contentType);
+            return send(MALFORMED_HOST.body);
+          }
+          applyHeaders(res, page.headers);
           res.setHeader('Content-Type', 'text/html; charset=utf-8');
-          send(enforced.html);
+          send(page.html);
         },
         (error: unknown) => next(error),
       );
@@ -84,29 +92,37 @@ interface FastifyRequestLike {
   headers: Record<string, string | string[] | undefined>;
 }
 interface FastifyReplyLike {
+  code(status: number): unknown;
   getHeader(name: string): unknown;
   header(name: string, value: string | string[]): unknown;
   removeHeader(name: string): unknown;
 }
 
-/** Fastify: `gatehouseFastify(app, { client })` adds an onSend hook for HTML answers. */
+/** Fastify: `gatehouseFastify(app, { client })` adds an onSend hook for HTML answers (to the routes of `app`'s encapsulation context). */
 export function gatehouseFastify(app: FastifyLike, options: EnforcementOptions): void {
   const enforcer = new PaywallEnforcer(options);
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || typeof payload !== 'string' || !isHtml(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const page = { url: enforcer.pageUrl(`${request.protocol}://${request.host}`, request.url), headers: flatten(request.headers), ip: request.ip };
-    const enforced = await enforcer.enforce(page, payload);
-    for (const [name, value] of Object.entries(enforced.headers)) reply.header(name, value);
+    const line = { protocol: request.protocol, host: request.host, target: request.url };
+    const page = await enforcer.enforceRequest(line, { headers: request.headers, ip: request.ip }, payload);
     reply.removeHeader('content-length');
-    return enforced.html;
+    if (!page) {
+      reply.code(MALFORMED_HOST.status);
+      reply.header('content-type', MALFORMED_HOST.contentType);
+      return MALFORMED_HOST.body;
+    }
+    for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
+    return page.html;
   });
 }
 
-function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]));
+/** Node's Host header, one value (Node already refuses a request with two). */
+function hostOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const host = headers['host'];
+  return Array.isArray(host) ? host[0] : host;
 }
 
-function applyHeaders(res: ExpressResponse, headers: Record<string, string>): void {
+function applyHeaders(res: ExpressResponse, headers: EnforcedPage['headers']): void {
   for (const [name, value] of Object.entries(headers)) {
     if (name !== 'Set-Cookie') {
       res.setHeader(name, value);

@@ -91,19 +91,23 @@ export class RefreshServer {
   };
 }
 
-type Route = (request: { url: URL; body: any; headers: Record<string, string> }) => { status: number; body?: unknown } | 'unreachable';
+type Answer = { status: number; body?: unknown } | 'unreachable' | 'hang';
+type Route = (request: { url: URL; body: any; headers: Record<string, string> }) => Answer | Promise<Answer>;
 
 export const KEY = 'pk_test_site';
 export const problem = (status: number, code: string) => ({ status, body: { type: 'x', title: code, status, detail: `${code} detail`, code } });
 
 /**
  * A page on https://news.example (at `href`) with the API behind a fake fetch that records every
- * request; `replaced` records the URLs the page's address was replaced by.
+ * request; `replaced` records the URLs the page's address was replaced by, and `dispatch` fires a
+ * window event (another tab's `storage` event) at what the SDK listens to.
  */
 export function page(route: Route, storage: Storage = new MemoryStorage(), href = 'https://news.example/story?utm_source=mail&utm_campaign=spring') {
   const requests: Array<{ path: string; url: URL; body: any; headers: Record<string, string> }> = [];
   const assigned: string[] = [];
   const replaced: string[] = [];
+  const cookies: string[] = [];
+  const listeners: Array<[string, (event: any) => void]> = [];
   const url = new URL(href);
   const location = { href, search: url.search, origin: url.origin, assign: (to: string) => void assigned.push(to) };
   const env: Environment = {
@@ -111,8 +115,9 @@ export function page(route: Route, storage: Storage = new MemoryStorage(), href 
       const url = new URL(input);
       const request = { url, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: init.headers as Record<string, string> };
       requests.push({ path: url.pathname, ...request });
-      const answer = route(request);
+      const answer = await route(request);
       if (answer === 'unreachable') throw new TypeError('Failed to fetch');
+      if (answer === 'hang') return new Promise<never>(() => undefined);
       return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status });
     }) as typeof fetch,
     storage,
@@ -126,9 +131,12 @@ export function page(route: Route, storage: Storage = new MemoryStorage(), href 
     },
     referrer: 'https://search.example/',
     randomId: () => 'visitor-1',
-    listen: () => undefined,
+    listen: (type, listener) => void listeners.push([type, listener]),
     hidden: () => false,
+    setCookie: (cookie) => void cookies.push(cookie),
+    serverRegions: null,
     warn: () => undefined,
   };
-  return { gatehouse: new Gatehouse(env), requests, assigned, replaced, storage };
+  const dispatch = (type: string, event: object) => listeners.filter(([t]) => t === type).forEach(([, listener]) => listener(event));
+  return { gatehouse: new Gatehouse(env), requests, assigned, replaced, storage, cookies, dispatch };
 }

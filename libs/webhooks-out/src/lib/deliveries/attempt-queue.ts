@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@gatehouse/platform';
+import { Clock, webhookMetrics } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { WebhooksOutConfig } from '../webhooks-out.config';
@@ -94,10 +94,12 @@ export class AttemptQueue {
     );
     if (!affected) return;
     if (outcome.succeeded) {
+      webhookMetrics.attempts.inc({ outcome: 'delivered' });
       await manager.update(Delivery, { id: attempt.deliveryId }, { status: 'succeeded' });
       return;
     }
     const nextAt = this.schedule.nextAttemptAt(attempt.seriesPosition, attempt.attemptedAt ?? this.clock.now());
+    webhookMetrics.attempts.inc({ outcome: nextAt ? 'failed' : 'gave_up' });
     if (!nextAt) {
       await manager.update(Delivery, { id: attempt.deliveryId }, { status: 'failed' });
       return;

@@ -1,4 +1,4 @@
-import { openServiceDatabase } from '@gatehouse/db';
+import { openMigratedDatabase } from '@gatehouse/db';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
 import type { DataSource } from 'typeorm';
 import { GroupCommit, type SharedStatement } from '../group-commit';
@@ -9,7 +9,7 @@ describe('group commit', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'group_commit', entities: [], migrations: [] });
+    dataSource = await openMigratedDatabase({ url: db.url, schema: 'group_commit', entities: [], migrations: [] });
     await dataSource.query('CREATE TABLE written (id int PRIMARY KEY, txid bigint NOT NULL)');
   });
 

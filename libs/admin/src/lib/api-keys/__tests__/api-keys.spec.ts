@@ -57,15 +57,13 @@ describe('API keys', () => {
     await expect(resolve('pk_not-a-key')).resolves.toBeNull();
   });
 
-  it('stores only hashes: no key appears anywhere in the table', async () => {
+  it('stores secret keys only as hashes: no secret key appears anywhere in the table; the public publishable key is kept whole', async () => {
     const pair = await createPair('stored');
-    const rows = await harness.query<{ key_hash: string }>('SELECT * FROM api_keys');
+    const rows = await harness.query<{ key_hash: string; publishable_key: string | null }>('SELECT * FROM api_keys');
     const table = JSON.stringify(rows);
-    for (const key of [pair.publishableKey, pair.secretKey]) {
-      expect(table).not.toContain(key);
-      expect(table).not.toContain(key.slice(3));
-      expect(rows.map((row) => row.key_hash)).toContain(sha256(key));
-    }
+    expect(table).not.toContain(pair.secretKey.slice(3));
+    expect(rows.map((row) => row.publishable_key)).toContain(pair.publishableKey);
+    for (const key of [pair.publishableKey, pair.secretKey]) expect(rows.map((row) => row.key_hash)).toContain(sha256(key));
   });
 
   it('refuses a name used before in the publication, also once its pair is revoked, with 409 conflict', async () => {
@@ -114,7 +112,7 @@ describe('API keys', () => {
     expect(event.data.keyIds.sort()).toEqual(keyIds);
   });
 
-  it('lists keys newest first with their 12-character prefix, last use and revocation', async () => {
+  it('lists keys newest first with their 12-character prefix, the publishable key itself, last use and revocation', async () => {
     harness.clock.advance(60_000);
     const pair = await createPair('listed');
     const [first, second] = await list();
@@ -123,11 +121,17 @@ describe('API keys', () => {
       name: 'listed',
       kind: 'publishable',
       prefix: pair.publishableKey.slice(0, 12),
+      publishableKey: pair.publishableKey,
       createdAt: harness.clock.now().toISOString(),
       lastUsedAt: null,
       revokedAt: null,
     });
-    expect(second).toMatchObject({ name: 'listed', kind: 'secret', prefix: pair.secretKey.slice(0, 12) });
+    expect(second).toMatchObject({ name: 'listed', kind: 'secret', prefix: pair.secretKey.slice(0, 12), publishableKey: null });
+    const stored = await harness.query('SELECT kind, publishable_key FROM api_keys WHERE name = $1 ORDER BY kind', ['listed']);
+    expect(stored).toEqual([
+      { kind: 'publishable', publishable_key: pair.publishableKey },
+      { kind: 'secret', publishable_key: null },
+    ]);
     expect(first.prefix).toHaveLength(12);
 
     harness.clock.advance(5_000);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { DatabaseModule, openServiceDatabase } from '@gatehouse/db';
+import { DatabaseModule, openMigratedDatabase } from '@gatehouse/db';
 import { ClockModule, ManualClock } from '@gatehouse/platform';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,7 @@ describe('event retention', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = await openServiceDatabase({ url: db.url, schema: 'retention', entities: [], migrations: [CreateBusTables1763700000000] });
+    dataSource = await openMigratedDatabase({ url: db.url, schema: 'retention', entities: [], migrations: [CreateBusTables1763700000000] });
     const options = { service: 'identity' as const, namespace: 'retention', transport: { kind: 'in-process' as const, hub: new InProcessHub() } };
     @Module({ providers: [{ provide: BUS_OPTIONS, useValue: options }], exports: [BUS_OPTIONS] })
     class Options {}

@@ -1,5 +1,5 @@
 import { eventType, type EventEnvelope, type EventType } from '@gatehouse/contracts';
-import { openServiceDatabase } from '@gatehouse/db';
+import { openMigratedDatabase } from '@gatehouse/db';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -33,7 +33,7 @@ describe('events over JetStream', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await openServiceDatabase({
+    dataSource = await openMigratedDatabase({
       url: database.url,
       schema: 'notes',
       entities: [],
@@ -122,6 +122,8 @@ describe('events over JetStream', () => {
 
     await dataSource.query('UPDATE outbox SET published_at = NULL WHERE id = $1', [event.id]);
     expect(await relay.flush()).toBe(1);
+    await dataSource.query('UPDATE outbox SET published_at = NULL WHERE id = $1', [event.id]);
+    expect(await relay.flushWithin(5_000)).toBe(true);
     await transport.publish(event);
     await transport.publish(event);
     await settle('notes-indexer');
@@ -199,6 +201,8 @@ describe('events over JetStream', () => {
 
     const event = await emit(NoteAdded, { text: 'delayed' });
     await expect(failingRelay.flush()).rejects.toThrow();
+    // A caller that waits on the relay for a while (the processor webhook, a checkout confirmation) is told no, not failed.
+    expect(await failingRelay.flushWithin(1_000)).toBe(false);
     const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
     expect(row.published_at).toBeNull();
 

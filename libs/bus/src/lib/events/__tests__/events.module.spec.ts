@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { changeNotice, eventType, type EventEnvelope } from '@gatehouse/contracts';
-import { DatabaseModule, openServiceDatabase } from '@gatehouse/db';
+import { DatabaseModule, openMigratedDatabase } from '@gatehouse/db';
 import { ClockModule } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,7 @@ describe('EventsModule', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await openServiceDatabase({ url: database.url, schema: 'notes', entities: [], migrations: [CreateBusTables1763700000000] });
+    dataSource = await openMigratedDatabase({ url: database.url, schema: 'notes', entities: [], migrations: [CreateBusTables1763700000000] });
     await dataSource.query('CREATE TABLE effects (event_id uuid NOT NULL, text text NOT NULL)');
   });
 

@@ -2,7 +2,7 @@ import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import { requestPattern } from '@gatehouse/contracts';
-import { AppError, ProblemRpcFilter, createLogger } from '@gatehouse/platform';
+import { AppError, ProblemFilter, createLogger } from '@gatehouse/platform';
 import { InProcessHub } from '../../bus-options';
 import { createRequestClient, createRequestServer } from '../../bus.module';
 import { BusClient } from '../bus-client';
@@ -47,7 +47,7 @@ describe('in-process request bus', () => {
 
   beforeAll(async () => {
     app = await NestFactory.createMicroservice(TestModule, { strategy: createRequestServer(options), logger: false });
-    app.useGlobalFilters(new ProblemRpcFilter(createLogger('test', 'silent')));
+    app.useGlobalFilters(new ProblemFilter(createLogger('test', 'silent')));
     await app.listen();
     bus = new BusClient(options, createRequestClient(options));
   });

@@ -50,6 +50,12 @@ export class ApiKeyViewDto implements ApiKeyView {
   @ApiProperty({ example: 'website' }) name: string;
   @ApiProperty({ enum: ['publishable', 'secret'] satisfies ApiKeyKind[] }) kind: ApiKeyKind;
   @ApiProperty({ example: 'pk_4Hc8s1Lq9', description: 'The first 12 characters of the key.' }) prefix: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The whole publishable key, public like the pages that carry it; null for a secret key (shown only at creation) and for a publishable key made before keys were kept.',
+  })
+  publishableKey: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
@@ -79,6 +85,8 @@ export class InvitationViewDto implements InvitationView {
 
 export class CreatedInvitationDto extends InvitationViewDto implements CreatedInvitation {
   @ApiProperty({ example: 'k3Jd9sQ0v…', description: 'The token of the invitation link; shown here only (only its hash is stored).' }) token: string;
+  @ApiProperty({ description: "The invitation's email is queued (sent to the invitee with the link); false when it could not be: pass the link on yourself." })
+  emailed: boolean;
 }
 
 const TEAM_CHANGE_ACTIONS = ['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed'] as const satisfies readonly TeamChangeAction[];
@@ -102,5 +110,4 @@ export class InvitationPreviewDto implements ReplyOf<typeof AdminRequests.GetInv
   @ApiProperty({ example: 'colleague@news.example', description: 'The email the invitation is for; it becomes the sign-in email.' }) email: string;
   @ApiProperty(ROLE) role: StaffRole;
   @ApiProperty({ example: 'The Daily Example' }) publicationName: string;
-  @ApiProperty({ description: 'Whether that email has an account already: then accepting takes its password, and `name` is ignored.' }) accountExists: boolean;
 }

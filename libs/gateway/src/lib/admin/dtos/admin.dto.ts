@@ -93,13 +93,15 @@ export class InvitationTokenDto {
 }
 
 export class AcceptInvitationDto extends InvitationTokenDto {
-  @ApiProperty({ description: 'Your name; ignored when the email already has an account.', minLength: 1, maxLength: 100 })
+  @ApiPropertyOptional({ description: 'Your name, for a new account; not needed when signed in.', minLength: 1, maxLength: 100 })
+  @IsOptional()
   @IsString()
   @Length(1, 100)
-  name: string;
+  name?: string;
 
-  @ApiProperty({ description: 'A new password (8 to 72 characters), or the existing account’s password.', minLength: 8, maxLength: 72 })
+  @ApiPropertyOptional({ description: 'A new password (8 to 72 characters), for a new account; not needed when signed in.', minLength: 8, maxLength: 72 })
+  @IsOptional()
   @IsString()
   @Length(8, 72, { message: 'must be 8 to 72 characters' })
-  password: string;
+  password?: string;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailCopy, type EmailKind, type EmailLanguage, type EmailMessageStatus, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page } from '@gatehouse/contracts';
+import { EMAIL_KINDS, EMAIL_LANGUAGES, MESSAGE_KINDS, type EmailCopy, type EmailKind, type EmailLanguage, type MessageKind, type EmailMessageStatus, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page } from '@gatehouse/contracts';
 import { IsByteLength, IsIn, IsString, Length, Matches } from 'class-validator';
 import { CustomerEmailDto, ReturnUrlDto } from './customer-auth.dto';
 
@@ -65,7 +65,7 @@ export class EmailTemplateDto extends EmailCopyDto implements EmailTemplateView 
 
 export class EmailMessageSummaryDto implements EmailMessageSummary {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: EMAIL_KINDS }) kind: EmailKind;
+  @ApiProperty({ enum: MESSAGE_KINDS, description: 'An account email to a reader, or `staff_invitation`.' }) kind: MessageKind;
   @ApiProperty() to: string;
   @ApiProperty({ enum: EMAIL_LANGUAGES }) language: EmailLanguage;
   @ApiProperty({ enum: ['pending', 'sending', 'sent', 'failed'] }) status: EmailMessageStatus;

@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  CHECKOUT_STATES,
   NEVER_ENDS,
   PRICE_INTERVALS,
   SUBSCRIPTION_STATUSES,
+  type CheckoutConfirmation,
   type CheckoutSessionView,
+  type CheckoutState,
   type OfferedPriceView,
   type PriceInterval,
   type PriceView,
@@ -40,6 +43,17 @@ export class CustomerSubscriptionsDto {
 export class CheckoutSessionDto implements CheckoutSessionView {
   @ApiProperty({ example: 'https://checkout.stripe.com/c/pay/cs_test_a1', description: 'Redirect the customer here.' }) url: string;
   @ApiProperty({ example: 'cs_test_a1', description: "The processor's checkout session id." }) sessionId: string;
+}
+
+export class CheckoutConfirmationDto implements CheckoutConfirmation {
+  @ApiProperty({ example: 'cs_test_a1' }) sessionId: string;
+  @ApiProperty({
+    enum: CHECKOUT_STATES,
+    description:
+      '`complete`: paid (or nothing to pay, a trial), the subscription recorded; `processing`: finished, the payment not cleared yet (the processor’s events bring the subscription); `open`: not paid; `expired`: abandoned.',
+  })
+  status: CheckoutState;
+  @ApiProperty({ type: SubscriptionViewDto, nullable: true, description: 'What the checkout bought, once `complete`.' }) subscription: SubscriptionViewDto | null;
 }
 
 export class PortalSessionDto {
@@ -97,4 +111,11 @@ export class ProcessorSettingsViewDto implements ProcessorSettingsView {
   webhookEndpointId: string | null;
   @ApiProperty({ example: 'https://gatehouse.example/api/v1/webhooks/processor?publication=0b6f…' }) webhookUrl: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Under `npm start` with the local fake processor standing in: a key it accepts, which the dashboard offers; null in any real deployment.',
+  })
+  localTestKey: string | null;
 }

@@ -70,6 +70,17 @@ export class CheckoutDto {
   paywallId?: string;
 }
 
+export class ConfirmCheckoutDto {
+  @ApiProperty({ example: 'cs_test_a1', description: "The processor's checkout session id: `sessionId` of the checkout, or `{CHECKOUT_SESSION_ID}` of the success URL." })
+  @Matches(/^cs_[A-Za-z0-9_]{1,250}$/, { message: 'must be a checkout session id (cs_…)' })
+  sessionId: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Required with a secret key; with a customer JWT, the token's customer (another id is 403)." })
+  @IsOptional()
+  @IsUUID('all', UUID_MESSAGE)
+  customerId?: string;
+}
+
 export class PortalDto {
   @ApiPropertyOptional({ format: 'uuid', description: "Required with a secret key; with a customer JWT, the token's customer (another id is 403)." })
   @IsOptional()

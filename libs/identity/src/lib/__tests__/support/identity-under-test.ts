@@ -1,4 +1,5 @@
-import { BusClient, createRequestClient, startService, type BusOptions, type RunningService } from '@gatehouse/bus';
+import { BusClient, createRequestClient, type BusOptions } from '@gatehouse/bus';
+import { startService, type RunningService } from '@gatehouse/runtime';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
 import { ManualClock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
@@ -26,7 +27,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
   const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
   const signingKeysKey = randomBytes(32).toString('base64');
   const config = loadConfig(IdentityConfig, { BCRYPT_COST: '4', LOG_LEVEL: 'silent', BUS_NAMESPACE: namespace, SIGNING_KEYS_KEY: signingKeysKey, ...env });
-  const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock }).catch(async (err) => {
+  const service = await startService(identityService, { config, transport, databaseUrl: db.url, clock, migrate: true }).catch(async (err) => {
     await db.drop();
     throw err;
   });

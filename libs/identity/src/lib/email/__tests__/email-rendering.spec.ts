@@ -1,5 +1,5 @@
 import { BRANDING_DEFAULTS, type PublicationView } from '@gatehouse/contracts';
-import { DEFAULT_COPY } from '../default-copy';
+import { DEFAULT_COPY, STAFF_INVITATION_COPY } from '../default-copy';
 import { languageOf } from '../email-language';
 import { linkUrl, renderEmail, type EmailContext } from '../email-rendering';
 
@@ -42,6 +42,15 @@ describe('account email rendering', () => {
     expect(linkUrl('password_reset', publication, 'https://www.alpha.example/account?x=1', 't')).toBe('https://www.alpha.example/account?x=1#gatehouse-reset-password=t');
     expect(linkUrl('password_reset', publication, 'https://evil.example/', 't')).toBe('https://alpha.example/#gatehouse-reset-password=t');
     expect(linkUrl('password_reset', { ...publication, domains: ['*.alpha.example'] }, null, 't')).toBeNull();
+  });
+
+  it("leads a staff invitation to the dashboard's accept page named by admin, in the publication's branding", () => {
+    const invitation = context({ kind: 'staff_invitation', copy: STAFF_INVITATION_COPY, link: { returnUrl: 'https://gatehouse.example/dashboard/invitation', token: 'inv_9' } });
+    const { subject, text, html } = renderEmail(invitation);
+    expect(subject).toBe('You are invited to Alpha <Times> on Gatehouse');
+    expect(text).toContain('Accept the invitation: https://gatehouse.example/dashboard/invitation#token=inv_9');
+    expect(html).toContain('href="https://gatehouse.example/dashboard/invitation#token=inv_9"');
+    expect(html).toContain('background:#c2410c');
   });
 
   it('writes without a link when there is no page to lead to, and a subject on one line', () => {

@@ -6,11 +6,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createGateway } from '../../create-gateway';
-import { GatewayConfig } from '../../gateway.config';
+import { gatewayEdge, GatewayConfig } from '@gatehouse/gateway';
+import { createHttpProcess } from '@gatehouse/runtime';
+import { ROOT } from './support/processes';
 
 const run = promisify(execFile);
-const REDOCLY = join(__dirname, '../../../../../../node_modules/.bin/redocly');
+const REDOCLY = join(ROOT, 'node_modules/.bin/redocly');
 
 /** The document at /docs/json is valid OpenAPI, clean under redocly's recommended rules. */
 describe('the OpenAPI document', () => {
@@ -20,7 +21,11 @@ describe('the OpenAPI document', () => {
   let document: Record<string, any>;
 
   beforeAll(async () => {
-    app = await createGateway(loadConfig(GatewayConfig, { LOG_LEVEL: 'silent', PORT: '0' }), { kind: 'in-process', hub: new InProcessHub() });
+    ({ app } = await createHttpProcess('gateway', {
+      config: loadConfig(GatewayConfig, { LOG_LEVEL: 'silent', PORT: '0' }),
+      transport: { kind: 'in-process', hub: new InProcessHub() },
+      edge: gatewayEdge,
+    }));
     await app.init();
     const answer = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/docs/json' });
     document = JSON.parse(answer.body);
@@ -34,10 +39,19 @@ describe('the OpenAPI document', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  it('is what the types in libs/contracts were generated from (npm run generate:api-types)', async () => {
+    // The generator's own process: openapi-typescript's ES modules load there, not in Jest's module system.
+    const generator = join(ROOT, 'apps/gateway/src/generate-api-types.ts');
+    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', generator, '--check'], { cwd: ROOT }).catch(
+      (failure: { stdout: string; stderr: string }) => ({ stdout: failure.stdout + failure.stderr }),
+    );
+    expect(stdout.trim()).toBe('libs/contracts/src/lib/gateway-api.ts is up to date');
+  }, 60_000);
+
   it('passes @apidevtools/swagger-parser validation', async () => {
     // An ES module: run in its own Node process, as a CI step would.
     const script = "import('@apidevtools/swagger-parser').then((p) => p.default.validate(process.argv[1])).then(() => console.log('valid'))";
-    const { stdout } = await run(process.execPath, ['-e', script, file], { cwd: join(__dirname, '../../../../../..') });
+    const { stdout } = await run(process.execPath, ['-e', script, file], { cwd: ROOT });
     expect(stdout.trim()).toBe('valid');
   }, 60_000);
 

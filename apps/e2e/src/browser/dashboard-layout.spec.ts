@@ -1,0 +1,210 @@
+import { eventually, type TestBrowser } from '@gatehouse/testing';
+import type { Page } from 'playwright-core';
+import { DashboardSystem, OWNER, signIn, staffBrowser, settled } from '../support/dashboard';
+import { addStaff } from '../support/staff';
+
+jest.setTimeout(300_000);
+
+/** Every signed-in screen: its path under /dashboard/ and its title (the `<h1>`, and the tab's title before the publication). */
+const SCREENS = [
+  { path: '', title: 'Home' },
+  { path: 'publications', title: 'Publications' },
+  { path: 'team', title: 'Team' },
+  { path: 'api-keys', title: 'API keys' },
+  { path: 'branding', title: 'Branding' },
+  { path: 'webhooks', title: 'Webhooks' },
+  { path: 'paywalls', title: 'Paywalls' },
+  { path: 'segments', title: 'Segments' },
+  { path: 'experiments', title: 'Experiments' },
+  { path: 'catalog', title: 'Catalog' },
+  { path: 'customers', title: 'Customers' },
+  { path: 'stats', title: 'Stats' },
+  { path: 'email', title: 'Email' },
+] as const;
+
+const PHONE = { width: 390, height: 844 };
+const TABLET = { width: 768, height: 1024 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** How far the page is wider than the window (0: no horizontal scrolling). */
+const OVERFLOW = '(() => document.documentElement.scrollWidth - window.innerWidth)()';
+
+/**
+ * Touch targets under 44 × 44 px that a phone user would tap: buttons, switches, sliders, fields,
+ * the navigation's links, and the labels of checkboxes and radios (their tap target). Links inside
+ * running text are exempt (WCAG 2.5.5).
+ */
+const SMALL_TARGETS = `(() => {
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  const targets = [...document.querySelectorAll('button, select, textarea, input, [role=slider], nav a, a[class*="inline-flex"]')]
+    .map((el) => (el.matches('input[type=checkbox], input[type=radio], [role=switch]') ? el.closest('label') ?? el : el))
+    .filter((el) => !el.closest('.sr-only') && visible(el));
+  return [...new Set(targets)]
+    .map((el) => ({ el, r: el.getBoundingClientRect() }))
+    .filter(({ el, r }) => r.height < 43.5 || (r.width < 43.5 && !el.matches('input, select, textarea')))
+    .map(({ el, r }) => (el.getAttribute('aria-label') || el.textContent || el.outerHTML).trim().slice(0, 60) + ' ' + Math.round(r.width) + '×' + Math.round(r.height));
+})()`;
+
+/**
+ * The dashboard on a phone, a tablet and a desktop: every screen fits its width, names its tab,
+ * keeps its touch targets at 44 px on a phone, returns focus to what opened each dialog, and keeps
+ * its switches whole right to left.
+ */
+describe('dashboard: phone, tablet and desktop; titles, focus and direction', () => {
+  let system: DashboardSystem;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    system = await DashboardSystem.start({ billing: true, customers: true });
+    await system.seedEveryScreen();
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, OWNER);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  /**
+   * Another owner of the publication in a browser of their own: a sweep of every screen at three
+   * widths is more than the 200 requests a minute one staff member may make (decisions C1).
+   */
+  const anotherOwner = async () => {
+    const account = await addStaff(system.db.url, 'admin', (await system.api('/admin/session', { session: await system.sessionOf() })).body.publication.id);
+    await browser.close();
+    browser = await staffBrowser();
+    page = await browser.newPage();
+    await signIn(page, system, account);
+  };
+
+  const open = async (screen: (typeof SCREENS)[number]) => {
+    await page.goto(`${system.url}/${screen.path}`);
+    await page.getByRole('heading', { name: screen.title, level: 1 }).waitFor();
+    await settled(page);
+  };
+
+  it('fits every screen into 390, 768 and 1280 px without scrolling sideways, with its own title, and 44 px touch targets on a phone', async () => {
+    const problems: object[] = [];
+    for (const viewport of [PHONE, TABLET, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      for (const screen of SCREENS) {
+        await open(screen);
+        const overflow: number = await page.evaluate(OVERFLOW);
+        const title = await page.title();
+        const small: string[] = viewport === PHONE ? await page.evaluate(SMALL_TARGETS) : [];
+        if (overflow !== 0 || small.length > 0 || title !== `${screen.title} · Dashboard Daily · Gatehouse`) problems.push({ width: viewport.width, screen: screen.title, overflow, title, small });
+        if (viewport === PHONE) await browser.screenshot(page, `dashboard-phone-${screen.path || 'home'}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    await page.setViewportSize(PHONE);
+    await open(SCREENS[6]);
+    // The navigation is in the menu on a phone; a dialog takes the screen's whole width.
+    expect(await page.getByRole('navigation', { name: 'Areas' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Gatehouse' });
+    await menu.getByRole('combobox', { name: 'Publication' }).waitFor();
+    await menu.getByText(`${OWNER.email} · Owner`).waitFor();
+    await browser.screenshot(page, 'dashboard-phone-menu');
+    await menu.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Segments' }).click();
+    await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();
+    await menu.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'New segment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New segment' });
+    expect(Math.round((await dialog.boundingBox())!.width)).toBe(PHONE.width);
+    expect(await page.evaluate(OVERFLOW)).toBe(0);
+    expect(await page.evaluate(SMALL_TARGETS)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-phone-dialog');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${system.url}/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
+    expect(await page.title()).toBe('Sign in · Gatehouse');
+    expect(await page.evaluate(OVERFLOW)).toBe(0);
+    expect(await page.evaluate(SMALL_TARGETS)).toEqual([]);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^\/dashboard\/assets\/favicon-[\w-]+\.svg$/);
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it('returns focus to what opened each dialog when it closes, and to the screen when that control is gone', async () => {
+    await anotherOwner();
+    const dialogs = [
+      { screen: SCREENS[1], opener: 'New publication', dialog: 'New publication' },
+      { screen: SCREENS[2], opener: 'Invite someone', dialog: 'Invite someone' },
+      { screen: SCREENS[2], opener: `Change role of ${OWNER.email}`, dialog: `Change the role of ${OWNER.email}` },
+      { screen: SCREENS[3], opener: 'Create key pair', dialog: 'Create a key pair' },
+      { screen: SCREENS[3], opener: 'Revoke pair website', dialog: 'Revoke both keys of website?' },
+      { screen: SCREENS[5], opener: 'Add webhook', dialog: 'Add a webhook' },
+      { screen: SCREENS[6], opener: 'New paywall', dialog: 'New paywall' },
+      { screen: SCREENS[6], opener: 'Edit Premium', dialog: 'Edit Premium' },
+      { screen: SCREENS[7], opener: 'New segment', dialog: 'New segment' },
+      { screen: SCREENS[8], opener: 'New experiment', dialog: 'New experiment' },
+      { screen: SCREENS[9], opener: 'New product', dialog: 'New product' },
+      { screen: SCREENS[10], opener: 'New customer', dialog: 'New customer' },
+    ];
+    for (const { screen, opener, dialog } of dialogs) {
+      await open(screen);
+      const button = page.getByRole('button', { name: opener, exact: true }).first();
+      await button.focus();
+      await page.keyboard.press('Enter');
+      const shown = page.getByRole(dialog.endsWith('?') ? 'alertdialog' : 'dialog', { name: dialog });
+      await shown.waitFor();
+      await page.keyboard.press('Escape');
+      await shown.waitFor({ state: 'detached' });
+      const focused = await eventually(async () => ((await focusedName(page)) === opener ? opener : undefined), 5_000).catch(() => focusedName(page));
+      expect({ dialog, focused }).toEqual({ dialog, focused: opener });
+    }
+
+    // A created key pair: its dialog follows the form's, and closing it returns to the button that began it.
+    await open(SCREENS[3]);
+    await page.getByRole('button', { name: 'Create key pair', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Create a key pair' }).getByLabel('Name').fill('mobile-app');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Key pair mobile-app' }).getByRole('button', { name: 'I have saved them' }).click();
+    await eventually(async () => ((await focusedName(page)) === 'Create key pair' ? true : undefined));
+
+    // A revoked key's button goes away with the key: focus moves to the screen's heading, not to the page's start.
+    const revoke = page.getByRole('button', { name: 'Revoke secret key of mobile-app' });
+    await revoke.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke secret key' }).click();
+    await revoke.waitFor({ state: 'detached' });
+    await eventually(async () => ((await focusedName(page)) === 'API keys' ? true : undefined));
+  });
+
+  it('keeps each switch inside its track, on and off, when the page is forced right to left', async () => {
+    await open(SCREENS[6]);
+    await page.evaluate('document.documentElement.dir = "rtl"');
+    const toggle = page.getByRole('switch', { name: 'Enabled: Premium' });
+    for (const state of ['true', 'false']) {
+      if ((await toggle.getAttribute('aria-checked')) !== state) await toggle.click();
+      await eventually(async () => ((await toggle.getAttribute('aria-checked')) === state ? true : undefined));
+      // The thumb moves with a transition: measure once it has arrived.
+      const inside = await eventually(() =>
+        toggle.evaluate((track) => {
+          const outer = track.getBoundingClientRect();
+          const thumb = track.firstElementChild!.getBoundingClientRect();
+          const within = thumb.left >= outer.left && thumb.right <= outer.right;
+          const atEnd = track.getAttribute('aria-checked') === 'true' ? thumb.left - outer.left < 4 : outer.right - thumb.right < 4;
+          return within && atEnd ? { within, atEnd } : undefined;
+        }),
+      );
+      expect({ state, ...inside }).toEqual({ state, within: true, atEnd: true });
+    }
+    await browser.screenshot(page, 'dashboard-rtl-paywalls');
+    await page.evaluate('document.documentElement.dir = "ltr"');
+  });
+});
+
+/** The accessible name of the focused element: its label, or its text. */
+function focusedName(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return '';
+    return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+  })()`);
+}

@@ -1,0 +1,236 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { accessService } from '@gatehouse/access';
+import { adminService } from '@gatehouse/admin';
+import { brandingService } from '@gatehouse/branding';
+import { migrateServiceSchema } from '@gatehouse/db';
+import { identityService } from '@gatehouse/identity';
+import { loadConfig, type ServiceDefinition } from '@gatehouse/platform';
+import { databaseOf, startService, type RunningService } from '@gatehouse/runtime';
+import { eventually, uniqueNamespace } from '@gatehouse/testing';
+import { call, sessionFrom, type Answer } from './support/http';
+import { freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
+import { startGatewayOverNats, type TestGateway } from './support/system';
+
+jest.setTimeout(300_000);
+
+const SITE = 'https://faults.example';
+const ADMIN = { email: 'faults-admin@example.com', password: 'faults-admin-password' };
+const ENV = {
+  BCRYPT_COST: '4',
+  BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+  BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+  BOOTSTRAP_PUBLICATION_NAME: 'Faults Gazette',
+  BOOTSTRAP_PUBLICATION_DOMAINS: 'faults.example',
+};
+/** The readiness probe's period in the manifests (k8s/base: periodSeconds 5). */
+const PROBE_PERIOD_MS = 5_000;
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await work();
+  return [value, performance.now() - started];
+}
+
+/**
+ * Faults of the servers a deployment depends on, each a server of the test's own: Redis frozen
+ * and stopped, PostgreSQL stopped under a running service, NATS frozen with writes in flight and
+ * absent while a service starts. Identity runs as its own process, so "the service survived" is
+ * its process still running.
+ */
+describe('faults of Redis, PostgreSQL and NATS', () => {
+  const namespace = uniqueNamespace('faults');
+  let nats: PrivateNatsServer;
+  let pg: PrivatePostgres;
+  let redis: PrivateRedis;
+  let identity: ChildProcess;
+  let identityOutput = '';
+  let identityProbes: string;
+  let gatewayOps: string;
+  let gateway: TestGateway;
+  const services: RunningService[] = [];
+  let session = '';
+  let publishableKey = '';
+
+  const inProcess = (definition: ServiceDefinition<any>, env: Record<string, string> = {}) =>
+    startService(definition, {
+      config: loadConfig(definition.config, { LOG_LEVEL: 'silent', NATS_URL: nats.url, BUS_NAMESPACE: namespace, ...ENV, ...env }),
+      transport: { kind: 'nats', servers: [nats.url] },
+      databaseUrl: pg.url(),
+      migrate: true,
+    });
+  const api = (path: string, options: Parameters<typeof call>[2] = {}): Promise<Answer> => call(gateway.url, `/api/v1${path}`, options);
+  const register = (email = `reader-${randomUUID()}@example.com`) => api('/auth/customers/register', { key: publishableKey, body: { email, password: 'reader-password', name: 'Reader' } });
+  const check = (path: string) => api(`/access/check?${new URLSearchParams({ url: `${SITE}${path}` })}`, { key: publishableKey });
+  const customersNamed = async (emails: string[]) => {
+    const sql = new Client({ connectionString: pg.url() });
+    await sql.connect();
+    try {
+      return (await sql.query('SELECT email FROM identity.customers WHERE email = ANY($1)', [emails])).rows.length;
+    } finally {
+      await sql.end();
+    }
+  };
+
+  beforeAll(async () => {
+    [nats, pg, redis] = await Promise.all([PrivateNatsServer.start(), PrivatePostgres.start(), PrivateRedis.start()]);
+    await migrateServiceSchema(databaseOf(identityService, pg.url()));
+    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+    identityProbes = `http://127.0.0.1:${identityPort}`;
+    gatewayOps = `http://127.0.0.1:${gatewayPort}`;
+    identity = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/identity/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...ENV, NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace, HEALTH_PORT: String(identityPort), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    identity.stdout!.on('data', (chunk) => (identityOutput += chunk));
+    identity.stderr!.on('data', (chunk) => (identityOutput += chunk));
+    services.push(...(await Promise.all([inProcess(adminService), inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' })])));
+    gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '250', HEALTH_PORT: String(gatewayPort), TRUST_PROXY: '1' });
+    await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
+      throw new Error(`identity did not become ready: ${err}\n${identityOutput}`);
+    });
+    session = sessionFrom(await api('/admin/session', { body: ADMIN }));
+    publishableKey = (await api('/admin/api-keys', { session, body: { name: 'faults' } })).body.publishableKey;
+    expect((await api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
+    // The access check's rules and the key are in memory from here on.
+    await eventually(async () => ((await check('/premium/a')).body.granted === false ? true : undefined));
+  });
+
+  afterAll(async () => {
+    if (identity && identity.exitCode === null) identity.kill('SIGKILL');
+    await gateway?.close();
+    for (const service of services) await service.close();
+    await Promise.all([nats?.destroy(), pg?.destroy(), redis?.stop()]);
+  });
+
+  it('serves Prometheus metrics per process, on its operations port', async () => {
+    expect((await api('/auth/.well-known/jwks.json')).status).toBe(200);
+    const gatewayMetrics = String((await call(gatewayOps, '/metrics')).body);
+    expect(gatewayMetrics).toMatch(/^gatehouse_http_request_duration_seconds_count\{route_class="auth",method="GET",status="200"\} [1-9]/m);
+    expect(gatewayMetrics).toMatch(/^gatehouse_bus_request_duration_seconds_count\{pattern="identity\.[^"]+",outcome="ok"\} [1-9]/m);
+    expect(gatewayMetrics).toMatch(/^gatehouse_process_resident_memory_bytes \d+/m);
+    const identityMetrics = String((await call(identityProbes, '/metrics')).body);
+    expect(identityMetrics).toMatch(/^gatehouse_db_pool_connections\{service="identity",state="total"\} [1-9]/m);
+    expect(identityMetrics).toMatch(/^gatehouse_outbox_pending_events\{service="identity"\} \d+/m);
+    expect(identityMetrics).toMatch(/^gatehouse_outbox_lag_seconds\{service="identity"\} \d/m);
+    expect(identityMetrics).toMatch(/^gatehouse_bus_queue_group_member\{service="identity"\} 1/m);
+  });
+
+  it('keeps the gateway answering, probes within 100 ms and rate limits per replica, while Redis is frozen or stopped', async () => {
+    const metric = async () => /^gatehouse_rate_limit_fallback (\d)/m.exec(String((await call(gatewayOps, '/metrics')).body))?.[1];
+    expect((await api('/auth/.well-known/jwks.json')).headers.get('x-ratelimit-limit')).toBe('200');
+    expect(await metric()).toBe('0');
+    // The public port does not serve the metrics.
+    expect((await call(gateway.url, '/metrics')).status).toBe(404);
+
+    for (const outage of ['frozen', 'stopped'] as const) {
+      if (outage === 'frozen') redis.freeze();
+      else await redis.stop();
+      const jwks = await api('/auth/.well-known/jwks.json');
+      expect(jwks.status).toBe(200);
+      expect(jwks.headers.get('x-ratelimit-limit')).toBe('200');
+      const probes: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        for (const path of ['/healthz', '/readyz']) {
+          const [answer, ms] = await timed(() => call(gateway.url, path));
+          expect(answer.status).toBe(200);
+          probes.push(ms);
+        }
+      }
+      expect(Math.max(...probes)).toBeLessThan(100);
+      const [, apiMs] = await timed(() => api('/auth/.well-known/jwks.json'));
+      expect(apiMs).toBeLessThan(1_000);
+      expect(await metric()).toBe('1');
+      // Still limited, counted in this replica's memory: one address's 201st call in a window is refused
+      // (within 402 calls, in case a window ends meanwhile).
+      const address = { 'X-Forwarded-For': `198.51.100.${outage === 'frozen' ? 1 : 2}` };
+      let calls = 0;
+      while (calls < 402 && (await api('/no-such-route', { headers: address })).status !== 429) calls++;
+      expect(calls).toBeGreaterThanOrEqual(200);
+      expect(calls).toBeLessThan(402);
+      if (outage === 'frozen') redis.thaw();
+    }
+    await redis.resume();
+    await eventually(async () => {
+      await api('/auth/.well-known/jwks.json');
+      return (await metric()) === '0' ? true : undefined;
+    }, 15_000);
+  });
+
+  it('survives PostgreSQL going away: 503 for writes, checks from memory, and back by itself', async () => {
+    const pid = identity.pid;
+    expect((await register()).status).toBe(201);
+    await pg.stop();
+    const write = await register();
+    expect(write.status).toBe(503);
+    expect(write.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+    // Access decides from memory what it can.
+    const premium = await check('/premium/b');
+    expect(premium.status).toBe(200);
+    expect(premium.body.granted).toBe(false);
+    const ready = await eventually(async () => {
+      const answer = await call(identityProbes, '/readyz');
+      return answer.status === 503 ? answer : undefined;
+    });
+    expect(ready.body).toMatchObject({ status: 'down', checks: { database: 'down', bus: 'up' } });
+    expect((await call(identityProbes, '/healthz')).status).toBe(200);
+
+    await pg.resume();
+    await eventually(async () => ((await register()).status === 201 ? true : undefined), 30_000);
+    expect(identity.exitCode).toBeNull();
+    expect(identity.pid).toBe(pid);
+    expect(identityOutput).not.toMatch(/Unhandled|uncaught/i);
+  });
+
+  it('turns readiness red within one probe period when NATS freezes, leaves the queue group, and never runs a write it answered 503', async () => {
+    nats.freeze();
+    const frozenAt = Date.now();
+    try {
+      const gatewayReady = await eventually(async () => {
+        const answer = await call(gateway.url, '/readyz');
+        return answer.status === 503 ? answer : undefined;
+      }, PROBE_PERIOD_MS);
+      expect(gatewayReady.body).toMatchObject({ status: 'down', checks: { bus: 'down' } });
+      const serviceReady = await eventually(async () => {
+        const answer = await call(identityProbes, '/readyz');
+        return answer.status === 503 ? answer : undefined;
+      }, PROBE_PERIOD_MS);
+      expect(serviceReady.body).toMatchObject({ status: 'down', checks: { bus: 'down' } });
+      expect(Date.now() - frozenAt).toBeLessThan(2 * PROBE_PERIOD_MS);
+
+      const emails = Array.from({ length: 5 }, () => `frozen-${randomUUID()}@example.com`);
+      const answers = await Promise.all(emails.map((email) => register(email)));
+      expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 503]);
+      // Unready on the bus path, identity has left its queue group (and rejoins once it works again).
+      const member = async () => /^gatehouse_bus_queue_group_member\{service="identity"\} (\d)/m.exec(String((await call(identityProbes, '/metrics')).body))?.[1];
+      await eventually(async () => ((await member()) === '0' ? true : undefined), 15_000);
+
+      nats.thaw();
+      await eventually(async () => ((await call(gateway.url, '/readyz')).status === 200 ? true : undefined), 20_000);
+      await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 20_000);
+      await eventually(async () => ((await member()) === '1' ? true : undefined), 15_000);
+      expect((await register()).status).toBe(201);
+      // The frozen requests reached identity on thawing, after their callers were answered: none was carried out.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await customersNamed(emails)).toBe(0);
+    } finally {
+      nats.thaw();
+    }
+  });
+
+  it('starts a service during a NATS outage and has it answer soon after NATS returns', async () => {
+    await nats.stop();
+    let branding: RunningService | undefined;
+    const starting = inProcess(brandingService).then((service) => (branding = service));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(branding).toBeUndefined();
+    await nats.resume();
+    const returned = Date.now();
+    services.push(await starting);
+    await eventually(async () => ((await api('/health')).body.services?.branding?.status === 'up' ? true : undefined), 20_000);
+    expect(Date.now() - returned).toBeLessThan(10_000);
+    expect(identity.exitCode).toBeNull();
+  });
+});

@@ -1,0 +1,13 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
+
+/** What an HTTP process (the gateway) hands the runtime, which boots, serves and stops it. */
+export interface HttpEdge {
+  /** The root feature module. */
+  module: DynamicModule;
+  /** Fastify's own options: body limits, trusted proxies, request ids, early refusals. */
+  fastify: FastifyServerOptions & Record<string, unknown>;
+  /** Parsers, hooks, prefix, filters and the API document, once the app exists and before it listens. */
+  configure(app: NestFastifyApplication): void | Promise<void>;
+}

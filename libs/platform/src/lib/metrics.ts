@@ -1,0 +1,118 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register, type Registry } from 'prom-client';
+
+/**
+ * The Prometheus series of a process (docs/operations.md lists them with a starter alert set).
+ * One registry per process: when services run together (`npm start`) they share these series,
+ * told apart by their labels.
+ */
+export const metricsRegistry: Registry = register;
+
+let defaultsCollected = false;
+/** Process figures (CPU, memory, event-loop lag, GC), once per process. */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: metricsRegistry, prefix: 'gatehouse_' });
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpMetrics = {
+  /** Every answer of the gateway by route class (`access-check`, `events`, `admin`, …), method and status. */
+  requests: new Histogram({
+    name: 'gatehouse_http_request_duration_seconds',
+    help: 'HTTP requests answered, by route class, method and status, with their latency.',
+    labelNames: ['route_class', 'method', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+  }),
+};
+
+export const busMetrics = {
+  requests: new Histogram({
+    name: 'gatehouse_bus_request_duration_seconds',
+    help: 'Bus requests sent, by pattern and outcome (ok, error: answered with a problem, timeout, unreachable), with their latency.',
+    labelNames: ['pattern', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+  }),
+  requestsDropped: new Counter({
+    name: 'gatehouse_bus_requests_dropped_total',
+    help: 'Requests received after their caller had stopped waiting, dropped without doing their work.',
+    labelNames: ['pattern'] as const,
+  }),
+  queueGroupMember: new Gauge({
+    name: 'gatehouse_bus_queue_group_member',
+    help: '1 while this replica takes its service’s requests, 0 while it has left the queue group (unready or draining).',
+    labelNames: ['service'] as const,
+  }),
+};
+
+export const rateLimitMetrics = {
+  fallback: new Gauge({
+    name: 'gatehouse_rate_limit_fallback',
+    help: '1 while this gateway counts rate limits in its own memory because Redis is unreachable.',
+  }),
+  storeErrors: new Counter({
+    name: 'gatehouse_redis_errors_total',
+    help: 'Redis calls that failed or took too long, by use (rate_limit, idempotency).',
+    labelNames: ['use'] as const,
+  }),
+};
+
+export const cacheMetrics = {
+  lookups: new Counter({
+    name: 'gatehouse_cache_lookups_total',
+    help: 'Lookups in a replica-local cache, by cache and result (hit, miss).',
+    labelNames: ['cache', 'result'] as const,
+  }),
+};
+
+export const webhookMetrics = {
+  attempts: new Counter({
+    name: 'gatehouse_webhook_delivery_attempts_total',
+    help: 'Outbound webhook delivery attempts, by outcome (delivered, failed, gave_up).',
+    labelNames: ['outcome'] as const,
+  }),
+};
+
+/** A gauge whose value is read when Prometheus scrapes (pool sizes, outbox backlog), from one source per label set. */
+export function sampledGauge<L extends string>(name: string, help: string, labelNames: readonly L[]): SampledGauge<L> {
+  const sources = new Map<string, { labels: Record<L, string>; read: () => Promise<number | undefined> | number | undefined }>();
+  const existing = metricsRegistry.getSingleMetric(name) as (Gauge<L> & { sources?: typeof sources }) | undefined;
+  if (existing?.sources) return toSampled(existing.sources);
+  const gauge = new Gauge<L>({
+    name,
+    help,
+    labelNames,
+    async collect() {
+      this.reset();
+      await Promise.all(
+        [...sources.values()].map(async ({ labels, read }) => {
+          const value = await Promise.resolve()
+            .then(read)
+            .catch(() => undefined);
+          if (value !== undefined) this.set(labels as Partial<Record<L, string>>, value);
+        }),
+      );
+    },
+  }) as Gauge<L> & { sources?: typeof sources };
+  gauge.sources = sources;
+  return toSampled(sources);
+}
+
+export interface SampledGauge<L extends string> {
+  /** Reads `read()` for these labels at each scrape (undefined: no sample); the returned function stops it. */
+  track(labels: Record<L, string>, read: () => Promise<number | undefined> | number | undefined): () => void;
+}
+
+function toSampled<L extends string>(sources: Map<string, { labels: Record<L, string>; read: () => Promise<number | undefined> | number | undefined }>): SampledGauge<L> {
+  return {
+    track(labels, read) {
+      const key = JSON.stringify(labels);
+      const source = { labels, read };
+      sources.set(key, source);
+      return () => {
+        if (sources.get(key) === source) sources.delete(key);
+      };
+    },
+  };
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'runtime', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,4 @@
+export * from './lib/service-host';
+export * from './lib/http-host';
+export * from './lib/operations.module';
+export * from './lib/wait-for';

@@ -1,0 +1,157 @@
+import { Controller, Get, Inject, Injectable, Module, NotFoundException, Optional, Req, Res, ServiceUnavailableException, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, TerminusModule, type HealthCheckResult, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { ModuleRef } from '@nestjs/core';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ServiceHealth, type BackendServiceName, type ComponentStatus, type HealthReply } from '@gatehouse/contracts';
+import { BusClient, EVENT_TRANSPORT, Handles, type EventTransport } from '@gatehouse/bus';
+import { metricsRegistry, OperationsRoute, Readiness, type HealthStatus } from '@gatehouse/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+
+/** How long a readiness check waits for the database's answer. */
+const DATABASE_PROBE_TIMEOUT_MS = 2_000;
+
+export const REQUEST_SERVER = Symbol('REQUEST_SERVER');
+/** The request server's view readiness needs: whether a message makes the round trip to it. */
+export interface ProbedServer {
+  probe(): Promise<boolean>;
+}
+
+/** The process's own state: draining once shutdown began. */
+@Injectable()
+export class ProcessState {
+  draining = false;
+}
+
+/**
+ * Readiness of this process, through Terminus: each dependency it has is checked now and named in
+ * the answer: the database (a query), the bus (a message through NATS back to this process's own
+ * request connection: a frozen NATS fails it where the connection status would not), the events
+ * connection, and `shutdown` once draining.
+ */
+@Injectable()
+export class ProcessReadiness extends Readiness implements OnApplicationBootstrap {
+  private events: EventTransport | undefined;
+
+  constructor(
+    private readonly state: ProcessState,
+    private readonly bus: BusClient,
+    private readonly modules: ModuleRef,
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    @Optional() private readonly dataSource?: DataSource,
+    @Optional() @Inject(REQUEST_SERVER) private readonly server?: ProbedServer,
+  ) {
+    super();
+  }
+
+  /** The events connection, wherever the process's modules provide it. */
+  onApplicationBootstrap(): void {
+    try {
+      this.events = this.modules.get<EventTransport>(EVENT_TRANSPORT, { strict: false });
+    } catch {
+      this.events = undefined;
+    }
+  }
+
+  async check(): Promise<HealthStatus> {
+    const { dataSource, events } = this;
+    const indicators: HealthIndicatorFunction[] = [];
+    if (dataSource) indicators.push(() => this.indicate('database', answersWithin(DATABASE_PROBE_TIMEOUT_MS, dataSource.query('SELECT 1'))));
+    indicators.push(() => this.indicate('bus', (this.server ?? this.bus).probe()));
+    if (events) indicators.push(() => this.indicate('events', events.isConnected()));
+    if (this.state.draining) indicators.push(() => this.indicators.check('shutdown').down());
+    const result = await this.health.check(indicators).catch((err: unknown) => {
+      if (err instanceof ServiceUnavailableException) return err.getResponse() as HealthCheckResult;
+      throw err;
+    });
+    const checks: Record<string, ComponentStatus> = Object.fromEntries(Object.entries(result.details).map(([key, detail]) => [key, detail.status]));
+    if (result.status === 'shutting_down') checks['shutdown'] = 'down';
+    return { status: result.status === 'ok' ? 'up' : 'down', checks };
+  }
+
+  private async indicate(key: string, ok: Promise<boolean> | boolean) {
+    const indicator = this.indicators.check(key);
+    return (await ok) ? indicator.up() : indicator.down();
+  }
+}
+
+/** Whether `work` succeeds within `ms`. */
+function answersWithin(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const answered = work.then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+}
+
+/** The port /metrics answers on (HEALTH_PORT): never the public one. */
+export const METRICS_PORT = Symbol('METRICS_PORT');
+
+/** Kubernetes probes and Prometheus metrics, outside /api/v1 and the API document, off credentials and rate limits. */
+@ApiExcludeController()
+@Controller()
+export class OperationsController {
+  constructor(
+    private readonly readiness: Readiness,
+    @Optional() @Inject(METRICS_PORT) private readonly metricsPort?: number,
+  ) {}
+
+  /** Answers as long as the event loop turns: a lost dependency is readiness's business, not a reason to restart. */
+  @Get('healthz')
+  @OperationsRoute()
+  liveness(): { status: ComponentStatus } {
+    return { status: 'up' };
+  }
+
+  @Get('readyz')
+  @OperationsRoute()
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthStatus> {
+    const health = await this.readiness.check();
+    void reply.status(health.status === 'up' ? 200 : 503);
+    return health;
+  }
+
+  @Get('metrics')
+  @OperationsRoute()
+  async metrics(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (this.metricsPort === undefined || request.raw.socket.localPort !== this.metricsPort) throw new NotFoundException();
+    void reply.header('content-type', metricsRegistry.contentType).send(await metricsRegistry.metrics());
+  }
+}
+
+/** A service's health asked over the bus (the gateway's /api/v1/health): answering at all shows its request path works. */
+export function healthControllerFor(service: BackendServiceName) {
+  @Controller()
+  class ServiceHealthController {
+    constructor(private readonly readiness: Readiness) {}
+
+    @Handles(ServiceHealth[service])
+    async health(): Promise<HealthReply> {
+      return { service, ...(await this.readiness.check()) };
+    }
+  }
+  return ServiceHealthController;
+}
+
+@Module({})
+export class OperationsModule {
+  static forProcess(options: { state: ProcessState; metricsPort?: number; requestServer?: ProbedServer; service?: BackendServiceName }): DynamicModule {
+    return {
+      module: OperationsModule,
+      global: true,
+      // A failed check is readiness's answer, not an error to log at every probe.
+      imports: [TerminusModule.forRoot({ logger: false })],
+      controllers: [OperationsController, ...(options.service ? [healthControllerFor(options.service)] : [])],
+      providers: [
+        { provide: ProcessState, useValue: options.state },
+        { provide: METRICS_PORT, useValue: options.metricsPort },
+        ...(options.requestServer ? [{ provide: REQUEST_SERVER, useValue: options.requestServer }] : []),
+        { provide: Readiness, useClass: ProcessReadiness },
+      ],
+      exports: [Readiness, ProcessState],
+    };
+  }
+}
