@@ -20,7 +20,7 @@ import { MailboxController } from './auth/mailbox.controller';
 import { JwksController } from './auth/jwks.controller';
 import { DeletedCustomers } from './customers/deleted-customers';
 import { ApiKeyReadModel } from './edge/api-key.read-model';
-import { CustomerTokens } from './edge/customer-tokens';
+import { CustomerTokens, CustomerTokenStrategy, SigningKeysReadModel } from './edge/customer-tokens';
 import { EdgeGuard } from './edge/edge.guard';
 import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
@@ -84,6 +84,8 @@ export class GatewayModule {
         { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
         ReadModels,
         ApiKeyReadModel,
+        SigningKeysReadModel,
+        CustomerTokenStrategy,
         CustomerTokens,
         DeletedCustomers,
         UnroutedRateLimiter,
