@@ -24,6 +24,8 @@ const depConstraints = (extra = []) => [
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...plumbing, 'type:runtime', 'type:service', 'type:testing', 'type:client', 'type:example'] },
 ];
 
+const READ_MODEL_HINT = 'Keep it in a ReadModel (ReadModels.define in @gatehouse/bus, docs/architecture.md#read-models).';
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -50,6 +52,21 @@ export default [
       '@typescript-eslint/no-restricted-imports': [
         'error',
         { paths: [{ name: '@gatehouse/contracts', allowTypeImports: true, message: 'Browser packages import only types from contracts.' }] },
+      ],
+    },
+  },
+  {
+    // State a replica keeps of what others own lives in read models (libs/bus read-models): bounded,
+    // changed by the notices of the writes, loaded once per key, standing on its last value.
+    files: ['libs/**/*.ts', 'apps/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['libs/bus/src/lib/read-models/**', 'libs/sdk/**', 'libs/elements/**', 'apps/dashboard/**', '**/__tests__/**', '**/*.spec.ts', 'apps/e2e/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'lru-cache', message: READ_MODEL_HINT }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='next'][callee.object.callee.property.name=/^(keys|entries|values)$/]", message: `Evicting a Map's oldest entry makes it a cache. ${READ_MODEL_HINT}` },
+        { selector: 'PropertyDefinition[key.name=/cache|cached|memo|remember|known|fresh|loaded|verified|compiled/i] > NewExpression[callee.name=/^(Weak)?Map$/]', message: `A Map of remembered answers is a cache. ${READ_MODEL_HINT}` },
+        { selector: 'VariableDeclarator[id.name=/cache|cached|memo|remember|known|fresh|loaded|verified|compiled/i] > NewExpression[callee.name=/^(Weak)?Map$/]', message: `A Map of remembered answers is a cache. ${READ_MODEL_HINT}` },
       ],
     },
   },

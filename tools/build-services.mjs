@@ -41,11 +41,12 @@ for (const file of sources) {
     },
     module: { type: 'commonjs' },
   });
-  const fromHere = (lib) => {
-    const path = relative(dirname(target), join(OUT, 'libs', lib, 'src/index.js'));
+  // `@gatehouse/<lib>` is the lib's index; `@gatehouse/<lib>/<entry>` a second entry point beside it (src/<entry>.ts).
+  const fromHere = (lib, entry = 'index') => {
+    const path = relative(dirname(target), join(OUT, 'libs', lib, `src/${entry}.js`));
     return path.startsWith('.') ? path : `./${path}`;
   };
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, code.replace(/require\("@gatehouse\/([a-z-]+)"\)/g, (_, lib) => `require(${JSON.stringify(fromHere(lib))})`));
+  writeFileSync(target, code.replace(/require\("@gatehouse\/([a-z-]+)(?:\/([a-z-]+))?"\)/g, (_, lib, entry) => `require(${JSON.stringify(fromHere(lib, entry))})`));
 }
 console.log(`Compiled ${sources.length} files to ${relative(ROOT, OUT)}`);

@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -42,6 +43,8 @@ export default defineConfig({
   base: '/dashboard/',
   cacheDir: '../../node_modules/.vite/apps/dashboard',
   plugins: [react(), tailwindcss(), firstLoadBudget()],
+  // The one schema of paywall settings, shared with the access service (contracts' only run-time import here).
+  resolve: { alias: { '@gatehouse/contracts/paywall-config': fileURLToPath(new URL('../../libs/contracts/src/paywall-config.ts', import.meta.url)) } },
   // `npx nx serve dashboard`: the API and the SDK come from a running gateway, so the session cookie is first-party.
   server: { port: 4200, host: 'localhost', proxy: { '/api': gateway, '/sdk': gateway } },
   build: {

@@ -1,12 +1,10 @@
-import { PaywallCatalog } from '@gatehouse/access';
-import type { RunningService } from '@gatehouse/runtime';
-import { AccessRequests, type PaywallView, type SegmentView } from '@gatehouse/contracts';
+import { AccessRequests, type SegmentView } from '@gatehouse/contracts';
 import { ACCESS_TIME, AccessSystem } from './support/access';
 
 /**
- * Checks answer from memory (issue 10): what that must not change. Rules cached on each replica
- * are dropped by the very next admin write, on every replica; meters stay exact under concurrency;
- * counters kept in memory reach the stats by a graceful stop.
+ * Checks answer from memory (issue 10): what that must not change. Meters stay exact under
+ * concurrency; counters kept in memory reach the stats by a graceful stop. (That every write is
+ * seen by the next check on every replica: access-read-after-write.spec.ts.)
  */
 describe('access checks from memory', () => {
   let system: AccessSystem;
@@ -17,8 +15,6 @@ describe('access checks from memory', () => {
   }, 120_000);
   afterAll(() => system?.close());
 
-  const catalogsSee = (service: RunningService) => service.app.get(PaywallCatalog).enabledPaywalls(system.publicationId);
-
   it('grants exactly the limit when 50 checks of distinct pages of one reader arrive at once, over two replicas', async () => {
     await system.createPaywall({ name: 'Ten', type: 'metered', config: { limit: 10, period: 'month' }, match: { include: ['/ten/**'] } });
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => system.decision({ url: `/ten/story-${i}`, userId: 'racer' })));
@@ -28,44 +24,6 @@ describe('access checks from memory', () => {
     const granted = answers.flatMap((answer, i) => (answer.granted ? [i] : []));
     expect((await system.decision({ url: `/ten/story-${granted[0]}`, userId: 'racer' })).granted).toBe(true);
     expect(await system.decision({ url: '/ten/another', userId: 'racer' })).toMatchObject({ granted: false, meter: { used: 10, remaining: 0 } });
-  });
-
-  it('sees a paywall change at the very next check, on every replica', async () => {
-    const paywall = await system.createPaywall({ name: 'Switch', type: 'hard', match: { include: ['/switch/**'] } });
-    expect(await system.decision({ url: '/switch/a' })).toMatchObject({ granted: false, reason: 'blocked' });
-    for (const service of system.accessReplicas) await catalogsSee(service);
-
-    for (const type of ['soft', 'hard', 'soft', 'registration', 'hard'] as const) {
-      const patched = await system.admin<PaywallView>(`/admin/paywalls/${paywall.id}`, { method: 'PATCH', body: { type } });
-      expect(patched.status).toBe(200);
-      // Each replica's rules, read right after the answer: none still holds the old ones.
-      for (const service of system.accessReplicas) {
-        expect((await catalogsSee(service)).find((candidate) => candidate.rule.paywallId === paywall.id)?.rule.type).toBe(type);
-      }
-      const check = await system.decision({ url: '/switch/a' });
-      expect(check.reason).toBe(type === 'soft' ? 'soft' : 'blocked');
-    }
-
-    expect((await system.admin(`/admin/paywalls/${paywall.id}`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
-    expect(await system.decision({ url: '/switch/a' })).toMatchObject({ granted: true, reason: 'no_rule' });
-    for (const service of system.accessReplicas) expect((await catalogsSee(service)).some((candidate) => candidate.rule.paywallId === paywall.id)).toBe(false);
-  });
-
-  it('sees a segment change at the very next check, on every replica', async () => {
-    const segment = (await system.admin<SegmentView>('/admin/segments', { body: { name: 'French', match: 'all', conditions: [{ attribute: 'country', operator: 'eq', value: 'FR' }] } })).body;
-    await system.createPaywall({ name: 'For the French', type: 'hard', match: { include: ['/fr/**'] }, segmentId: segment.id });
-    expect(await system.decision({ url: '/fr/a', country: 'FR' })).toMatchObject({ granted: false, reason: 'blocked' });
-    for (const service of system.accessReplicas) await catalogsSee(service);
-
-    for (const country of ['DE', 'FR', 'DE']) {
-      const patched = await system.admin(`/admin/segments/${segment.id}`, { method: 'PATCH', body: { conditions: [{ attribute: 'country', operator: 'eq', value: country }] } });
-      expect(patched.status).toBe(200);
-      for (const service of system.accessReplicas) {
-        const candidate = (await catalogsSee(service)).find((paywall) => paywall.segment?.conditions[0]?.attribute === 'country');
-        expect(candidate?.segment?.conditions[0]?.value).toBe(country);
-      }
-      expect((await system.decision({ url: '/fr/a', country: 'FR' })).reason).toBe(country === 'FR' ? 'blocked' : 'no_rule');
-    }
   });
 
   it('has the visits and rollups counted in memory in the stats after a graceful stop and a restart', async () => {

@@ -205,4 +205,23 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
     expect((await api('/branding/admin', { session: alpha.session })).body.authHeading).toBe('Mine');
     expect((await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': newTag ?? '' }, body: { authHeading: 'Theirs' } })).status).toBe(200);
   });
+
+  it('lets exactly one of many saves made at once on the same copy through, whichever publication saved before or not', async () => {
+    for (const staff of [alpha, beta]) {
+      const etag = (await api('/branding/admin', { session: staff.session })).headers.get('etag') ?? '';
+      const saves = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => api('/branding/admin', { method: 'PUT', session: staff.session, headers: { 'If-Match': etag }, body: { paywallHeading: `Save ${i}` } })),
+      );
+      expect(saves.map((save) => save.status).sort()).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
+      const winner = saves.find((save) => save.status === 200)!;
+      const stored = await api('/branding/admin', { session: staff.session });
+      expect(stored.body.paywallHeading).toBe(winner.body.paywallHeading);
+      expect(stored.headers.get('etag')).toBe(winner.headers.get('etag'));
+    }
+    // A tag that is not one of ours, or weak, names no copy: nothing is written.
+    const etag = (await api('/branding/admin', { session: alpha.session })).headers.get('etag') ?? '';
+    expect((await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': `W/${etag}` }, body: { paywallHeading: 'Weak' } })).status).toBe(412);
+    expect((await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': '"r1"' }, body: { paywallHeading: 'Forged' } })).status).toBe(412);
+    expect((await api('/branding/admin', { method: 'PUT', session: alpha.session, headers: { 'If-Match': '*' }, body: { paywallHeading: 'Any' } })).status).toBe(200);
+  });
 });

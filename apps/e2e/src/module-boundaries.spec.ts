@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../../..');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
-/** Lints one imaginary file placed in the workspace and returns the boundary errors ESLint reports. */
-function boundaryErrors(file: string, source: string): string[] {
+/** Lints one imaginary file placed in the workspace and returns the errors of one rule ESLint reports. */
+function lintErrors(file: string, source: string, rules: string[] = ['@nx/enforce-module-boundaries']): string[] {
   const run = spawnSync('npx', ['eslint', '--format', 'json', '--stdin', '--stdin-filename', file], {
     cwd: ROOT,
     env,
@@ -13,8 +13,9 @@ function boundaryErrors(file: string, source: string): string[] {
     encoding: 'utf8',
   });
   const [result] = JSON.parse(run.stdout) as Array<{ messages: Array<{ ruleId: string; severity: number; message: string }> }>;
-  return result.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.severity === 2).map((m) => m.message);
+  return result.messages.filter((m) => rules.includes(m.ruleId) && m.severity === 2).map((m) => m.message);
 }
+const boundaryErrors = (file: string, source: string) => lintErrors(file, source);
 
 describe('module boundaries (lint)', () => {
   // The rule reads the Nx project graph; build it once as `npm run lint` does.
@@ -48,5 +49,41 @@ describe('module boundaries (lint)', () => {
     expect(boundaryErrors('libs/bus/src/lib/leak.ts', boot)).toHaveLength(1);
     expect(boundaryErrors('libs/access/src/lib/leak.ts', boot)).toHaveLength(1);
     expect(boundaryErrors('apps/access/src/fine.ts', boot)).toEqual([]);
+  });
+});
+
+describe('replica-local caches (lint)', () => {
+  beforeAll(() => spawnSync('npx', ['nx', 'show', 'projects'], { cwd: ROOT, env }));
+  const cacheErrors = (file: string, source: string) => lintErrors(file, source, ['no-restricted-syntax', 'no-restricted-imports']);
+
+  it('refuses a new hand-rolled cache anywhere in server code: a remembered-answers Map, an evicted Map, an LRU of its own', () => {
+    const evicting = [
+      'const seen = new Map<string, number>();',
+      'export function remember(key: string): void {',
+      '  if (seen.size >= 100) seen.delete(seen.keys().next().value as string);',
+      '  seen.set(key, Date.now());',
+      '}',
+      '',
+    ].join('\n');
+    expect(cacheErrors('libs/admin/src/lib/team/seen.ts', evicting)).toEqual([expect.stringMatching(/ReadModel/)]);
+    const remembered = 'export class Lookups {\n  private readonly cache = new Map<string, string>();\n  size = () => this.cache.size;\n}\n';
+    expect(cacheErrors('libs/gateway/src/lib/edge/lookups.ts', remembered)).toEqual([expect.stringMatching(/ReadModel/)]);
+    const ownLru = "import { LRUCache } from 'lru-cache';\nexport const prices = new LRUCache<string, number>({ max: 10 });\n";
+    expect(cacheErrors('libs/billing/src/lib/catalog/prices-memo.ts', ownLru)).toEqual([expect.stringMatching(/ReadModel/)]);
+  });
+
+  it('lets a service keep what others own in a read model', () => {
+    const source = [
+      "import { ReadModels, type ReadModel } from '@gatehouse/bus';",
+      'export class Prices {',
+      '  private readonly prices: ReadModel<string, number>;',
+      '  constructor(readModels: ReadModels) {',
+      "    this.prices = readModels.define({ name: 'prices', load: async () => 1, max: 100, freshMs: 60_000 });",
+      '  }',
+      '  of = (id: string) => this.prices.get(id);',
+      '}',
+      '',
+    ].join('\n');
+    expect(cacheErrors('libs/billing/src/lib/catalog/prices-read-model.ts', source)).toEqual([]);
   });
 });

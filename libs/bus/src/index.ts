@@ -6,3 +6,4 @@ export * from './lib/requests/in-process.transport';
 export * from './lib/requests/nats.transport';
 export * from './lib/events';
 export * from './lib/scheduling/due-work-scheduler';
+export * from './lib/read-models';

@@ -1,4 +1,4 @@
-import type { GatewayApiPaths as Paths, ProblemDetails } from '@gatehouse/contracts';
+import type { AccessCheckResult, GatewayApiPaths as Paths, PaywallView, ProblemDetails } from '@gatehouse/contracts';
 import createClient from 'openapi-fetch';
 
 /** A failed request: the gateway's RFC 9457 body, or one made up for a network failure. */
@@ -136,15 +136,16 @@ export const api = {
       return { configuration, etag: headers.get('ETag') };
     },
   },
+  // The OpenAPI document cannot say that a paywall's `config` follows its `type`; the contract's union does.
   paywalls: {
-    list: () => all('/api/v1/admin/paywalls'),
-    get: (id: string) => data(client.GET('/api/v1/admin/paywalls/{id}', byId(id))),
+    list: () => all('/api/v1/admin/paywalls') as Promise<PaywallView[]>,
+    get: (id: string) => data(client.GET('/api/v1/admin/paywalls/{id}', byId(id))) as Promise<PaywallView>,
     create: (body: BodyOf<'/api/v1/admin/paywalls', 'post'>) => data(client.POST('/api/v1/admin/paywalls', { body })),
     update: (id: string, body: BodyOf<'/api/v1/admin/paywalls/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/paywalls/{id}', { ...byId(id), body })),
     remove: (id: string) => done(client.DELETE('/api/v1/admin/paywalls/{id}', byId(id))),
     /** The decision an anonymous visitor would get; counted in no stats. */
     tryUrl: (query: NonNullable<Operation<'/api/v1/admin/access/try', 'get'>['parameters']['query']>) =>
-      data(client.GET('/api/v1/admin/access/try', { params: { query } })),
+      data(client.GET('/api/v1/admin/access/try', { params: { query } })) as Promise<AccessCheckResult>,
   },
   crawlerPolicy: {
     get: () => data(client.GET('/api/v1/admin/crawler-policy')),

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataFieldType, MeterPeriod, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
+import type { DataFieldType, MeterPeriod, PaywallConfigInput, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
+import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
@@ -49,18 +50,33 @@ const paywallSchema = z
     ctaText: z.string().max(100),
     enabled: z.boolean(),
   })
-  .refine((v) => v.type !== 'metered' || /^\d+$/.test(v.limit), { path: ['limit'], message: 'A whole number of free articles.' })
-  .refine((v) => v.type !== 'data' || v.fields.length > 0, { path: ['fields'], message: 'Add at least one field.' });
+  .superRefine((form, context) => {
+    if (form.type === 'metered' && !/^\d+$/.test(form.limit)) return context.addIssue({ code: 'custom', path: ['limit'], message: 'A whole number of free articles.' });
+    if (form.type === 'data' && form.fields.length === 0) return context.addIssue({ code: 'custom', path: ['fields'], message: 'Add at least one field.' });
+    // The rest by the schema the access service checks the settings with.
+    for (const { field, message } of parsePaywallConfig(form.type, configOf(form)).errors) {
+      const input = field.startsWith('config.limit') ? 'limit' : field.startsWith('config.period') ? 'period' : 'fields';
+      // Under its own input the message needs no name; a data field's is said by its place (`Field 2 name …`).
+      const place = /^config\.fields\[(\d+)\]\.?(\w*)/.exec(field);
+      const subject = place ? `Field ${Number(place[1]) + 1}${place[2] ? ` ${place[2]}` : ''} ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
+      context.addIssue({ code: 'custom', path: [input], message: `${subject}.` });
+    }
+  });
 type PaywallForm = z.infer<typeof paywallSchema>;
 
+function configOf(form: Pick<PaywallForm, 'type' | 'limit' | 'period' | 'fields'>): PaywallConfigInput {
+  if (form.type === 'metered') return { limit: Number(form.limit), period: form.period };
+  return form.type === 'data' ? { fields: form.fields } : {};
+}
+
 function toForm(paywall: PaywallView | null): PaywallForm {
-  const config = (paywall?.config ?? {}) as { limit?: number; period?: MeterPeriod; fields?: PaywallForm['fields'] };
+  const metered = paywall?.type === 'metered' ? paywall.config : undefined;
   return {
     name: paywall?.name ?? '',
     type: paywall?.type ?? 'metered',
-    limit: config.limit === undefined ? '3' : String(config.limit),
-    period: config.period ?? 'month',
-    fields: config.fields ?? [],
+    limit: metered ? String(metered.limit) : '3',
+    period: metered?.period ?? 'month',
+    fields: paywall?.type === 'data' ? paywall.config.fields : [],
     include: paywall?.match.include.join('\n') ?? '/**',
     exclude: paywall?.match.exclude.join('\n') ?? '',
     segmentId: paywall?.segmentId ?? '',
@@ -73,7 +89,7 @@ function toForm(paywall: PaywallView | null): PaywallForm {
 }
 
 function toDraft(form: PaywallForm): PaywallDraft {
-  const config = form.type === 'metered' ? { limit: Number(form.limit), period: form.period } : form.type === 'data' ? { fields: form.fields } : {};
+  const config = configOf(form);
   const copy = { heading: form.heading || null, description: form.description || null, ctaText: form.ctaText || null };
   return {
     name: form.name,

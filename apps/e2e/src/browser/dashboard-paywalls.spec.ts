@@ -41,6 +41,10 @@ describe('dashboard: paywalls', () => {
     await dialog.getByLabel('Free articles').fill('two');
     await dialog.getByRole('button', { name: 'Create paywall' }).click();
     await dialog.getByText('A whole number of free articles.').waitFor();
+    // The rest is the schema the access service checks paywall settings with.
+    await dialog.getByLabel('Free articles').fill('20000');
+    await dialog.getByRole('button', { name: 'Create paywall' }).click();
+    await dialog.getByText('Must be a whole number from 1 to 10000.').waitFor();
     await dialog.getByLabel('Free articles').fill('2');
     await dialog.getByLabel('Per').selectOption('week');
     await dialog.getByLabel('Paths it covers').fill('/premium/**');

@@ -46,6 +46,8 @@ export interface SystemOptions {
   identityClock?: Clock;
   /** Domains of the publication besides all.example (a browser test's page host). */
   domains?: string[];
+  /** How many access replicas share the work (1 unless given). */
+  accessReplicas?: number;
 }
 
 /**
@@ -90,7 +92,12 @@ export class WholeSystem {
     await this.gateway.close();
   }
 
-  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {}, identityEnv = {} }: SystemOptions): Promise<void> {
+  /** The access replicas running, each answering from its own memory. */
+  get accessReplicas(): RunningService[] {
+    return this.services.filter((service) => service.name === 'access');
+  }
+
+  private async boot({ accessEnv = {}, identityClock, domains = [], everyService = false, gatewayEnv = {}, identityEnv = {}, accessReplicas = 1 }: SystemOptions): Promise<void> {
     [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
     const transport = { kind: 'nats' as const, servers: [testNatsUrl()] };
     const common = { LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', NATS_URL: testNatsUrl(), DATABASE_URL: this.db.url, BUS_NAMESPACE: this.namespace };
@@ -107,7 +114,7 @@ export class WholeSystem {
       ...(await Promise.all([
         startService(identityService, { config: identityConfig, transport, databaseUrl: this.db.url, clock: identityClock, migrate: true }),
         startServiceOverNats(adminService, this.db.url, this.namespace, staffEnv(domains)),
-        startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
+        ...Array.from({ length: accessReplicas }, () => startService(accessService, { config: accessConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true })),
         startService(billingService, { config: billingConfig, transport, databaseUrl: this.db.url, clock: this.clock, migrate: true }),
         ...(everyService
           ? [startServiceOverNats(webhooksOutService, this.db.url, this.namespace, WEBHOOKS_ENV), startServiceOverNats(brandingService, this.db.url, this.namespace)]

@@ -4,6 +4,7 @@ import { ServiceConfig } from '@gatehouse/platform';
 import { BrandingConfigurationRow } from './configuration/branding-configuration.entity';
 import { BrandingConfigurationsModule } from './configuration/branding-configurations.module';
 import { CreateBrandingConfigurations1763750239765 } from './migrations/1763750239765-create-branding-configurations';
+import { BrandingRevision1764100000000 } from './migrations/1764100000000-branding-revision';
 
 export class BrandingConfig extends ServiceConfig {}
 
@@ -17,5 +18,5 @@ export const brandingService: ServiceDefinition<BrandingConfig> = {
   module: BrandingModule,
   config: BrandingConfig,
   entities: [BrandingConfigurationRow],
-  migrations: [CreateBrandingConfigurations1763750239765],
+  migrations: [CreateBrandingConfigurations1763750239765, BrandingRevision1764100000000],
 };

@@ -41,8 +41,28 @@ export interface RegistrationWallConfig {
   requireVerifiedEmail?: boolean;
 }
 
-/** `{}` for hard, soft and newsletter paywalls; MeteredConfig, DataWallConfig or RegistrationWallConfig otherwise. */
-export type PaywallConfig = Record<string, unknown>;
+/** Hard, soft and newsletter paywalls take no settings: `{}`. */
+export type NoSettings = Record<string, never>;
+
+/**
+ * The settings each paywall type takes (decisions E5). A new type is one more entry here (and in
+ * PAYWALL_TYPES, and its schema in `@gatehouse/contracts/paywall-config`): the compiler then
+ * points at every switch over paywall types that must learn it.
+ */
+export interface PaywallConfigs {
+  hard: NoSettings;
+  soft: NoSettings;
+  newsletter: NoSettings;
+  metered: MeteredConfig;
+  registration: RegistrationWallConfig;
+  data: DataWallConfig;
+}
+
+/** A paywall's type with the settings of that type: narrowing on `type` narrows `config`. */
+export type PaywallSettings = { [T in PaywallType]: { type: T; config: PaywallConfigs[T] } }[PaywallType];
+export type PaywallConfig = PaywallConfigs[PaywallType];
+/** Settings as a client sends them, before the paywall's type checked them. */
+export type PaywallConfigInput = Record<string, unknown>;
 
 /** Text shown by the paywall's UI component; null or absent fields fall back to the branding copy. */
 export interface PaywallCopy {
@@ -57,11 +77,9 @@ export interface PaywallMatch {
   exclude: string[];
 }
 
-export interface PaywallView {
+export type PaywallView = PaywallSettings & {
   id: string;
   name: string;
-  type: PaywallType;
-  config: PaywallConfig;
   match: PaywallMatch;
   segmentId: string | null;
   priority: number;
@@ -70,12 +88,12 @@ export interface PaywallView {
   copy: PaywallCopy | null;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 export interface PaywallDraft {
   name: string;
   type: PaywallType;
-  config?: PaywallConfig;
+  config?: PaywallConfigInput;
   match: { include: string[]; exclude?: string[] };
   segmentId?: string | null;
   priority?: number;
@@ -136,8 +154,8 @@ export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 export interface VariantOverrides {
-  /** Merged over the paywall's config (shallow). */
-  config?: PaywallConfig;
+  /** Merged over the paywall's config (shallow); the result must be valid settings of the paywall's type. */
+  config?: PaywallConfigInput;
   presentation?: PaywallPresentation;
   /** Merged over the paywall's copy (shallow). */
   copy?: PaywallCopy;
@@ -252,14 +270,12 @@ export const ACCESS_REASONS = [
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
 /** The paywall that applied, with the visitor's experiment variant applied. */
-export interface PaywallRule {
+export type PaywallRule = PaywallSettings & {
   paywallId: string;
   name: string;
-  type: PaywallType;
-  config: PaywallConfig;
   presentation: PaywallPresentation;
   copy: PaywallCopy | null;
-}
+};
 
 export interface MeterState {
   limit: number;

@@ -61,9 +61,19 @@ export const BRANDING_COPY_SOFT_LIMITS = {
 export const BRANDING_COPY_MAX_CHARS = 2000;
 export const BRANDING_CUSTOM_CSS_MAX_BYTES = 20 * 1024;
 
+/** A publication's configuration and its revision: 0 until it first saved one, one more with every save. */
+export interface BrandingRevision {
+  configuration: BrandingConfiguration;
+  revision: number;
+}
+
 export const BrandingRequests = {
   /** The publication's configuration; the defaults when it never saved one. */
-  Get: requestPattern<{ publicationId: string }, BrandingConfiguration>('branding.configuration.get'),
-  /** Applies the changes (already validated by the gateway) and answers the whole configuration after them. */
-  Update: requestPattern<{ publicationId: string; changes: BrandingChanges }, BrandingConfiguration>('branding.configuration.update'),
+  Get: requestPattern<{ publicationId: string }, BrandingRevision>('branding.configuration.get'),
+  /**
+   * Applies the changes (already validated by the gateway) and answers the whole configuration
+   * after them. With `ifRevisions`, only while the stored revision is one of them (checked by the
+   * write itself), else 412 `precondition_failed` and nothing changes.
+   */
+  Update: requestPattern<{ publicationId: string; changes: BrandingChanges; ifRevisions?: number[] }, BrandingRevision>('branding.configuration.update'),
 } as const;

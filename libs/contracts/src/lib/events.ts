@@ -1,4 +1,4 @@
-import { eventType } from './patterns';
+import { changeNotice, eventType } from './patterns';
 
 /*
  * The outbound events of spec 6.2 (delivered to publishers' webhooks) and the internal events the
@@ -108,14 +108,14 @@ export interface EntitlementsChangedData {
 }
 
 export const InternalEvents = {
-  /** Broadcast to every gateway replica; each drops the keys from its cache at once. */
-  ApiKeyRevoked: eventType<ApiKeyRevokedData>('internal.api_key.revoked'),
-  /** Billing tells access that a customer's subscriptions changed, so its cache is refreshed. */
-  EntitlementsChanged: eventType<EntitlementsChangedData>('internal.entitlements.changed'),
-  /** Broadcast to every gateway replica; each refuses the customer's still-unexpired access tokens. */
-  CustomerDeleted: eventType<{ customerId: string }>('internal.customer.deleted'),
-  /** Broadcast to every access replica: a paywall, segment or experiment of the envelope's publication changed. */
-  AccessRulesChanged: eventType<Record<string, never>>('internal.access.rules.changed'),
-  /** Broadcast to every gateway replica; each forgets the publication's keys, whose lookups carry its domains. */
-  PublicationDomainsChanged: eventType<{ publicationId: string }>('internal.publication.domains_changed'),
+  /** Every gateway replica forgets the keys at once. */
+  ApiKeyRevoked: changeNotice<ApiKeyRevokedData>('internal.api_key.revoked'),
+  /** Every access replica forgets what billing said of the customer's subscriptions. */
+  EntitlementsChanged: changeNotice<EntitlementsChangedData>('internal.entitlements.changed'),
+  /** Every gateway replica refuses the customer's still-unexpired access tokens. */
+  CustomerDeleted: changeNotice<{ customerId: string }>('internal.customer.deleted'),
+  /** Every access replica forgets the rules of the envelope's publication: a paywall, segment, experiment or the crawler policy changed. */
+  AccessRulesChanged: changeNotice<Record<string, never>>('internal.access.rules.changed'),
+  /** Every gateway replica forgets the publication's keys, whose lookups carry its domains. */
+  PublicationDomainsChanged: changeNotice<{ publicationId: string }>('internal.publication.domains_changed'),
 } as const;

@@ -1455,13 +1455,28 @@ export interface components {
         };
         CreatePaywallDto: {
             /**
-             * @description metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration: `{requireVerifiedEmail?: boolean}` (only readers whose token says their email is verified pass); other types: `{}`.
+             * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
              * @example {
              *       "limit": 3,
              *       "period": "month"
              *     }
              */
-            config?: Record<string, unknown>;
+            config?: Record<string, unknown> | {
+                limit: number;
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+            } | {
+                requireVerifiedEmail?: boolean;
+            } | {
+                fields: {
+                    label: string;
+                    name: string;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "email" | "tel" | "number" | "checkbox";
+                }[];
+            };
             copy?: components["schemas"]["PaywallCopyDto"] | null;
             /** @default true */
             enabled?: boolean;
@@ -2036,7 +2051,7 @@ export interface components {
              */
             exclude?: string[];
             /**
-             * @description Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`.
+             * @description Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`, has at most 200 characters and 16 wildcards. A publication's paywalls hold at most 200 globs of 10,000 characters together.
              * @example [
              *       "/premium/**"
              *     ]
@@ -2063,14 +2078,27 @@ export interface components {
         };
         PaywallRuleDto: {
             /**
-             * @description `{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.
+             * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
              * @example {
              *       "limit": 3,
              *       "period": "month"
              *     }
              */
-            config: {
-                [key: string]: unknown;
+            config: Record<string, unknown> | {
+                limit: number;
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+            } | {
+                requireVerifiedEmail?: boolean;
+            } | {
+                fields: {
+                    label: string;
+                    name: string;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "email" | "tel" | "number" | "checkbox";
+                }[];
             };
             copy: components["schemas"]["PaywallCopyViewDto"] | null;
             name: string;
@@ -2083,14 +2111,27 @@ export interface components {
         };
         PaywallViewDto: {
             /**
-             * @description `{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.
+             * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
              * @example {
              *       "limit": 3,
              *       "period": "month"
              *     }
              */
-            config: {
-                [key: string]: unknown;
+            config: Record<string, unknown> | {
+                limit: number;
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+            } | {
+                requireVerifiedEmail?: boolean;
+            } | {
+                fields: {
+                    label: string;
+                    name: string;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "email" | "tel" | "number" | "checkbox";
+                }[];
             };
             copy: components["schemas"]["PaywallCopyViewDto"] | null;
             /** Format: date-time */
@@ -2665,13 +2706,28 @@ export interface components {
         };
         UpdatePaywallDto: {
             /**
-             * @description metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration: `{requireVerifiedEmail?: boolean}` (only readers whose token says their email is verified pass); other types: `{}`.
+             * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
              * @example {
              *       "limit": 3,
              *       "period": "month"
              *     }
              */
-            config?: Record<string, unknown>;
+            config?: Record<string, unknown> | {
+                limit: number;
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+            } | {
+                requireVerifiedEmail?: boolean;
+            } | {
+                fields: {
+                    label: string;
+                    name: string;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "email" | "tel" | "number" | "checkbox";
+                }[];
+            };
             copy?: components["schemas"]["PaywallCopyDto"] | null;
             /** @default true */
             enabled?: boolean;
@@ -2758,6 +2814,7 @@ export interface components {
         };
         VariantOverridesViewDto: {
             /**
+             * @description Merged over the paywall's config.
              * @example {
              *       "limit": 5
              *     }

@@ -19,12 +19,26 @@ export type ReplyOf<P> = P extends RequestPattern<any, infer Res> ? Res : never;
 /** A domain event: its dotted name bound to the type of its `data`. */
 export interface EventType<T> {
   readonly name: string;
+  /**
+   * A change notice: replicas' read models listen to it, so the outbox publishes it as the write's
+   * transaction commits, before the write is answered (see `changeNotice`).
+   */
+  readonly notice?: true;
   /** Type-only: invariant in T, so an event's data type cannot be widened or narrowed by accident. */
   readonly __data?: (data: T) => T;
 }
 
 export function eventType<T>(name: string): EventType<T> {
   return Object.freeze({ name });
+}
+
+/**
+ * An internal event telling every replica that state it keeps in memory changed. A writer adds it
+ * to the outbox in the transaction of the change like any event; the commit then publishes it
+ * before the write returns, so a request sent after the write was answered finds it heard.
+ */
+export function changeNotice<T>(name: string): EventType<T> {
+  return Object.freeze({ name, notice: true as const });
 }
 
 export type DataOf<E> = E extends EventType<infer T> ? T : never;

@@ -1,4 +1,4 @@
-import type { DataWallField, OfferedPriceView, PaywallPresentation, PaywallRule } from '@gatehouse/contracts';
+import type { DataWallField, OfferedPriceView, PaywallConfigs, PaywallPresentation, PaywallRule, PaywallSettings, PaywallType } from '@gatehouse/contracts';
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
@@ -8,12 +8,21 @@ import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
 export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string };
 
+/** Settings of each type for a preview: a new type fails to compile until it has them. */
+const PREVIEW_SETTINGS: { [T in PaywallType]: PaywallConfigs[T] } = {
+  hard: {},
+  soft: {},
+  newsletter: {},
+  registration: {},
+  metered: { limit: 3, period: 'month' },
+  data: { fields: [{ name: 'company', label: 'Company', type: 'text', required: true }] },
+};
+
 /** What a paywall element shows without an access result: `preview="hard"` etc. (for the dashboard's preview and docs). */
 function previewRule(type: string | null): PaywallRule {
-  const known = ['hard', 'soft', 'metered', 'registration', 'newsletter', 'data'];
-  const kind = (known.includes(type ?? '') ? type : 'hard') as PaywallRule['type'];
-  const config = kind === 'data' ? { fields: [{ name: 'company', label: 'Company', type: 'text', required: true }] } : {};
-  return { paywallId: 'preview', name: 'Preview', type: kind, config, presentation: 'modal', copy: null };
+  const kind = (type !== null && type in PREVIEW_SETTINGS ? type : 'hard') as PaywallType;
+  const settings = { type: kind, config: PREVIEW_SETTINGS[kind] } as PaywallSettings;
+  return { paywallId: 'preview', name: 'Preview', ...settings, presentation: 'modal', copy: null };
 }
 
 const paywallStyles = css`
@@ -217,7 +226,7 @@ export abstract class PaywallElement extends GatehouseElement {
     }
     if (rule.type === 'newsletter' || rule.type === 'data') {
       const fields: DataWallField[] =
-        rule.type === 'newsletter' ? [{ name: 'email', label: m.email, type: 'email', required: true }] : (((rule.config as { fields?: DataWallField[] }).fields ?? []) as DataWallField[]);
+        rule.type === 'newsletter' ? [{ name: 'email', label: m.email, type: 'email', required: true }] : rule.config.fields;
       return html`<form part="form" novalidate @submit=${(event: SubmitEvent) => this.submitWall(rule, event)}>
           ${fields.map((f) => this.field(f.name, f.label, f.type, f.type === 'email' ? 'email' : 'off', f.required))} ${this.formFooter(this.cta(rule))}
         </form>

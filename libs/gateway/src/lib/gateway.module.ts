@@ -1,8 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { InjectThrottlerStorage, ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, type BusOptions, type EventTransport } from '@gatehouse/bus';
+import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
 import { BillingRoutesModule } from './billing/billing-routes.module';
@@ -19,8 +18,9 @@ import { AccountEmailController } from './auth/account-email.controller';
 import { CustomerAuthController } from './auth/customer-auth.controller';
 import { MailboxController } from './auth/mailbox.controller';
 import { JwksController } from './auth/jwks.controller';
-import { ApiKeyCache } from './edge/api-key.cache';
-import { CustomerTokenGuard, CustomerTokenStrategy, JwksCache } from './edge/customer-token.strategy';
+import { DeletedCustomers } from './customers/deleted-customers';
+import { ApiKeyReadModel } from './edge/api-key.read-model';
+import { CustomerTokens, CustomerTokenStrategy, SigningKeysReadModel } from './edge/customer-tokens';
 import { EdgeGuard } from './edge/edge.guard';
 import { IdempotencyModule } from './edge/idempotency';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
@@ -50,9 +50,11 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
+      // The routes' modules see the replica's read models (for ReadYourWritesInterceptor).
+      global: true,
+      exports: [ReadModels],
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
-        PassportModule,
         IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS),
         ThrottlerModule.forRoot({
           ...EdgeGuard.throttlers(),
@@ -80,10 +82,12 @@ export class GatewayModule {
       ],
       providers: [
         { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
-        ApiKeyCache,
-        JwksCache,
+        ReadModels,
+        ApiKeyReadModel,
+        SigningKeysReadModel,
         CustomerTokenStrategy,
-        CustomerTokenGuard,
+        CustomerTokens,
+        DeletedCustomers,
         UnroutedRateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
         GatewayLifecycle,

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { promises as dns } from 'node:dns';
 import { inRange, type SearchEngine } from './known-crawlers';
 
 const DNS_TIMEOUT_MS = 1_000;
-const CACHE_TTL_MS = 60 * 60 * 1000;
-const CACHE_MAX = 10_000;
-
 /** How the address was judged: a DNS round trip, the shipped ranges, or neither. */
-export type Verification = 'dns' | 'ranges' | null;
+export type Verification = 'dns' | 'ranges' | 'neither';
 
 /**
  * Verifies that an address belongs to a search engine: reverse DNS must name a host of the engine
@@ -16,16 +14,21 @@ export type Verification = 'dns' | 'ranges' | null;
  */
 @Injectable()
 export class CrawlerVerification {
-  private readonly cache = new Map<string, { verification: Verification; until: number }>();
+  private readonly verified: ReadModel<{ engine: SearchEngine; ip: string }, Verification>;
 
-  async verify(engine: SearchEngine, ip: string): Promise<Verification> {
-    const key = `${engine.name}|${ip}`;
-    const cached = this.cache.get(key);
-    if (cached && cached.until > Date.now()) return cached.verification;
-    const verification = (await this.byDns(engine, ip)) ? 'dns' : engine.ranges.some((range) => inRange(ip, range)) ? 'ranges' : null;
-    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { verification, until: Date.now() + CACHE_TTL_MS });
-    return verification;
+  constructor(readModels: ReadModels) {
+    this.verified = readModels.define({
+      name: 'crawler-addresses',
+      keyOf: ({ engine, ip }) => `${engine.name}|${ip}`,
+      load: async ({ engine, ip }) => ((await this.byDns(engine, ip)) ? 'dns' : engine.ranges.some((range) => inRange(ip, range)) ? 'ranges' : 'neither'),
+      max: 10_000,
+      freshMs: 60 * 60_000,
+    });
+  }
+
+  /** Whether the address is the engine's; false answers are kept as long as true ones. */
+  async verify(engine: SearchEngine, ip: string): Promise<boolean> {
+    return (await this.verified.get({ engine, ip })) !== 'neither';
   }
 
   private async byDns(engine: SearchEngine, ip: string): Promise<boolean> {

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { RulesWrites } from '../shared/rules-writes';
 import { CrawlerPolicyHandler } from './crawler-policy.handler';
 import { CrawlerPolicyService } from './crawler-policy.service';
 import { CrawlerVerification } from './crawler-verification';
 
 @Module({
   controllers: [CrawlerPolicyHandler],
-  providers: [CrawlerPolicyService, CrawlerVerification],
+  providers: [CrawlerPolicyService, CrawlerVerification, RulesWrites],
   exports: [CrawlerPolicyService],
 })
 export class CrawlersModule {}

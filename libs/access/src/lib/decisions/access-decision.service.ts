@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, MeteredConfig, PaywallRule, RegistrationWallConfig } from '@gatehouse/contracts';
-import { Clock } from '@gatehouse/platform';
+import type { AccessCheckRequest, AccessCheckResult, ExperimentAssignment, PaywallRule } from '@gatehouse/contracts';
+import { AppError, Clock } from '@gatehouse/platform';
+import { MAX_MATCHED_PATH_LENGTH } from '../paywalls/path-glob';
 import { CrawlerPolicyService } from '../crawlers/crawler-policy.service';
-import { applyVariant, assignVariant } from '../experiments/variant-assignment';
+import { assignVariant } from '../experiments/variant-assignment';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
-import { requiredDataFields } from '../paywalls/paywall-config';
 import type { Reader } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { segmentMatches, usesAttribute, type VisitorFacts } from '../segments/segment-conditions';
 import { parsePageUrl, requirePublicationHost, type PageAddress } from '../shared/page-url';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
-import { coversPath, PaywallCatalog, type CandidatePaywall } from './paywall-catalog';
+import { PaywallCatalog, type CandidatePaywall } from './paywall-catalog';
 
 type Decision = Omit<AccessCheckResult, 'customerId'>;
 
@@ -37,14 +37,16 @@ export class AccessDecisionService {
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
     const page = parsePageUrl(request.url, 'url');
     requirePublicationHost(page, request.domains);
+    if (page.path.length > MAX_MATCHED_PATH_LENGTH) throw AppError.invalid('url', `must have a path of at most ${MAX_MATCHED_PATH_LENGTH} characters`);
     const now = this.clock.now();
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
     this.readers.recordVisit(reader, now);
-    const covering = (await this.catalog.enabledPaywalls(request.publicationId)).filter((candidate) => coversPath(candidate, page.matchPath));
+    const rules = await this.catalog.rulesOf(request.publicationId);
+    const covering = rules.covering(page.matchPath);
     const facts = await this.factsOf(request, reader, page, covering);
     const paywall = covering.find((candidate) => !candidate.segment || segmentMatches(candidate.segment, facts));
     // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
-    const crawler = paywall ? await this.crawlers.decide(request.publicationId, request.client) : null;
+    const crawler = paywall ? await this.crawlers.decide(rules.crawlerPolicy, request.client) : null;
     let decision: Decision = { granted: true, reason: 'no_rule' };
     if (paywall) {
       decision = crawler
@@ -75,17 +77,17 @@ export class AccessDecisionService {
       case 'hard':
         return blocked;
       case 'registration': {
-        const verifiedEnough = emailVerified || !(rule.config as RegistrationWallConfig).requireVerifiedEmail;
+        const verifiedEnough = emailVerified || !rule.config.requireVerifiedEmail;
         return reader.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
       }
       case 'newsletter':
         return (await this.passes.hasPassed(reader, 'newsletter')) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
       case 'data':
-        return (await this.passes.hasPassed(reader, 'data', requiredDataFields(rule.config)))
+        return (await this.passes.hasPassed(reader, 'data', rule.config.fields.filter((field) => field.required).map((field) => field.name)))
           ? { granted: true, reason: 'data_passed', experiment }
           : blocked;
       case 'metered': {
-        const { granted, meter } = await this.meters.consume(reader, rule.paywallId, page, rule.config as unknown as MeteredConfig, now);
+        const { granted, meter } = await this.meters.consume(reader, rule.paywallId, page, rule.config, now);
         return granted ? { granted, reason: 'meter_allowance', meter, experiment } : { ...blocked, meter };
       }
     }
@@ -97,7 +99,7 @@ export class AccessDecisionService {
     const visitor = reader.visitorId ?? reader.customerId;
     const variant = paywall.experiment && visitor ? assignVariant(paywall.experiment.id, visitor, paywall.experiment.variants) : null;
     if (!paywall.experiment || !variant) return { rule: paywall.rule };
-    return { rule: applyVariant(paywall.rule, variant.overrides), experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
+    return { rule: variant.rule, experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
   }
 
   /** Asks billing for the `subscriber` attribute, and counts visits, only when a segment in play looks at them. */

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from './catalog.module';
 import { CrawlersModule } from '../crawlers/crawlers.module';
 import { MetersModule } from '../meters/meters.module';
 import { PassesModule } from '../passes/passes.module';
@@ -8,10 +7,11 @@ import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
 import { AccessCheckHandler } from './access-check.handler';
 import { AccessDecisionService } from './access-decision.service';
+import { PaywallCatalog } from './paywall-catalog';
 
 @Module({
-  imports: [CatalogModule, CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
+  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
   controllers: [AccessCheckHandler],
-  providers: [AccessDecisionService],
+  providers: [AccessDecisionService, PaywallCatalog],
 })
 export class DecisionsModule {}

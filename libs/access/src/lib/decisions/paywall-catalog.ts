@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   InternalEvents,
+  type CrawlerPolicy,
   type ExperimentVariant,
   type PaywallConfig,
   type PaywallCopy,
@@ -9,9 +10,12 @@ import {
   type PaywallType,
   type SegmentCondition,
 } from '@gatehouse/contracts';
-import { EVENT_TRANSPORT, Outbox, OutboxRelay, type EventSubscription, type EventTransport } from '@gatehouse/bus';
+import { on, ReadModels, type ReadModel } from '@gatehouse/bus';
+import { storedSettings } from '@gatehouse/contracts/paywall-config';
 import { DataSource } from 'typeorm';
-import { globMatches } from '../paywalls/path-glob';
+import { crawlerPolicyOf } from '../crawlers/crawler-policy.service';
+import { applyVariant } from '../experiments/variant-assignment';
+import { GlobSet } from '../paywalls/path-glob';
 
 /** An enabled paywall as a check weighs it: its rule, where it applies, to whom, and its running experiment. */
 export interface CandidatePaywall {
@@ -20,7 +24,8 @@ export interface CandidatePaywall {
   includeGlobs: string[];
   excludeGlobs: string[];
   segment: { match: 'all' | 'any'; conditions: SegmentCondition[] } | null;
-  experiment: { id: string; variants: ExperimentVariant[] } | null;
+  /** Each variant with the rule it shows, worked out once when the rules are loaded. */
+  experiment: { id: string; variants: Array<ExperimentVariant & { rule: PaywallRule }> } | null;
 }
 
 interface CandidateRow {
@@ -38,64 +43,50 @@ interface CandidateRow {
   experiment_variants: ExperimentVariant[] | null;
 }
 
-/** The safety net behind the broadcast (a replica that missed it, a writer that died before sending it). */
-const FRESH_MS = 60_000;
-const MAX_PUBLICATIONS = 10_000;
+/** The publication's access rules as a check weighs them. */
+export interface PublicationRules {
+  /** Enabled paywalls, lowest priority first, then the oldest. */
+  paywalls: CandidatePaywall[];
+  crawlerPolicy: CrawlerPolicy;
+  /** The paywalls that cover the path (an include glob matches it and no exclude glob does), in order. */
+  covering(path: string): CandidatePaywall[];
+}
 
 /**
- * The publications' enabled paywalls with their segments and running experiments, kept in memory
- * on each replica. Every write of a paywall, segment or experiment goes through `changed`, which
- * drops this replica's copy and broadcasts `internal.access.rules.changed` before the write is
- * answered, so the next check on any replica reads the rules afresh.
+ * The publications' access rules (enabled paywalls with their segments and running experiments,
+ * and the crawler policy), kept in memory on each replica. Every write to them adds
+ * `internal.access.rules.changed` in its transaction (RulesWrites), and every replica forgets the
+ * publication's rules on hearing it; a minute's freshness is the safety net behind it.
  */
 @Injectable()
-export class PaywallCatalog implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(PaywallCatalog.name);
-  private readonly cached = new Map<string, { paywalls: Promise<CandidatePaywall[]>; loadedAt: number }>();
-  private subscription?: EventSubscription;
+export class PaywallCatalog {
+  private readonly rules: ReadModel<string, PublicationRules>;
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
-    private readonly outbox: Outbox,
-    private readonly relay: OutboxRelay,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.events.listen([InternalEvents.AccessRulesChanged.name], async (envelope) => {
-      if (envelope.publicationId) this.cached.delete(envelope.publicationId);
+    readModels: ReadModels,
+  ) {
+    this.rules = readModels.define({
+      name: 'access-rules',
+      load: (publicationId) => this.load(publicationId),
+      max: 10_000,
+      freshMs: 60_000,
+      // The database unreachable: checks go on deciding by the rules last read.
+      staleOnFailure: { retryMs: 5_000 },
+      changedBy: [on(InternalEvents.AccessRulesChanged, (event, model) => event.publicationId && model.forget(event.publicationId))],
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.stop();
+  rulesOf(publicationId: string): Promise<PublicationRules> {
+    return this.rules.get(publicationId);
   }
 
   /** Lowest priority first, then the oldest. */
-  enabledPaywalls(publicationId: string): Promise<CandidatePaywall[]> {
-    const entry = this.cached.get(publicationId);
-    if (entry && Date.now() - entry.loadedAt < FRESH_MS) return entry.paywalls;
-    const paywalls = this.load(publicationId);
-    if (this.cached.size >= MAX_PUBLICATIONS) this.cached.delete(this.cached.keys().next().value as string);
-    this.cached.set(publicationId, { paywalls, loadedAt: Date.now() });
-    // A failed read is not kept: the next check reads again.
-    paywalls.catch(() => this.cached.get(publicationId)?.paywalls === paywalls && this.cached.delete(publicationId));
-    return paywalls;
+  async enabledPaywalls(publicationId: string): Promise<CandidatePaywall[]> {
+    return (await this.rules.get(publicationId)).paywalls;
   }
 
-  /**
-   * After a committed write to the publication's rules: forgets them here, then has every replica
-   * forget them (the event goes through the outbox, so a bus outage delays it but does not lose it).
-   */
-  async changed<T>(publicationId: string, written: Promise<T>): Promise<T> {
-    const result = await written;
-    this.cached.delete(publicationId);
-    await this.dataSource.transaction((manager) => this.outbox.add(manager, InternalEvents.AccessRulesChanged, {}, publicationId));
-    await this.relay.flush().catch((err: unknown) => this.logger.warn(`Rules change of ${publicationId} not broadcast yet: ${String(err)}`));
-    return result;
-  }
-
-  private async load(publicationId: string): Promise<CandidatePaywall[]> {
+  private async load(publicationId: string): Promise<PublicationRules> {
     const rows: CandidateRow[] = await this.dataSource.query(
       `SELECT p.id, p.name, p.type, p.config, p.presentation, p.copy, p.include_globs, p.exclude_globs,
               s.match AS segment_match, s.conditions AS segment_conditions, e.id AS experiment_id, e.variants AS experiment_variants
@@ -106,19 +97,39 @@ export class PaywallCatalog implements OnModuleInit, OnModuleDestroy {
         ORDER BY p.priority, p.created_at, p.id`,
       [publicationId],
     );
-    return rows.map((row) => ({
-      rule: { paywallId: row.id, name: row.name, type: row.type, config: row.config, presentation: row.presentation, copy: row.copy },
-      includeGlobs: row.include_globs.map(lowerCase),
-      excludeGlobs: row.exclude_globs.map(lowerCase),
-      segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
-      experiment: row.experiment_id ? { id: row.experiment_id, variants: row.experiment_variants ?? [] } : null,
-    }));
+    const paywalls = rows.map((row): CandidatePaywall => {
+      const rule: PaywallRule = { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy };
+      return {
+        rule,
+        includeGlobs: row.include_globs.map(lowerCase),
+        excludeGlobs: row.exclude_globs.map(lowerCase),
+        segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,
+        experiment: row.experiment_id
+          ? { id: row.experiment_id, variants: (row.experiment_variants ?? []).map((variant) => ({ ...variant, rule: applyVariant(rule, variant.overrides) })) }
+          : null,
+      };
+    });
+    return { paywalls, crawlerPolicy: await crawlerPolicyOf(this.dataSource, publicationId), covering: coverageOf(paywalls) };
   }
 }
 
-const lowerCase = (glob: string) => glob.toLowerCase();
-
-/** A paywall covers a path (a `matchPath`) that one of its include globs matches and none of its exclude globs does. */
-export function coversPath(candidate: Pick<CandidatePaywall, 'includeGlobs' | 'excludeGlobs'>, matchPath: string): boolean {
-  return candidate.includeGlobs.some((glob) => globMatches(glob, matchPath)) && !candidate.excludeGlobs.some((glob) => globMatches(glob, matchPath));
+/** Every glob of every paywall in one GlobSet: a path is read once, whatever the number of paywalls. */
+function coverageOf(paywalls: CandidatePaywall[]): (path: string) => CandidatePaywall[] {
+  const globs: string[] = [];
+  const ranges = paywalls.map(({ includeGlobs, excludeGlobs }) => {
+    const include = { from: globs.push(...includeGlobs) - includeGlobs.length, to: globs.length };
+    const exclude = { from: globs.push(...excludeGlobs) - excludeGlobs.length, to: globs.length };
+    return { include, exclude };
+  });
+  const set = new GlobSet(globs);
+  const any = (matched: (glob: number) => boolean, { from, to }: { from: number; to: number }) => {
+    for (let glob = from; glob < to; glob++) if (matched(glob)) return true;
+    return false;
+  };
+  return (path) => {
+    const matched = set.match(path);
+    return paywalls.filter((_, i) => any(matched, ranges[i].include) && !any(matched, ranges[i].exclude));
+  };
 }
+
+const lowerCase = (glob: string) => glob.toLowerCase();

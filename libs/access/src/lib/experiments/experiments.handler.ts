@@ -1,17 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { AccessRequests, type Page, type ExperimentView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
-import { PaywallCatalog } from '../decisions/paywall-catalog';
 import { ExperimentsService } from './experiments.service';
 
 const { ListExperiments, GetExperiment, CreateExperiment, UpdateExperiment, DeleteExperiment, StartExperiment, StopExperiment } = AccessRequests;
 
 @Controller()
 export class ExperimentsHandler {
-  constructor(
-    private readonly experiments: ExperimentsService,
-    private readonly catalog: PaywallCatalog,
-  ) {}
+  constructor(private readonly experiments: ExperimentsService) {}
 
   @Handles(ListExperiments)
   list({ publicationId, limit, cursor }: RequestOf<typeof ListExperiments>): Promise<Page<ExperimentView>> {
@@ -30,21 +26,21 @@ export class ExperimentsHandler {
 
   @Handles(UpdateExperiment)
   update({ publicationId, experimentId, changes }: RequestOf<typeof UpdateExperiment>): Promise<ExperimentView> {
-    return this.catalog.changed(publicationId, this.experiments.update(publicationId, experimentId, changes));
+    return this.experiments.update(publicationId, experimentId, changes);
   }
 
   @Handles(DeleteExperiment)
   delete({ publicationId, experimentId }: RequestOf<typeof DeleteExperiment>): Promise<{ deleted: true }> {
-    return this.catalog.changed(publicationId, this.experiments.delete(publicationId, experimentId));
+    return this.experiments.delete(publicationId, experimentId);
   }
 
   @Handles(StartExperiment)
   start({ publicationId, experimentId }: RequestOf<typeof StartExperiment>): Promise<ExperimentView> {
-    return this.catalog.changed(publicationId, this.experiments.start(publicationId, experimentId));
+    return this.experiments.start(publicationId, experimentId);
   }
 
   @Handles(StopExperiment)
   stop({ publicationId, experimentId }: RequestOf<typeof StopExperiment>): Promise<ExperimentView> {
-    return this.catalog.changed(publicationId, this.experiments.stop(publicationId, experimentId));
+    return this.experiments.stop(publicationId, experimentId);
   }
 }

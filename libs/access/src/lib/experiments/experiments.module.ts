@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../decisions/catalog.module';
+import { RulesWrites } from '../shared/rules-writes';
 import { PaywallsModule } from '../paywalls/paywalls.module';
 import { ExperimentsHandler } from './experiments.handler';
 import { ExperimentsService } from './experiments.service';
 
-@Module({ imports: [PaywallsModule, CatalogModule], controllers: [ExperimentsHandler], providers: [ExperimentsService] })
+@Module({ imports: [PaywallsModule], controllers: [ExperimentsHandler], providers: [ExperimentsService, RulesWrites] })
 export class ExperimentsModule {}

@@ -12,10 +12,11 @@ import type {
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
-import { normalisePaywallConfig } from '../paywalls/paywall-config';
+import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import type { Paywall } from '../paywalls/paywall.entity';
 import { PaywallsService } from '../paywalls/paywalls.service';
 import { rejectInvalid } from '../shared/invalid';
+import { RulesWrites } from '../shared/rules-writes';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/pg-errors';
 import { row } from '../shared/row';
@@ -34,6 +35,7 @@ export class ExperimentsService {
     dataSource: DataSource,
     private readonly clock: Clock,
     private readonly paywalls: PaywallsService,
+    private readonly rules: RulesWrites,
   ) {
     this.experiments = dataSource.getRepository(Experiment);
   }
@@ -63,7 +65,7 @@ export class ExperimentsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.experiments.insert(row<Experiment>(experiment));
+    await this.rules.write(publicationId, (manager) => manager.insert(Experiment, row<Experiment>(experiment)));
     return experimentView(experiment);
   }
 
@@ -78,9 +80,8 @@ export class ExperimentsService {
       updated.variants = checkedVariants(changes.variants, experiment.variants, paywall);
     }
     // Only if no concurrent start moved the experiment on meanwhile.
-    const { affected } = await this.experiments.update(
-      { id: experimentId, publicationId, status: experiment.status },
-      row<Experiment>({ name: updated.name, variants: updated.variants, updatedAt: updated.updatedAt }),
+    const { affected } = await this.rules.write(publicationId, (manager) =>
+      manager.update(Experiment, { id: experimentId, publicationId, status: experiment.status }, row<Experiment>({ name: updated.name, variants: updated.variants, updatedAt: updated.updatedAt })),
     );
     if (!affected) throw new AppError('conflict', 'The experiment changed meanwhile; reload it.');
     return experimentView(updated);
@@ -89,7 +90,7 @@ export class ExperimentsService {
   async delete(publicationId: string, experimentId: string): Promise<{ deleted: true }> {
     const experiment = await this.require(publicationId, experimentId);
     if (experiment.status === 'running') throw new AppError('conflict', 'A running experiment cannot be deleted: stop it first.');
-    const { affected } = await this.experiments.delete({ id: experimentId, publicationId, status: experiment.status });
+    const { affected } = await this.rules.write(publicationId, (manager) => manager.delete(Experiment, { id: experimentId, publicationId, status: experiment.status }));
     if (!affected) throw new AppError('conflict', 'The experiment changed meanwhile; reload it.');
     return { deleted: true };
   }
@@ -115,9 +116,8 @@ export class ExperimentsService {
     const moved = { ...experiment, ...to, updatedAt: this.clock.now() };
     let affected: number | undefined;
     try {
-      ({ affected } = await this.experiments.update(
-        { id: experiment.id, status: from },
-        { status: moved.status, startedAt: moved.startedAt, stoppedAt: moved.stoppedAt, updatedAt: moved.updatedAt },
+      ({ affected } = await this.rules.write(experiment.publicationId, (manager) =>
+        manager.update(Experiment, { id: experiment.id, status: from }, { status: moved.status, startedAt: moved.startedAt, stoppedAt: moved.stoppedAt, updatedAt: moved.updatedAt }),
       ));
     } catch (err) {
       // Two starts on one paywall raced past the look above: the unique index let one through.
@@ -170,7 +170,7 @@ function checkedVariants(drafts: readonly ExperimentVariantDraft[], current: rea
 function overrideProblems(variants: readonly ExperimentVariant[], paywall: Paywall): FieldError[] {
   return variants.flatMap((variant, i) =>
     variant.overrides.config
-      ? normalisePaywallConfig(paywall.type, { ...paywall.config, ...variant.overrides.config }, `variants[${i}].overrides.config`).errors
+      ? parsePaywallConfig(paywall.type, { ...paywall.config, ...variant.overrides.config }, `variants[${i}].overrides.config`).errors
       : [],
   );
 }

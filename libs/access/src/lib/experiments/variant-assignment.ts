@@ -1,6 +1,6 @@
 import type { PaywallRule, VariantOverrides } from '@gatehouse/contracts';
+import { parsePaywallConfig, storedSettings } from '@gatehouse/contracts/paywall-config';
 import { createHash } from 'node:crypto';
-import { normalisePaywallConfig } from '../paywalls/paywall-config';
 
 const POINTS = 2 ** 48;
 
@@ -28,10 +28,10 @@ export function assignVariant<V extends { weight: number }>(experimentId: string
  * is left out rather than served broken.
  */
 export function applyVariant(rule: PaywallRule, overrides: VariantOverrides): PaywallRule {
-  const merged = overrides.config ? normalisePaywallConfig(rule.type, { ...rule.config, ...overrides.config }) : undefined;
+  const merged = overrides.config ? parsePaywallConfig(rule.type, { ...rule.config, ...overrides.config }) : undefined;
   return {
     ...rule,
-    config: merged && merged.errors.length === 0 ? merged.config : rule.config,
+    ...(merged && merged.errors.length === 0 ? storedSettings(rule.type, merged.config) : {}),
     presentation: overrides.presentation ?? rule.presentation,
     copy: overrides.copy ? { ...rule.copy, ...overrides.copy } : rule.copy,
   };

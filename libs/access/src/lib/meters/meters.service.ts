@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { GroupCommit, type SharedStatement } from '../shared/group-commit';
@@ -13,7 +14,6 @@ export interface MeterOutcome {
 
 /** How long a replica answers a re-read page from memory before reading the meter again (other replicas count too). */
 const REMEMBERED_MS = 5_000;
-const MAX_REMEMBERED = 100_000;
 
 /** A page a reader views through a metered paywall: counted if new and the meter allows. */
 interface NewPage {
@@ -59,7 +59,6 @@ interface Remembered {
   /** Pages known to be counted in the period: they stay counted. */
   pages: Set<string>;
   used: number;
-  readAt: number;
 }
 
 /**
@@ -70,10 +69,11 @@ interface Remembered {
 @Injectable()
 export class MetersService {
   private readonly commits: GroupCommit;
-  private readonly remembered = new Map<string, Remembered>();
+  private readonly remembered: ReadModel<string, Remembered>;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, readModels: ReadModels) {
     this.commits = new GroupCommit(dataSource);
+    this.remembered = readModels.define({ name: 'counted-pages', max: 100_000, freshMs: REMEMBERED_MS });
   }
 
   async consume(reader: Reader, paywallId: string, page: PageAddress, config: MeteredConfig, now: Date): Promise<MeterOutcome> {
@@ -91,15 +91,12 @@ export class MetersService {
     // A page counted in the period stays counted: a page this replica saw counted a moment ago is
     // granted from memory (its `used` may miss what other replicas counted in those seconds).
     const memoryKey = `${reader.publicationId} ${paywallId} ${start.getTime()} ${reader.keys.join(' ')}`;
-    const known = this.remembered.get(memoryKey);
-    if (known && known.pages.has(page.key) && Date.now() - known.readAt < REMEMBERED_MS) return { granted: true, meter: state(known.used) };
+    const known = this.remembered.peek(memoryKey);
+    if (known && known.pages.has(page.key)) return { granted: true, meter: state(known.used) };
     const remember = (used: number, counted: boolean) => {
-      const entry = this.remembered.get(memoryKey);
-      const pages = entry && Date.now() - entry.readAt < REMEMBERED_MS ? entry.pages : new Set<string>();
+      const pages = this.remembered.peek(memoryKey)?.pages ?? new Set<string>();
       if (counted) pages.add(page.key);
-      this.remembered.delete(memoryKey);
-      if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value as string);
-      this.remembered.set(memoryKey, { pages, used, readAt: Date.now() });
+      this.remembered.set(memoryKey, { pages, used });
     };
 
     // Counted durably before the answer when new, in a transaction and a statement shared with the

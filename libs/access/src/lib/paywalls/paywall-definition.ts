@@ -1,6 +1,6 @@
 import type { FieldError, PaywallChanges, PaywallCopy, PaywallDraft, PaywallView } from '@gatehouse/contracts';
+import { parsePaywallConfig, storedSettings } from '@gatehouse/contracts/paywall-config';
 import { globProblem } from './path-glob';
-import { normalisePaywallConfig } from './paywall-config';
 import type { Paywall } from './paywall.entity';
 
 export const DEFAULT_PRIORITY = 100;
@@ -45,7 +45,7 @@ export function definitionWithChanges(current: PaywallDefinition, changes: Paywa
 
 /** The definition with its config normalised for its type, and every field at fault. */
 export function checkDefinition(definition: PaywallDefinition): { definition: PaywallDefinition; errors: FieldError[] } {
-  const { config, errors } = normalisePaywallConfig(definition.type, definition.config);
+  const { config, errors } = parsePaywallConfig(definition.type, definition.config);
   const globErrors = (globs: string[], field: string): FieldError[] =>
     globs.flatMap((glob, i) => {
       const problem = globProblem(glob);
@@ -66,8 +66,7 @@ export function paywallView(paywall: Paywall): PaywallView {
   return {
     id: paywall.id,
     name: paywall.name,
-    type: paywall.type,
-    config: paywall.config,
+    ...storedSettings(paywall.type, paywall.config),
     match: { include: paywall.includeGlobs, exclude: paywall.excludeGlobs },
     segmentId: paywall.segmentId,
     priority: paywall.priority,

@@ -1,17 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { AccessRequests, type Page, type PaywallView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
-import { PaywallCatalog } from '../decisions/paywall-catalog';
 import { PaywallsService } from './paywalls.service';
 
 const { ListPaywalls, GetPaywall, CreatePaywall, UpdatePaywall, DeletePaywall } = AccessRequests;
 
 @Controller()
 export class PaywallsHandler {
-  constructor(
-    private readonly paywalls: PaywallsService,
-    private readonly catalog: PaywallCatalog,
-  ) {}
+  constructor(private readonly paywalls: PaywallsService) {}
 
   @Handles(ListPaywalls)
   list({ publicationId, limit, cursor }: RequestOf<typeof ListPaywalls>): Promise<Page<PaywallView>> {
@@ -25,16 +21,16 @@ export class PaywallsHandler {
 
   @Handles(CreatePaywall)
   create({ publicationId, paywall }: RequestOf<typeof CreatePaywall>): Promise<PaywallView> {
-    return this.catalog.changed(publicationId, this.paywalls.create(publicationId, paywall));
+    return this.paywalls.create(publicationId, paywall);
   }
 
   @Handles(UpdatePaywall)
   update({ publicationId, paywallId, changes }: RequestOf<typeof UpdatePaywall>): Promise<PaywallView> {
-    return this.catalog.changed(publicationId, this.paywalls.update(publicationId, paywallId, changes));
+    return this.paywalls.update(publicationId, paywallId, changes);
   }
 
   @Handles(DeletePaywall)
   delete({ publicationId, paywallId }: RequestOf<typeof DeletePaywall>): Promise<{ deleted: true }> {
-    return this.catalog.changed(publicationId, this.paywalls.delete(publicationId, paywallId));
+    return this.paywalls.delete(publicationId, paywallId);
   }
 }

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../decisions/catalog.module';
+import { RulesWrites } from '../shared/rules-writes';
 import { SegmentsModule } from '../segments/segments.module';
 import { PaywallsHandler } from './paywalls.handler';
 import { PaywallsService } from './paywalls.service';
 
-@Module({ imports: [SegmentsModule, CatalogModule], controllers: [PaywallsHandler], providers: [PaywallsService], exports: [PaywallsService] })
+@Module({ imports: [SegmentsModule], controllers: [PaywallsHandler], providers: [PaywallsService, RulesWrites], exports: [PaywallsService] })
 export class PaywallsModule {}

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { Page, PageRequest, PaywallChanges, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { SegmentsService } from '../segments/segments.service';
 import { rejectInvalid } from '../shared/invalid';
+import { RulesWrites } from '../shared/rules-writes';
 import { row } from '../shared/row';
 import { pageOf, type Keyset } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { checkDefinition, definitionOfDraft, definitionWithChanges, paywallView, type PaywallDefinition } from './paywall-definition';
+import { MAX_GLOB_CHARACTERS_PER_PUBLICATION, MAX_GLOBS_PER_PUBLICATION, MAX_PAYWALLS_PER_PUBLICATION } from './path-glob';
 import { Paywall } from './paywall.entity';
 
 /** The order in which paywalls compete for a page: lowest priority first, then the oldest. */
@@ -22,7 +24,7 @@ const BY_PRIORITY: Keyset<Paywall> = {
   valuesOf: (paywall) => [paywall.priority, paywall.createdAt.toISOString(), paywall.id],
 };
 
-/** Paywalls of one publication. Checks read them from the PaywallCatalog, which each write's handler tells of the change. */
+/** Paywalls of one publication. Each write tells every replica's catalog of the change in its transaction (RulesWrites). */
 @Injectable()
 export class PaywallsService {
   private readonly paywalls: Repository<Paywall>;
@@ -31,6 +33,7 @@ export class PaywallsService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly segments: SegmentsService,
+    private readonly rules: RulesWrites,
   ) {
     this.paywalls = dataSource.getRepository(Paywall);
   }
@@ -48,7 +51,7 @@ export class PaywallsService {
     const definition = await this.checked(publicationId, definitionOfDraft(draft));
     const now = this.clock.now();
     const paywall = this.paywalls.create({ id: randomUUID(), publicationId, ...definition, createdAt: now, updatedAt: now });
-    await this.write(() => this.paywalls.insert(row<Paywall>(paywall)));
+    await this.write(publicationId, (manager) => manager.insert(Paywall, row<Paywall>(paywall)));
     return paywallView(paywall);
   }
 
@@ -56,16 +59,18 @@ export class PaywallsService {
     const current = await this.require(publicationId, paywallId);
     const definition = await this.checked(publicationId, definitionWithChanges(current, changes));
     const updated = { ...current, ...definition, updatedAt: this.clock.now() };
-    await this.write(() => this.paywalls.update({ id: paywallId, publicationId }, row<Paywall>({ ...definition, updatedAt: updated.updatedAt })));
+    await this.write(publicationId, (manager) => manager.update(Paywall, { id: paywallId, publicationId }, row<Paywall>({ ...definition, updatedAt: updated.updatedAt })));
     return paywallView(updated);
   }
 
   /** Its draft and stopped experiments go with it; a running one must be stopped first. */
   async delete(publicationId: string, paywallId: string): Promise<{ deleted: true }> {
     await this.require(publicationId, paywallId);
-    const running: unknown[] = await this.dataSource.query("SELECT 1 FROM experiments WHERE paywall_id = $1 AND status = 'running'", [paywallId]);
-    if (running.length > 0) throw new AppError('conflict', 'A running experiment covers this paywall: stop it first.');
-    await this.paywalls.delete({ id: paywallId, publicationId });
+    await this.rules.write(publicationId, async (manager) => {
+      const running: unknown[] = await manager.query("SELECT 1 FROM experiments WHERE paywall_id = $1 AND status = 'running'", [paywallId]);
+      if (running.length > 0) throw new AppError('conflict', 'A running experiment covers this paywall: stop it first.');
+      await manager.delete(Paywall, { id: paywallId, publicationId });
+    });
     return { deleted: true };
   }
 
@@ -76,10 +81,13 @@ export class PaywallsService {
     return paywall;
   }
 
-  /** The segment was deleted between the check and the write: the foreign key refused the paywall. */
-  private async write(change: () => Promise<unknown>): Promise<void> {
+  /** Within the publication's limits, or nothing is written. The segment deleted meanwhile: the foreign key refuses the paywall. */
+  private async write(publicationId: string, change: (manager: EntityManager) => Promise<unknown>): Promise<void> {
     try {
-      await change();
+      await this.rules.write(publicationId, async (manager) => {
+        await change(manager);
+        await withinLimits(manager, publicationId);
+      });
     } catch (err) {
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) rejectInvalid([{ field: 'segmentId', message: 'is not a segment of this publication' }]);
       throw err;
@@ -91,5 +99,22 @@ export class PaywallsService {
     rejectInvalid(errors, 'The paywall is invalid.');
     if (definition.segmentId !== null) await this.segments.requireReference(publicationId, definition.segmentId, 'segmentId');
     return definition;
+  }
+}
+
+/** Rule writes of a publication take turns (RulesWrites), so these totals include every committed paywall. */
+async function withinLimits(manager: EntityManager, publicationId: string): Promise<void> {
+  const [{ paywalls, globs, characters }]: Array<{ paywalls: number; globs: number; characters: number }> = await manager.query(
+    `SELECT count(*)::int AS paywalls, coalesce(sum(cardinality(include_globs) + cardinality(exclude_globs)), 0)::int AS globs,
+            coalesce(sum((SELECT sum(length(glob)) FROM unnest(include_globs || exclude_globs) AS glob)), 0)::int AS characters
+       FROM paywalls WHERE publication_id = $1`,
+    [publicationId],
+  );
+  if (paywalls > MAX_PAYWALLS_PER_PUBLICATION) throw new AppError('conflict', `A publication has at most ${MAX_PAYWALLS_PER_PUBLICATION} paywalls: delete one first.`);
+  if (globs > MAX_GLOBS_PER_PUBLICATION) {
+    rejectInvalid([{ field: 'match', message: `would make the publication's paywalls hold ${globs} globs; at most ${MAX_GLOBS_PER_PUBLICATION} are allowed` }]);
+  }
+  if (characters > MAX_GLOB_CHARACTERS_PER_PUBLICATION) {
+    rejectInvalid([{ field: 'match', message: `would make the publication's globs ${characters} characters long together; at most ${MAX_GLOB_CHARACTERS_PER_PUBLICATION} are allowed` }]);
   }
 }

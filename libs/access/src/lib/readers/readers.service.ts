@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { DataSource } from 'typeorm';
 import { customerKey, readerOf, visitorKey, type Reader } from './reader';
 import { VisitCounter } from './visit-counter';
-
-/** How long a replica trusts its list of a customer's linked visitor ids (another replica may link one meanwhile). */
-const LINKS_FRESH_MS = 60_000;
-const MAX_CUSTOMERS = 100_000;
 
 interface Links {
   visitorIds: string[];
   /** Visitor ids already presented with this customer: linked to it, or to another customer first. */
   presented: Set<string>;
-  readAt: number;
 }
 
 /**
@@ -22,19 +18,23 @@ interface Links {
  */
 @Injectable()
 export class ReadersService {
-  private readonly links = new Map<string, Links>();
+  private readonly links: ReadModel<string, Links>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly visits: VisitCounter,
-  ) {}
+    readModels: ReadModels,
+  ) {
+    // Trusted for a minute: another replica may link a visitor id to the customer meanwhile.
+    this.links = readModels.define({ name: 'visitor-links', max: 100_000, freshMs: 60_000 });
+  }
 
   async identify(publicationId: string, customerId: string | null, visitorId: string | null, now: Date): Promise<Reader> {
     const reader = readerOf(publicationId, customerId, visitorId);
     if (!customerId) return reader;
     const id = `${publicationId} ${customerId}`;
-    let links = this.links.get(id);
-    if (!links || Date.now() - links.readAt >= LINKS_FRESH_MS || (visitorId !== null && !links.presented.has(visitorId))) {
+    let links = this.links.peek(id);
+    if (!links || (visitorId !== null && !links.presented.has(visitorId))) {
       const linked: Array<{ visitor_id: string }> = await this.dataSource.query(
         `WITH linked AS (
            INSERT INTO visitor_links (publication_id, visitor_id, customer_id, linked_at)
@@ -47,9 +47,7 @@ export class ReadersService {
         [publicationId, customerId, visitorId, now],
       );
       const visitorIds = linked.map((row) => row.visitor_id);
-      links = { visitorIds, presented: new Set([...visitorIds, ...(visitorId === null ? [] : [visitorId])]), readAt: Date.now() };
-      this.links.delete(id);
-      if (this.links.size >= MAX_CUSTOMERS) this.links.delete(this.links.keys().next().value as string);
+      links = { visitorIds, presented: new Set([...visitorIds, ...(visitorId === null ? [] : [visitorId])]) };
       this.links.set(id, links);
     }
     return { ...reader, keys: [customerKey(customerId), ...links.visitorIds.map(visitorKey)] };

@@ -1,16 +1,12 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { DataSource } from 'typeorm';
 import { FlushSchedule } from '../shared/flush-schedule';
 import type { Reader } from './reader';
 
-/** How long a replica trusts its copy of a reader's count before reading again (other replicas count too). */
-const FRESH_MS = 60_000;
-const MAX_READERS = 200_000;
-
 interface Known {
   /** The count in the database when read, plus what this replica flushed since. */
   stored: number;
-  readAt: number;
 }
 
 /**
@@ -22,7 +18,7 @@ interface Known {
 @Injectable()
 export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(VisitCounter.name);
-  private readonly known = new Map<string, Known>();
+  private readonly known: ReadModel<string, Known>;
   private unflushed = new Map<string, { publicationId: string; readerKey: string; count: number; lastVisitAt: Date }>();
   private wanted = new Map<string, Array<() => void>>();
   private readsQueued = false;
@@ -31,7 +27,13 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
     (err) => this.logger.warn(`Visit counts not written yet: ${String(err)}`),
   );
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    readModels: ReadModels,
+  ) {
+    // Trusted for a minute before reading again: other replicas count too.
+    this.known = readModels.define({ name: 'visit-counts', max: 200_000, freshMs: 60_000 });
+  }
 
   onModuleInit(): void {
     this.schedule.start();
@@ -58,14 +60,9 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
   async total(reader: Reader): Promise<number | undefined> {
     if (!reader.key) return undefined;
     const ids = reader.keys.map((key) => idOf(reader.publicationId, key));
-    const stale = ids.filter((id) => !this.isFresh(id));
+    const stale = ids.filter((id) => this.known.peek(id) === undefined);
     if (stale.length > 0) await Promise.all(stale.map((id) => this.read(id)));
-    return ids.reduce((sum, id) => sum + (this.known.get(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
-  }
-
-  private isFresh(id: string): boolean {
-    const known = this.known.get(id);
-    return known !== undefined && Date.now() - known.readAt < FRESH_MS;
+    return ids.reduce((sum, id) => sum + (this.known.peek(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
   }
 
   /** Reads of readers not known yet are grouped into one query, between flushes. */
@@ -96,12 +93,7 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
         );
         for (const row of rows) counts.set(idOf(publicationId, row.reader_key), Number(row.count));
       }
-      const readAt = Date.now();
-      for (const id of wanted.keys()) {
-        this.known.delete(id);
-        if (this.known.size >= MAX_READERS) this.known.delete(this.known.keys().next().value as string);
-        this.known.set(id, { stored: counts.get(id) ?? 0, readAt });
-      }
+      for (const id of wanted.keys()) this.known.set(id, { stored: counts.get(id) ?? 0 });
     } catch (err) {
       // The check goes on with what this replica knows; the next one reads again.
       this.logger.warn(`Visit counts not read: ${String(err)}`);
@@ -129,7 +121,7 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
       throw err;
     }
     for (const visit of batch) {
-      const known = this.known.get(idOf(visit.publicationId, visit.readerKey));
+      const known = this.known.peek(idOf(visit.publicationId, visit.readerKey));
       if (known) known.stored += visit.count;
     }
   }

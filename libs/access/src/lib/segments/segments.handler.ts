@@ -1,17 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { AccessRequests, type Page, type RequestOf, type SegmentView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
-import { PaywallCatalog } from '../decisions/paywall-catalog';
 import { SegmentsService } from './segments.service';
 
 const { ListSegments, GetSegment, CreateSegment, UpdateSegment, DeleteSegment } = AccessRequests;
 
 @Controller()
 export class SegmentsHandler {
-  constructor(
-    private readonly segments: SegmentsService,
-    private readonly catalog: PaywallCatalog,
-  ) {}
+  constructor(private readonly segments: SegmentsService) {}
 
   @Handles(ListSegments)
   list({ publicationId, limit, cursor }: RequestOf<typeof ListSegments>): Promise<Page<SegmentView>> {
@@ -30,11 +26,11 @@ export class SegmentsHandler {
 
   @Handles(UpdateSegment)
   update({ publicationId, segmentId, changes }: RequestOf<typeof UpdateSegment>): Promise<SegmentView> {
-    return this.catalog.changed(publicationId, this.segments.update(publicationId, segmentId, changes));
+    return this.segments.update(publicationId, segmentId, changes);
   }
 
   @Handles(DeleteSegment)
   delete({ publicationId, segmentId }: RequestOf<typeof DeleteSegment>): Promise<{ deleted: true }> {
-    return this.catalog.changed(publicationId, this.segments.delete(publicationId, segmentId));
+    return this.segments.delete(publicationId, segmentId);
   }
 }

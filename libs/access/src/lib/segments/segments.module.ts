@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../decisions/catalog.module';
+import { RulesWrites } from '../shared/rules-writes';
 import { SegmentsHandler } from './segments.handler';
 import { SegmentsService } from './segments.service';
 
-@Module({ imports: [CatalogModule], controllers: [SegmentsHandler], providers: [SegmentsService], exports: [SegmentsService] })
+@Module({ controllers: [SegmentsHandler], providers: [SegmentsService, RulesWrites], exports: [SegmentsService] })
 export class SegmentsModule {}

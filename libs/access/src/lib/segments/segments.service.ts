@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { withChanges } from '../shared/changes';
 import { rejectInvalid } from '../shared/invalid';
+import { RulesWrites } from '../shared/rules-writes';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { conditionProblems } from './segment-conditions';
@@ -18,8 +19,9 @@ export class SegmentsService {
   private readonly segments: Repository<Segment>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly rules: RulesWrites,
   ) {
     this.segments = dataSource.getRepository(Segment);
   }
@@ -37,7 +39,7 @@ export class SegmentsService {
     rejectInvalid(conditionProblems(draft.conditions), 'The segment is invalid.');
     const now = this.clock.now();
     const segment = this.segments.create({ id: randomUUID(), publicationId, ...pick(draft), createdAt: now, updatedAt: now });
-    await this.segments.insert(segment);
+    await this.rules.write(publicationId, (manager) => manager.insert(Segment, segment));
     return segmentView(segment);
   }
 
@@ -45,16 +47,18 @@ export class SegmentsService {
     const segment = await this.require(publicationId, segmentId);
     const updated = { ...segment, ...pick(withChanges<SegmentDraft>(segment, changes)), updatedAt: this.clock.now() };
     rejectInvalid(conditionProblems(updated.conditions), 'The segment is invalid.');
-    await this.segments.save(updated);
+    await this.rules.write(publicationId, (manager) => manager.save(Segment, updated));
     return segmentView(updated);
   }
 
   async delete(publicationId: string, segmentId: string): Promise<{ deleted: true }> {
     await this.require(publicationId, segmentId);
-    const users: Array<{ name: string }> = await this.dataSource.query('SELECT name FROM paywalls WHERE segment_id = $1 ORDER BY name LIMIT 5', [segmentId]);
-    if (users.length > 0) throw new AppError('conflict', `Paywalls use this segment: ${users.map((p) => p.name).join(', ')}.`);
     try {
-      await this.segments.delete({ id: segmentId, publicationId });
+      await this.rules.write(publicationId, async (manager) => {
+        const users: Array<{ name: string }> = await manager.query('SELECT name FROM paywalls WHERE segment_id = $1 ORDER BY name LIMIT 5', [segmentId]);
+        if (users.length > 0) throw new AppError('conflict', `Paywalls use this segment: ${users.map((p) => p.name).join(', ')}.`);
+        await manager.delete(Segment, { id: segmentId, publicationId });
+      });
     } catch (err) {
       // A paywall took the segment up between the look and the delete: the foreign key refused it.
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError('conflict', 'A paywall uses this segment.');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import Stripe from 'stripe';
 import { BillingConfig } from '../billing.config';
@@ -10,9 +11,10 @@ const PROCESSOR_TIMEOUT_MS = 4_000;
 @Injectable()
 export class ProcessorClients {
   private readonly address: Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'>;
-  private readonly clients = new Map<string, Stripe>();
+  private readonly clients: ReadModel<string, Stripe>;
 
-  constructor(config: BillingConfig) {
+  constructor(config: BillingConfig, readModels: ReadModels) {
+    this.clients = readModels.define({ name: 'processor-clients', max: 1_000, freshMs: 24 * 60 * 60_000 });
     const url = config.PROCESSOR_API_URL ? new URL(config.PROCESSOR_API_URL) : null;
     this.address = url
       ? { host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol === 'https:' ? 'https' : 'http' }
@@ -20,7 +22,7 @@ export class ProcessorClients {
   }
 
   forKey(secretKey: string): Stripe {
-    let client = this.clients.get(secretKey);
+    let client = this.clients.peek(secretKey);
     if (!client) {
       // Retries are left to whoever asked: a request to our caller, or the queue of inbound events.
       client = new Stripe(secretKey, { ...this.address, timeout: PROCESSOR_TIMEOUT_MS, maxNetworkRetries: 0, telemetry: false });

@@ -7,6 +7,10 @@ export class BrandingConfigurationRow {
   @PrimaryColumn({ name: 'publication_id', type: 'uuid' })
   publicationId: string;
 
+  /** One more with every save; 0 for rows saved before revisions were counted. */
+  @Column({ type: 'integer', default: 0 })
+  revision: number;
+
   @Column({ name: 'branding_mode', type: 'text' })
   brandingMode: BrandingMode;
 

@@ -1,9 +1,10 @@
-import type { EventEnvelope } from '@gatehouse/contracts';
+import type { EventEnvelope, EventType } from '@gatehouse/contracts';
 
 /** The EventTransport of the service, provided by EventsModule. */
 export const EVENT_TRANSPORT = Symbol('EVENT_TRANSPORT');
 
 export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
+export type EventListener<T> = (envelope: EventEnvelope<T>) => Promise<void>;
 
 /**
  * Carries event envelopes between services, at least once. Publishing is idempotent by
@@ -15,10 +16,10 @@ export interface EventTransport {
   publish(envelope: EventEnvelope): Promise<void>;
   consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
   /**
-   * Fan-out for state every replica keeps (caches): each listener gets every event of these names
-   * published after it started listening. Nothing durable, no acknowledgement, no redelivery.
+   * Fan-out for state every replica keeps (read models): each listener gets every event of these
+   * types published after it started listening. Nothing durable, no acknowledgement, no redelivery.
    */
-  listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription>;
+  listen<T>(events: EventType<T>[], listener: EventListener<T>): Promise<EventSubscription>;
   /**
    * Resolves once this replica's listeners have had every broadcast that the broker had accepted
    * when it was called (over NATS: on one server, a broadcast acknowledged before a request was

@@ -6,6 +6,7 @@ import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
 import { JetStreamEventTransport } from './jetstream.transport';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
+import { ReadModels } from '../read-models/read-models';
 
 export function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
   return options.transport.kind === 'nats'
@@ -39,7 +40,8 @@ class EventsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
- * Domain events for one service: the outbox and its relay, and effectively-once consumers. Needs
+ * Domain events for one service: the outbox and its relay, effectively-once consumers, and the
+ * service's read models (ReadModels). Needs
  * `DataSource` (a migrated service schema, CreateBusTables1763700000000 included) and BUS_OPTIONS.
  */
 @Module({})
@@ -55,8 +57,9 @@ export class EventsModule {
         EventConsumers,
         EventRetention,
         EventsLifecycle,
+        ReadModels,
       ],
-      exports: [EVENT_TRANSPORT, Outbox, OutboxRelay, EventConsumers, EventRetention],
+      exports: [EVENT_TRANSPORT, Outbox, OutboxRelay, EventConsumers, EventRetention, ReadModels],
     };
   }
 }

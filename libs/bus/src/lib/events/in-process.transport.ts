@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { EventEnvelope } from '@gatehouse/contracts';
+import type { EventEnvelope, EventType } from '@gatehouse/contracts';
 import { describeError } from './describe-error';
-import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
+import { redeliveryDelayMs, type EventHandler, type EventListener, type EventSubscription, type EventTransport } from './event-transport';
 
 /** As long as JetStream's duplicate window: a re-publish within it is dropped. */
 const DEDUPE_WINDOW_MS = 2 * 60_000;
@@ -31,8 +31,8 @@ export class InProcessEventTransport implements EventTransport {
     }
   }
 
-  async listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
-    const listener = { eventNames: new Set(eventNames), handler };
+  async listen<T>(events: EventType<T>[], handler: EventListener<T>): Promise<EventSubscription> {
+    const listener = { eventNames: new Set(events.map((event) => event.name)), handler: handler as EventHandler };
     this.listeners.add(listener);
     return { stop: async () => void this.listeners.delete(listener) };
   }

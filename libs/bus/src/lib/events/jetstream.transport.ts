@@ -15,12 +15,12 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
-import type { EventEnvelope } from '@gatehouse/contracts';
+import type { EventEnvelope, EventType } from '@gatehouse/contracts';
 import type { EventStreamLimits } from '../bus-options';
 import { NATS_CONNECTION_OPTIONS } from '../requests/nats.transport';
 import { describeError } from './describe-error';
 import { EVENT_RETENTION_MS } from './event-retention';
-import { redeliveryDelayMs, type EventHandler, type EventSubscription, type EventTransport } from './event-transport';
+import { redeliveryDelayMs, type EventHandler, type EventListener, type EventSubscription, type EventTransport } from './event-transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const ACK_WAIT_MS = 30_000;
@@ -98,14 +98,15 @@ export class JetStreamEventTransport implements EventTransport {
   }
 
   /** A plain NATS subscription per replica: messages published to the stream reach core subscribers too. */
-  async listen(eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
-    const subscriptions = eventNames.map((event) =>
+  async listen<T>(events: EventType<T>[], handler: EventListener<T>): Promise<EventSubscription> {
+    const subscriptions = events.map(({ name: event }) =>
       this.nc.subscribe(this.subject(event), {
         callback: (err, msg) => {
           if (err) return this.logger.warn(`Listener on ${event} failed: ${describeError(err)}`);
-          let envelope: EventEnvelope;
+          let envelope: EventEnvelope<T>;
           try {
-            envelope = this.codec.decode(msg.data);
+            // The subject names the event, whose data the publisher typed by the same EventType.
+            envelope = this.codec.decode(msg.data) as EventEnvelope<T>;
           } catch (decodeError) {
             return this.logger.error(`Listener on ${event} dropped an unreadable message: ${describeError(decodeError)}`);
           }

@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EventEnvelope } from '@gatehouse/contracts';
 import { Client, type ClientConfig } from 'pg';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { describeError } from './describe-error';
 import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
-import { outboxChannelOf } from './outbox';
+import { addedNotice, outboxChannelOf } from './outbox';
 
 const BATCH_SIZE = 100;
 /** The safety net for notifications missed while the listening connection was down. */
 const POLL_INTERVAL_MS = 1_000;
 const LISTEN_RETRY_MS = 5_000;
+/** How long a commit that added a change notice waits for it to be published; the relay goes on trying after. */
+const NOTICE_WAIT_MS = 2_000;
 
 interface OutboxRow {
   id: string;
@@ -25,9 +27,13 @@ interface OutboxRow {
  * and polls in case a notification was missed. Replicas share the work through SKIP LOCKED. A row
  * is marked published only after the transport accepted it, so a bus outage delays events but
  * never loses them; a row published twice is dropped by the transport or by the consumers.
+ *
+ * A transaction that added a change notice (`changeNotice` in contracts) returns from its commit
+ * only once the relay published it (or NOTICE_WAIT_MS passed), so whatever the writer answers
+ * next is answered after every replica's read models were told: no writer invalidates by hand.
  */
 @Injectable()
-export class OutboxRelay {
+export class OutboxRelay implements EntitySubscriberInterface {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly channel: string;
   private running = false;
@@ -45,9 +51,24 @@ export class OutboxRelay {
     this.channel = outboxChannelOf(dataSource);
   }
 
+  /** TypeORM awaits this within `commitTransaction`, so `dataSource.transaction(...)` resolves after it. */
+  async afterTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
+    // A savepoint released inside the transaction is not its commit.
+    if (queryRunner.isTransactionActive || !addedNotice(queryRunner)) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), NOTICE_WAIT_MS)));
+    const published = this.flush().then(
+      () => true,
+      () => false,
+    );
+    if (!(await Promise.race([published, waited]))) this.logger.warn('A change notice was not published within its commit; the relay goes on trying.');
+    clearTimeout(timer);
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.dataSource.subscribers.push(this);
     this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     await this.listen();
     this.wake();
@@ -56,6 +77,9 @@ export class OutboxRelay {
   /** Stops listening and polling, then waits for the flush in progress. */
   async stop(): Promise<void> {
     this.running = false;
+    // Commits from now on leave their notices to the relay of the next replica that runs.
+    const at = this.dataSource.subscribers.indexOf(this);
+    if (at >= 0) this.dataSource.subscribers.splice(at, 1);
     clearInterval(this.pollTimer);
     clearTimeout(this.listenTimer);
     const listener = this.listener;

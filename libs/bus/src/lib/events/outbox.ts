@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventEnvelope, EventType } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 /**
  * The channel on which a service's outbox announces new rows. NOTIFY channels are database-wide,
@@ -15,13 +15,24 @@ export function outboxChannelOf(dataSource: DataSource): string {
   return outboxChannel((dataSource.options as { schema?: string }).schema ?? 'public');
 }
 
+const NOTICE_ADDED = 'gatehouse.outbox.noticeAdded';
+
+/** Whether the transaction of this runner added a change notice, which its commit must publish before going on. */
+export function addedNotice(runner: QueryRunner): boolean {
+  return runner.data[NOTICE_ADDED] === true;
+}
+
 /**
  * Records domain events in the caller's transaction, so an event is published if and only if the
- * change it describes commits. The OutboxRelay publishes the rows afterwards.
+ * change it describes commits. The OutboxRelay publishes the rows afterwards: change notices as the
+ * transaction commits (before the writer goes on), other events at once after it.
  */
 @Injectable()
 export class Outbox {
   async add<T>(manager: EntityManager, event: EventType<T>, data: T, publicationId: string | null): Promise<EventEnvelope<T>> {
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive) throw new Error(`${event.name} must be added in the transaction of the change it announces`);
+    if (event.notice) runner.data[NOTICE_ADDED] = true;
     const envelope: EventEnvelope<T> = {
       id: randomUUID(),
       name: event.name,

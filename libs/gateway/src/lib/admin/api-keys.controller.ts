@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type ApiKeyView, type CreatedApiKeyPair } from '@gatehouse/contracts';
-import { BusClient } from '@gatehouse/bus';
-import { ApiKeyCache } from '../edge/api-key.cache';
+import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -11,11 +10,10 @@ import { ApiKeyViewDto, CreatedApiKeyPairDto } from './dtos/admin-views.dto';
 
 @ApiTags('admin api keys')
 @Controller('admin/api-keys')
+// Its writes change what the gateway's read models hold: each is answered once this replica heard of it.
+@UseInterceptors(ReadYourWritesInterceptor)
 export class ApiKeysController {
-  constructor(
-    private readonly bus: BusClient,
-    private readonly keys: ApiKeyCache,
-  ) {}
+  constructor(private readonly bus: BusClient) {}
 
   @Get()
   @Auth('session')
@@ -41,8 +39,7 @@ export class ApiKeysController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, description: '`not_found`' })
   async revokePair(@Caller() caller: Principal, @Param('name') name: string): Promise<void> {
-    const { keyHashes } = await this.bus.request(AdminRequests.RevokeApiKeyPair, { publicationId: sessionOf(caller).publicationId, name });
-    this.keys.drop(keyHashes);
+    await this.bus.request(AdminRequests.RevokeApiKeyPair, { publicationId: sessionOf(caller).publicationId, name });
   }
 
   @Delete(':id')
@@ -52,7 +49,6 @@ export class ApiKeysController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, description: '`not_found`' })
   async revoke(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
-    const { keyHashes } = await this.bus.request(AdminRequests.RevokeApiKey, { publicationId: sessionOf(caller).publicationId, keyId: id });
-    this.keys.drop(keyHashes);
+    await this.bus.request(AdminRequests.RevokeApiKey, { publicationId: sessionOf(caller).publicationId, keyId: id });
   }
 }

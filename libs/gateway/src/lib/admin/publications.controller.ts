@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type MembershipView } from '@gatehouse/contracts';
-import { BusClient } from '@gatehouse/bus';
-import { ApiKeyCache } from '../edge/api-key.cache';
+import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -13,11 +12,10 @@ const PUBLIC_SUFFIX = '`validation_failed`: a domain is a public suffix (`com`, 
 
 @ApiTags('admin publications')
 @Controller('admin/publications')
+// Its writes change what the gateway's read models hold: each is answered once this replica heard of it.
+@UseInterceptors(ReadYourWritesInterceptor)
 export class PublicationsController {
-  constructor(
-    private readonly bus: BusClient,
-    private readonly keys: ApiKeyCache,
-  ) {}
+  constructor(private readonly bus: BusClient) {}
 
   @Get()
   @Auth('session')
@@ -46,9 +44,6 @@ export class PublicationsController {
   @ApiResponse({ status: 400, description: PUBLIC_SUFFIX })
   @ApiResponse({ status: 409, description: '`conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it)' })
   async update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
-    const updated = await this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
-    // Other replicas hear of it from admin's broadcast; this one answers the next check right already.
-    this.keys.dropPublication(id);
-    return updated;
+    return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
   }
 }

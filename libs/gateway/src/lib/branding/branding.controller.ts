@@ -6,8 +6,8 @@ import type { FastifyReply } from 'fastify';
 import { Auth } from '../edge/credentials';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
 import { BrandingConfigurationDto, UpdateBrandingDto } from './dtos/branding.dto';
-import { entityTagOf, ifMatchHits, ifNoneMatchHits } from './entity-tag';
-import { AppError, reviewCustomCss } from '@gatehouse/platform';
+import { entityTagOf, ifMatchRevisions, ifNoneMatchHits } from './entity-tag';
+import { reviewCustomCss } from '@gatehouse/platform';
 
 @ApiTags('branding')
 @Controller('branding')
@@ -31,11 +31,12 @@ export class BrandingController {
   ): Promise<BrandingConfiguration | undefined> {
     const stored = await this.bus.request(BrandingRequests.Get, { publicationId: keyPublicationOf(caller) });
     // What an earlier version stored unchecked reaches readers confined too (docs/branding.md, "Custom CSS").
-    const configuration = stored.customCss ? { ...stored, customCss: reviewCustomCss(stored.customCss, caller.apiKey?.domains ?? []).confined } : stored;
-    const entityTag = entityTagOf(configuration);
+    const customCss = stored.configuration.customCss;
+    const branding = customCss ? { ...stored, configuration: { ...stored.configuration, customCss: reviewCustomCss(customCss, caller.apiKey?.domains ?? []).confined } } : stored;
+    const entityTag = entityTagOf(branding);
     // Shared caches must keep one copy per key: each key belongs to one publication.
     void reply.header('Cache-Control', 'public, max-age=60').header('Vary', 'Origin, X-API-Key').header('ETag', entityTag);
-    if (!ifNoneMatchHits(ifNoneMatch, entityTag)) return configuration;
+    if (!ifNoneMatchHits(ifNoneMatch, entityTag)) return branding.configuration;
     void reply.status(304);
     return undefined;
   }
@@ -49,9 +50,9 @@ export class BrandingController {
     headers: { ETag: { description: 'Strong entity tag, for `If-Match` on the next PUT', schema: { type: 'string', example: '"9c1f0e2a"' } } },
   })
   async getForStaff(@Caller() caller: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrandingConfiguration> {
-    const configuration = await this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
-    void reply.header('Cache-Control', 'no-store').header('ETag', entityTagOf(configuration));
-    return configuration;
+    const branding = await this.bus.request(BrandingRequests.Get, { publicationId: sessionOf(caller).publicationId });
+    void reply.header('Cache-Control', 'no-store').header('ETag', entityTagOf(branding));
+    return branding.configuration;
   }
 
   @Put('admin')
@@ -71,14 +72,9 @@ export class BrandingController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BrandingConfiguration> {
     const publicationId = sessionOf(caller).publicationId;
-    if (ifMatch !== undefined) {
-      const current = entityTagOf(await this.bus.request(BrandingRequests.Get, { publicationId }));
-      if (!ifMatchHits(ifMatch, current)) {
-        throw new AppError('precondition_failed', 'Someone else changed the branding since you opened it. Reload to see their changes, then apply yours again.');
-      }
-    }
-    const configuration = await this.bus.request(BrandingRequests.Update, { publicationId, changes: body });
-    void reply.header('ETag', entityTagOf(configuration));
-    return configuration;
+    const ifRevisions = ifMatch === undefined ? undefined : ifMatchRevisions(ifMatch);
+    const branding = await this.bus.request(BrandingRequests.Update, { publicationId, changes: body, ifRevisions });
+    void reply.header('ETag', entityTagOf(branding));
+    return branding.configuration;
   }
 }

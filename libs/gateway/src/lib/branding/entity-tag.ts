@@ -1,8 +1,12 @@
+import type { BrandingRevision } from '@gatehouse/contracts';
 import { createHash } from 'node:crypto';
 
-/** A strong entity tag of a JSON body: the same configuration always has the same tag. */
-export function entityTagOf(body: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}"`;
+/**
+ * A strong entity tag of a publication's branding: its revision, which `If-Match` is checked
+ * against in the write, and a hash of the body, so that two publications never share a tag.
+ */
+export function entityTagOf({ configuration, revision }: BrandingRevision): string {
+  return `"r${revision}-${createHash('sha256').update(JSON.stringify(configuration)).digest('base64url')}"`;
 }
 
 /** RFC 9110 13.1.2: `*`, or any listed tag equal to ours under the weak comparison that GET uses. */
@@ -14,7 +18,16 @@ export function ifNoneMatchHits(ifNoneMatch: string | undefined, entityTag: stri
   });
 }
 
-/** RFC 9110 13.1.1: `*`, or any listed tag equal to ours under the strong comparison that writes use. */
-export function ifMatchHits(ifMatch: string, entityTag: string): boolean {
-  return ifMatch.split(',').some((listed) => listed.trim() === '*' || listed.trim() === entityTag);
+/**
+ * RFC 9110 13.1.1: the revisions an `If-Match` names (the write is made only on one of them), or
+ * undefined for `*` (the branding always has a representation, so `*` always holds). Weak tags
+ * never match a write; a tag not of ours names no revision.
+ */
+export function ifMatchRevisions(ifMatch: string): number[] | undefined {
+  const tags = ifMatch.split(',').map((listed) => listed.trim());
+  if (tags.includes('*')) return undefined;
+  return tags.flatMap((tag) => {
+    const revision = /^"r(\d{1,9})-[A-Za-z0-9_-]+"$/.exec(tag)?.[1];
+    return revision === undefined ? [] : [Number(revision)];
+  });
 }

@@ -1,21 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CustomerRequests, type Page, type CustomerRecord } from '@gatehouse/contracts';
-import { BusClient } from '@gatehouse/bus';
+import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, publicationOf, type Principal } from '../edge/principal';
-import { DeletedCustomers } from './deleted-customers';
 import { CreateCustomerDto, CustomerPageDto, CustomerRecordDto, ListCustomersQueryDto, UpdateCustomerDto } from './dtos/customers.dto';
 
 @ApiTags('customers')
 @Controller('customers')
+// Its writes change what the gateway's read models hold: each is answered once this replica heard of it.
+@UseInterceptors(ReadYourWritesInterceptor)
 export class CustomersController {
-  constructor(
-    private readonly bus: BusClient,
-    private readonly deletedCustomers: DeletedCustomers,
-  ) {}
+  constructor(private readonly bus: BusClient) {}
 
   @Get()
   @Auth('session-or-secret')
@@ -58,7 +56,5 @@ export class CustomersController {
   @ApiResponse({ status: 404, description: '`not_found`' })
   async delete(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
     await this.bus.request(CustomerRequests.Delete, { publicationId: publicationOf(caller), customerId: id });
-    // At once here; the other replicas hear of it through the broadcast.
-    this.deletedCustomers.add(id);
   }
 }

@@ -7,9 +7,9 @@ import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
-import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyReadModel } from './api-key.read-model';
 import { AUTH_RULE, RATE_LIMIT_CLASS, RATE_LIMITS, type AuthRule, type RateLimitClass } from './credentials';
-import { CustomerTokenGuard } from './customer-token.strategy';
+import { CustomerTokens } from './customer-tokens';
 import type { Principal, RequestWithPrincipal } from './principal';
 import { RATE_LIMIT_WINDOW_MS, rateLimitHeaders } from './unrouted-rate-limiter';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
@@ -35,8 +35,8 @@ export class EdgeGuard extends ThrottlerGuard {
     reflector: Reflector,
     config: GatewayConfig,
     private readonly bus: BusClient,
-    private readonly keys: ApiKeyCache,
-    private readonly customerTokens: CustomerTokenGuard,
+    private readonly keys: ApiKeyReadModel,
+    private readonly customerTokens: CustomerTokens,
     private readonly deletedCustomers: DeletedCustomers,
   ) {
     super(options, storage, reflector);
@@ -66,7 +66,7 @@ export class EdgeGuard extends ThrottlerGuard {
     let principal: Principal = {};
     let refusal: unknown;
     try {
-      principal = await this.authenticate(rule, request, context);
+      principal = await this.authenticate(rule, request);
     } catch (err) {
       refusal = err;
     }
@@ -82,7 +82,7 @@ export class EdgeGuard extends ThrottlerGuard {
     throw AppError.retryLater('rate_limited', `Too many requests: at most ${limit} a minute. Retry in ${timeToExpire} s.`, timeToExpire);
   }
 
-  private async authenticate(rule: AuthRule, request: RequestWithPrincipal, context: ExecutionContext): Promise<Principal> {
+  private async authenticate(rule: AuthRule, request: RequestWithPrincipal): Promise<Principal> {
     const { credential } = rule;
     if (credential === 'none') return {};
     if (credential === 'session-if-sent') {
@@ -105,7 +105,7 @@ export class EdgeGuard extends ThrottlerGuard {
       return { apiKey };
     }
     if (credential === 'secret' || credential === 'session-or-secret') return { apiKey };
-    const customer = await this.customerTokens.verify(context);
+    const customer = await this.customerTokens.customerOf(request.headers.authorization);
     if (this.deletedCustomers.has(customer.customerId)) throw new AppError('token_invalid', 'The customer of this access token was deleted.');
     if (customer.publicationId !== apiKey.publicationId) {
       throw new AppError('token_invalid', 'The access token belongs to another publication.');

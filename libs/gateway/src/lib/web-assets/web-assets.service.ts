@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -23,22 +24,28 @@ export interface LoadedBundle {
 @Injectable()
 export class WebAssets {
   private readonly dir: string;
-  private readonly loaded = new Map<string, LoadedBundle>();
+  /** By path and modification time: a rebuild is a new key, the old build goes out of the LRU. */
+  private readonly loaded: ReadModel<{ path: string; mtimeMs: number }, LoadedBundle>;
 
-  constructor(config: GatewayConfig) {
+  constructor(config: GatewayConfig, readModels: ReadModels) {
     this.dir = config.WEB_ASSETS_DIR ? resolve(config.WEB_ASSETS_DIR) : DEFAULT_DIR;
+    this.loaded = readModels.define({
+      name: 'web-assets',
+      keyOf: ({ path, mtimeMs }) => `${path}@${mtimeMs}`,
+      load: async ({ path, mtimeMs }) => {
+        const code = await readFile(path);
+        const map = await readFile(`${path}.map`).catch(() => null);
+        return { code, encoded: await precompressed(code), map, hash: createHash('sha256').update(code).digest('hex').slice(0, 12), mtimeMs };
+      },
+      max: 8,
+      freshMs: 24 * 60 * 60_000,
+    });
   }
 
   async load(bundle: { name: string; file: string }): Promise<LoadedBundle> {
     const path = join(this.dir, bundle.file);
     const found = await stat(path).catch(() => null);
     if (!found?.isFile()) throw new AppError('service_unavailable', `${bundle.name}.js is not built on this server: run \`npm run build:web\`.`);
-    const cached = this.loaded.get(bundle.name);
-    if (cached && cached.mtimeMs === found.mtimeMs) return cached;
-    const code = await readFile(path);
-    const map = await readFile(`${path}.map`).catch(() => null);
-    const loaded = { code, encoded: await precompressed(code), map, hash: createHash('sha256').update(code).digest('hex').slice(0, 12), mtimeMs: found.mtimeMs };
-    this.loaded.set(bundle.name, loaded);
-    return loaded;
+    return this.loaded.get({ path, mtimeMs: found.mtimeMs });
   }
 }

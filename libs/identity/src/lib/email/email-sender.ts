@@ -90,7 +90,7 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     const { publicationId, kind, language } = message;
     const [publication, branding, copy] = await Promise.all([
       this.bus.request(AdminRequests.GetPublication, { publicationId }),
-      this.bus.request(BrandingRequests.Get, { publicationId }),
+      this.bus.request(BrandingRequests.Get, { publicationId }).then(({ configuration }) => configuration),
       kind === 'staff_invitation' ? STAFF_INVITATION_COPY : this.templates.copyFor(publicationId, kind, language),
     ]);
     return { kind, copy, publication, branding, values: { name: message.recipientName, minutes: VALID_MINUTES[kind] }, link: null };

@@ -1,16 +1,16 @@
-import { normalisePaywallConfig, requiredDataFields } from '../paywall-config';
+import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import { checkDefinition, definitionOfDraft, definitionWithChanges } from '../paywall-definition';
 
 const fieldsOf = (errors: Array<{ field: string }>) => errors.map((e) => e.field);
 
 describe('paywall config by type', () => {
   it('takes {limit, period} for a metered paywall', () => {
-    expect(normalisePaywallConfig('metered', { limit: 3, period: 'week' })).toEqual({ config: { limit: 3, period: 'week' }, errors: [] });
-    expect(fieldsOf(normalisePaywallConfig('metered', {}).errors)).toEqual(['config.limit', 'config.period']);
-    expect(fieldsOf(normalisePaywallConfig('metered', { limit: 0, period: 'year' }).errors)).toEqual(['config.limit', 'config.period']);
-    expect(fieldsOf(normalisePaywallConfig('metered', { limit: 2.5, period: 'day' }).errors)).toEqual(['config.limit']);
-    expect(fieldsOf(normalisePaywallConfig('metered', { limit: 10_001, period: 'day' }).errors)).toEqual(['config.limit']);
-    expect(fieldsOf(normalisePaywallConfig('metered', { limit: 3, period: 'day', extra: 1 }).errors)).toEqual(['config.extra']);
+    expect(parsePaywallConfig('metered', { limit: 3, period: 'week' })).toEqual({ config: { limit: 3, period: 'week' }, errors: [] });
+    expect(fieldsOf(parsePaywallConfig('metered', {}).errors)).toEqual(['config.limit', 'config.period']);
+    expect(fieldsOf(parsePaywallConfig('metered', { limit: 0, period: 'year' }).errors)).toEqual(['config.limit', 'config.period']);
+    expect(fieldsOf(parsePaywallConfig('metered', { limit: 2.5, period: 'day' }).errors)).toEqual(['config.limit']);
+    expect(fieldsOf(parsePaywallConfig('metered', { limit: 10_001, period: 'day' }).errors)).toEqual(['config.limit']);
+    expect(fieldsOf(parsePaywallConfig('metered', { limit: 3, period: 'day', extra: 1 }).errors)).toEqual(['config.extra']);
   });
 
   it('takes {fields} for a data wall, each field named once', () => {
@@ -18,12 +18,11 @@ describe('paywall config by type', () => {
       { name: 'email', label: 'Email', type: 'email', required: true },
       { name: 'company', label: 'Company', type: 'text' },
     ];
-    const { config, errors } = normalisePaywallConfig('data', { fields });
+    const { config, errors } = parsePaywallConfig('data', { fields });
     expect(errors).toEqual([]);
     expect(config).toEqual({ fields: [fields[0], { ...fields[1], required: false }] });
-    expect(requiredDataFields(config)).toEqual(['email']);
 
-    const bad = normalisePaywallConfig('data', {
+    const bad = parsePaywallConfig('data', {
       fields: [{ name: '1st', label: '', type: 'select', required: 'yes' }, { name: 'x', label: 'X', type: 'text', colour: 'red' }, { name: 'x', label: 'Again', type: 'text' }, 'oops'],
     });
     expect(fieldsOf(bad.errors)).toEqual([
@@ -35,23 +34,23 @@ describe('paywall config by type', () => {
       'config.fields[2].name',
       'config.fields[3]',
     ]);
-    expect(fieldsOf(normalisePaywallConfig('data', { fields: [] }).errors)).toEqual(['config.fields']);
+    expect(fieldsOf(parsePaywallConfig('data', { fields: [] }).errors)).toEqual(['config.fields']);
   });
 
   it('takes no settings for the other types', () => {
     for (const type of ['hard', 'soft', 'registration', 'newsletter'] as const) {
-      expect(normalisePaywallConfig(type, {})).toEqual({ config: {}, errors: [] });
-      expect(normalisePaywallConfig(type, { limit: 3 }).errors).toEqual([{ field: 'config.limit', message: `is not a setting of ${type} paywalls` }]);
+      expect(parsePaywallConfig(type, {})).toEqual({ config: {}, errors: [] });
+      expect(parsePaywallConfig(type, { limit: 3 }).errors).toEqual([{ field: 'config.limit', message: `is not a setting of ${type} paywalls` }]);
     }
-    expect(fieldsOf(normalisePaywallConfig('hard', [1]).errors)).toEqual(['config']);
+    expect(fieldsOf(parsePaywallConfig('hard', [1]).errors)).toEqual(['config']);
   });
 
   it('lets a registration wall require a verified email', () => {
-    expect(normalisePaywallConfig('registration', { requireVerifiedEmail: true })).toEqual({ config: { requireVerifiedEmail: true }, errors: [] });
-    expect(normalisePaywallConfig('registration', { requireVerifiedEmail: 'yes' }).errors).toEqual([
+    expect(parsePaywallConfig('registration', { requireVerifiedEmail: true })).toEqual({ config: { requireVerifiedEmail: true }, errors: [] });
+    expect(parsePaywallConfig('registration', { requireVerifiedEmail: 'yes' }).errors).toEqual([
       { field: 'config.requireVerifiedEmail', message: 'must be true or false' },
     ]);
-    expect(normalisePaywallConfig('hard', { requireVerifiedEmail: true }).errors).toEqual([
+    expect(parsePaywallConfig('hard', { requireVerifiedEmail: true }).errors).toEqual([
       { field: 'config.requireVerifiedEmail', message: 'is not a setting of hard paywalls' },
     ]);
   });

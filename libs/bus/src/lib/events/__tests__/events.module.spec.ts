@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { eventType, type EventEnvelope } from '@gatehouse/contracts';
+import { changeNotice, eventType, type EventEnvelope } from '@gatehouse/contracts';
 import { DatabaseModule, openMigratedDatabase } from '@gatehouse/db';
 import { ClockModule } from '@gatehouse/platform';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
@@ -13,10 +13,13 @@ import { EventConsumers } from '../event-consumers';
 import { EVENT_TRANSPORT, type EventTransport } from '../event-transport';
 import { EventsModule } from '../events.module';
 import { Outbox } from '../outbox';
+import { ReadModels } from '../../read-models/read-models';
+import { on } from '../../read-models/read-model';
 
 jest.setTimeout(15_000);
 
 const NoteAdded = eventType<{ text: string }>('note.added');
+const NoteChanged = changeNotice<{ note: string }>('note.changed');
 
 /** EventsModule wired as a service uses it: relay started on bootstrap, everything stopped on shutdown. */
 describe('EventsModule', () => {
@@ -85,6 +88,38 @@ describe('EventsModule', () => {
 
       await expect(moduleRef.get<EventTransport>(EVENT_TRANSPORT).publish(event)).rejects.toThrow();
     } finally {
+      const nats = await connect({ servers: testNatsUrl() });
+      await (await nats.jetstreamManager()).streams.delete(`${namespace}_events`);
+      await nats.close();
+    }
+  });
+
+  it('returns from the commit of a change notice only once every replica heard it, and refuses one outside a transaction', async () => {
+    const namespace = uniqueNamespace('module');
+    const writer = await startModule({ kind: 'nats', servers: [testNatsUrl()] }, namespace);
+    const replica = await startModule({ kind: 'nats', servers: [testNatsUrl()] }, namespace);
+    try {
+      const heard: string[] = [];
+      const notes = replica.get(ReadModels).define<string, string>({
+        name: 'notes',
+        load: async (note) => `loaded ${note} ${heard.length}`,
+        max: 10,
+        freshMs: 60_000,
+        changedBy: [on(NoteChanged, (event, model) => (heard.push(event.data.note), model.forget(event.data.note)))],
+      });
+      await replica.get(ReadModels).caughtUp();
+      for (let n = 0; n < 10; n++) {
+        const before = await notes.get('n1');
+        await dataSource.transaction((manager) => writer.get(Outbox).add(manager, NoteChanged, { note: 'n1' }, null));
+        // Once the writer went on, the replica only has to catch up with what NATS already holds.
+        await replica.get(ReadModels).caughtUp();
+        expect(heard).toHaveLength(n + 1);
+        expect(await notes.get('n1')).not.toBe(before);
+      }
+      await expect(writer.get(Outbox).add(dataSource.manager, NoteChanged, { note: 'n1' }, null)).rejects.toThrow(/in the transaction of the change/);
+    } finally {
+      await replica.close();
+      await writer.close();
       const nats = await connect({ servers: testNatsUrl() });
       await (await nats.jetstreamManager()).streams.delete(`${namespace}_events`);
       await nats.close();

@@ -1,9 +1,14 @@
-import type { EventEnvelope } from '@gatehouse/contracts';
+import { changeNotice, type EventEnvelope } from '@gatehouse/contracts';
 import { eventually, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import type { EventTransport } from '../event-transport';
 import { InProcessEventTransport } from '../in-process.transport';
 import { JetStreamEventTransport } from '../jetstream.transport';
+
+const KeyRevoked = changeNotice<{ n: number }>('key.revoked');
+const Other = changeNotice<{ n: number }>('other');
+const RulesChanged = changeNotice<{ n: number }>('rules.changed');
+const Late = changeNotice<{ n: number }>('late');
 
 const envelope = (name: string, data: unknown): EventEnvelope => ({
   id: randomUUID(),
@@ -48,8 +53,8 @@ describe.each([
   it('gives every listener every event of its names, and only those', async () => {
     const seenA: unknown[] = [];
     const seenB: unknown[] = [];
-    const a = await replicaA.listen(['key.revoked'], async (e) => void seenA.push(e.data));
-    const b = await replicaB.listen(['key.revoked', 'other'], async (e) => void seenB.push(e.data));
+    const a = await replicaA.listen([KeyRevoked], async (e) => void seenA.push(e.data));
+    const b = await replicaB.listen([KeyRevoked, Other], async (e) => void seenB.push(e.data));
     await publisher.publish(envelope('key.revoked', { n: 1 }));
     await publisher.publish(envelope('unrelated', { n: 2 }));
     await publisher.publish(envelope('other', { n: 3 }));
@@ -62,7 +67,7 @@ describe.each([
 
   it('has every broadcast the broker acknowledged in the listeners once caughtUp() resolves', async () => {
     const seen: number[] = [];
-    const listener = await replicaA.listen(['rules.changed'], async (e) => void seen.push((e.data as { n: number }).n));
+    const listener = await replicaA.listen([RulesChanged], async (e) => void seen.push(e.data.n));
     for (let n = 1; n <= 30; n++) {
       await publisher.publish(envelope('rules.changed', { n }));
       await replicaA.caughtUp();
@@ -73,11 +78,11 @@ describe.each([
 
   it('stops delivering after stop()', async () => {
     const seen: unknown[] = [];
-    const listener = await replicaA.listen(['late'], async (e) => void seen.push(e.data));
+    const listener = await replicaA.listen([Late], async (e) => void seen.push(e.data));
     await listener.stop();
     await publisher.publish(envelope('late', { n: 1 }));
     const probe: unknown[] = [];
-    const after = await replicaB.listen(['late'], async (e) => void probe.push(e.data));
+    const after = await replicaB.listen([Late], async (e) => void probe.push(e.data));
     await publisher.publish(envelope('late', { n: 2 }));
     await eventually(() => (probe.length === 1 ? true : undefined), 5_000);
     expect(seen).toEqual([]);

@@ -10,6 +10,7 @@ import {
   type AccessReason,
   type ExperimentAssignment,
   type MeterState,
+  type PaywallConfig,
   type PaywallRule,
   type MeterPeriod,
   type PaywallCopy,
@@ -18,7 +19,7 @@ import {
   type VisitorDevice,
 } from '@gatehouse/contracts';
 import { absentOr, hasOnlyKeys, QuickCheck } from '@gatehouse/platform';
-import { PaywallCopyViewDto } from './access-views.dto';
+import { PAYWALL_CONFIG_PROPERTY, PaywallCopyViewDto } from './access-views.dto';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, isIn, length, matches, maxLength } from 'class-validator';
 
 const QUERY_KEYS = new Set(['url', 'userId', 'referrer', 'device', 'country', 'utm_source', 'utm_medium', 'utm_campaign']);
@@ -87,17 +88,12 @@ export class AccessCheckQueryDto {
   utm_campaign?: string;
 }
 
-class PaywallRuleDto implements PaywallRule {
+/** PaywallRule (whose `config` is typed by its `type`, which a class cannot say). */
+class PaywallRuleDto {
   @ApiProperty({ format: 'uuid' }) paywallId: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: PAYWALL_TYPES }) type: PaywallType;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    example: { limit: 3, period: 'month' },
-    description: '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.',
-  })
-  config: Record<string, unknown>;
+  @ApiProperty(PAYWALL_CONFIG_PROPERTY) config: PaywallConfig;
   @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
   @ApiProperty({ type: PaywallCopyViewDto, nullable: true }) copy: PaywallCopy | null;
 }
@@ -119,7 +115,7 @@ export class AccessCheckResultDto implements AccessCheckResult {
   @ApiProperty() granted: boolean;
   @ApiProperty({ enum: ACCESS_REASONS }) reason: AccessReason;
   @ApiPropertyOptional({ type: PaywallRuleDto, description: 'When denied, and as a hint with `soft`: the paywall with the variant applied.' })
-  paywallRule?: PaywallRuleDto;
+  paywallRule?: PaywallRule;
   @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The customer of the JWT; null without one.' }) customerId: string | null;
   @ApiPropertyOptional({ type: MeterDto, description: 'When a metered paywall applied.' }) meter?: MeterDto;
   @ApiPropertyOptional({ type: ExperimentAssignmentDto, description: 'When a running experiment covers the paywall.' })

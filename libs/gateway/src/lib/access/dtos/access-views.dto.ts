@@ -9,11 +9,11 @@ import {
   type ExperimentVariant,
   type ExperimentView,
   type PaywallConfig,
+  type PaywallConfigInput,
   type PaywallCopy,
   type PaywallMatch,
   type PaywallPresentation,
   type PaywallType,
-  type PaywallView,
   type SegmentAttribute,
   type SegmentCondition,
   type SegmentOperator,
@@ -21,6 +21,7 @@ import {
   type SegmentView,
   type VariantOverrides,
 } from '@gatehouse/contracts';
+import { paywallConfigOpenApi } from '@gatehouse/contracts/paywall-config';
 import { PageOf } from '../../edge/api-views';
 
 /* What the paywall, segment and experiment routes answer (decisions E4, E7, H4). */
@@ -30,7 +31,17 @@ export const SEGMENT_VALUE_SCHEMA = {
   oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } }],
 };
 
-const CONFIG = '`{}`; `{limit, period}` for metered; `{fields: [{name, label, type, required}]}` for data.';
+/**
+ * A paywall's `config`, documented from the one schema of each type's settings (the access
+ * service checks every write against it, the dashboard's editor too).
+ */
+export const PAYWALL_CONFIG_PROPERTY = {
+  // anyOf: `{}` is the settings of several types (and fits a registration wall's too).
+  anyOf: [...new Map(Object.values(paywallConfigOpenApi()).map((schema) => [JSON.stringify(schema), schema])).values()],
+  example: { limit: 3, period: 'month' },
+  description:
+    'By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.',
+};
 
 export class PaywallCopyViewDto implements PaywallCopy {
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Subscribe to keep reading' }) heading?: string | null;
@@ -43,11 +54,12 @@ class PaywallMatchViewDto implements PaywallMatch {
   @ApiProperty({ type: [String], example: [] }) exclude: string[];
 }
 
-export class PaywallViewDto implements PaywallView {
+/** PaywallView (whose `config` is typed by its `type`, which a class cannot say). */
+export class PaywallViewDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'Premium articles' }) name: string;
   @ApiProperty({ enum: PAYWALL_TYPES, example: 'metered' }) type: PaywallType;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: CONFIG, example: { limit: 3, period: 'month' } }) config: PaywallConfig;
+  @ApiProperty(PAYWALL_CONFIG_PROPERTY) config: PaywallConfig;
   @ApiProperty({ type: PaywallMatchViewDto }) match: PaywallMatchViewDto;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) segmentId: string | null;
   @ApiProperty({ example: 10, description: 'The lowest applies first.' }) priority: number;
@@ -79,7 +91,7 @@ export class SegmentViewDto implements SegmentView {
 export const SegmentPageDto = PageOf(SegmentViewDto, 'SegmentPageDto');
 
 class VariantOverridesViewDto implements VariantOverrides {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { limit: 5 } }) config?: PaywallConfig;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { limit: 5 }, description: "Merged over the paywall's config." }) config?: PaywallConfigInput;
   @ApiPropertyOptional({ enum: PAYWALL_PRESENTATIONS }) presentation?: PaywallPresentation;
   @ApiPropertyOptional({ type: PaywallCopyViewDto }) copy?: PaywallCopyViewDto;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallConfigInput, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { PAYWALL_CONFIG_PROPERTY } from './access-views.dto';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -20,7 +21,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-const GLOBS = 'Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`.';
+const GLOBS =
+  'Globs over the URL path: `*` within one segment, `**` any number of segments, `?` one character; each starts with `/`, has at most 200 characters and 16 wildcards. A publication\'s paywalls hold at most 200 globs of 10,000 characters together.';
 
 export class PaywallMatchDto {
   @ApiProperty({ example: ['/premium/**'], description: GLOBS, minItems: 1, maxItems: 50 })
@@ -28,7 +30,7 @@ export class PaywallMatchDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @MaxLength(500, { each: true })
+  @MaxLength(200, { each: true })
   include: string[];
 
   @ApiPropertyOptional({ example: ['/premium/free/**'], maxItems: 50 })
@@ -36,7 +38,7 @@ export class PaywallMatchDto {
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @MaxLength(500, { each: true })
+  @MaxLength(200, { each: true })
   exclude?: string[];
 }
 
@@ -71,14 +73,11 @@ export class CreatePaywallDto {
   @IsIn(PAYWALL_TYPES)
   type: PaywallType;
 
-  @ApiPropertyOptional({
-    example: { limit: 3, period: 'month' },
-    description:
-      'metered: `{limit: 1-10000, period: day|week|month}`; data: `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration: `{requireVerifiedEmail?: boolean}` (only readers whose token says their email is verified pass); other types: `{}`.',
-  })
+  // Checked by the access service against the one schema of the type's settings, which this documents.
+  @ApiPropertyOptional(PAYWALL_CONFIG_PROPERTY)
   @IsOptional()
   @IsObject({ message: 'must be an object' })
-  config?: Record<string, unknown>;
+  config?: PaywallConfigInput;
 
   @ApiProperty({ type: PaywallMatchDto })
   @IsDefined()

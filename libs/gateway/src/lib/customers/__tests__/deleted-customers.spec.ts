@@ -1,35 +1,25 @@
-import type { ModuleRef } from '@nestjs/core';
+import { BusClient, InProcessClient, InProcessHub, ReadModels, type BusOptions } from '@gatehouse/bus';
+import { InternalEvents } from '@gatehouse/contracts';
+import { randomUUID } from 'node:crypto';
 import { DeletedCustomers } from '../deleted-customers';
 
 describe('the deleted-customer set of a gateway replica', () => {
-  const fifteenMinutes = 15 * 60 * 1000;
-  let deleted: DeletedCustomers;
+  it('refuses a customer from the moment its deletion notice is heard, and no other', async () => {
+    const hub = new InProcessHub();
+    const options: BusOptions = { service: 'gateway', namespace: 'deleted-customers-test', transport: { kind: 'in-process', hub } };
+    const readModels = new ReadModels(hub.events);
+    // Identity is not running: the replica asks for recent deletions in the background until it stops.
+    const deleted = new DeletedCustomers(new BusClient(options, new InProcessClient(hub.requests, options.namespace)), readModels);
+    await readModels.onModuleInit();
+    deleted.onModuleInit();
 
-  beforeEach(() => {
-    jest.useFakeTimers({ now: new Date('2026-03-02T09:00:00Z') });
-    // Only the broadcast subscription needs the module reference; these tests feed the set directly.
-    deleted = new DeletedCustomers({} as ModuleRef);
-  });
-
-  afterEach(() => jest.useRealTimers());
-
-  it('knows a deleted customer until every access token it held has expired', () => {
-    deleted.add('c1');
+    expect(deleted.has('c1')).toBe(false);
+    await hub.events.publish({ id: randomUUID(), name: InternalEvents.CustomerDeleted.name, publicationId: 'p1', occurredAt: new Date().toISOString(), data: { customerId: 'c1' } });
+    await readModels.caughtUp();
     expect(deleted.has('c1')).toBe(true);
     expect(deleted.has('c2')).toBe(false);
-    jest.advanceTimersByTime(fifteenMinutes);
-    expect(deleted.has('c1')).toBe(true);
-    jest.advanceTimersByTime(60_000);
-    expect(deleted.has('c1')).toBe(false);
-  });
 
-  it('counts the time from the latest report of a deletion', () => {
-    deleted.add('c1');
-    jest.advanceTimersByTime(fifteenMinutes);
-    deleted.add('c2');
-    deleted.add('c1');
-    jest.advanceTimersByTime(fifteenMinutes);
-    expect(deleted.has('c1')).toBe(true);
-    expect(deleted.has('c2')).toBe(true);
+    deleted.onModuleDestroy();
+    await readModels.onModuleDestroy();
   });
 });

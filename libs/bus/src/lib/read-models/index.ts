@@ -1,0 +1,3 @@
+export { on, ReadModel, type ReadModelChanges, type ReadModelOptions, type ReadModelReaction } from './read-model';
+export { ReadModels } from './read-models';
+export { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
