@@ -59,7 +59,14 @@ describe('the paywall holds on the server', () => {
    * so the server's answer is asked for by the tab's own context (its cookies) when it does.
    */
   async function open(page: Page, url: string): Promise<string> {
-    const response = await page.goto(url);
+    // What else navigated the tab meanwhile, should a navigation be aborted (seen once on a loaded machine).
+    const navigations: string[] = [];
+    const record = (frame: { url(): string; parentFrame(): unknown }) => void (frame.parentFrame() === null && navigations.push(frame.url()));
+    page.on('framenavigated', record);
+    const response = await page.goto(url).catch((error: Error) => {
+      throw new Error(`${error.message}\nnavigations meanwhile: ${JSON.stringify(navigations)}`);
+    });
+    page.off('framenavigated', record);
     const html = await (response ?? (await page.request.get(url))).text();
     await page.waitForFunction(() => (globalThis as any).gatehouse?.lastAccess != null, undefined, { timeout: 30_000 });
     return html;
