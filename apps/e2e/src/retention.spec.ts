@@ -3,10 +3,11 @@ import { Client } from 'pg';
 import { AccessConfig, AccessRetention, accessService } from '@gatehouse/access';
 import { AdminRetention, adminService } from '@gatehouse/admin';
 import { BillingRetention, billingService } from '@gatehouse/billing';
-import { EventRetention } from '@gatehouse/bus';
+import { BusClient, createRequestClient, EventRetention, type BusOptions } from '@gatehouse/bus';
+import { AdminRequests, IdentityRequests } from '@gatehouse/contracts';
 import { IdentityRetention, identityService } from '@gatehouse/identity';
 import { startService, type RunningService } from '@gatehouse/runtime';
-import { loadConfig } from '@gatehouse/platform';
+import { loadConfig, sha256Hex } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { DeliveryRetention, webhooksOutService } from '@gatehouse/webhooks-out';
 import { SteerableClock } from './support/billing';
@@ -30,6 +31,8 @@ describe('retention', () => {
   let admin: RunningService;
   let billing: RunningService;
   let sql: Client;
+  /** Requests as the gateway sends them. */
+  let bus: BusClient;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -47,10 +50,13 @@ describe('retention', () => {
     ]);
     sql = new Client({ connectionString: db.url });
     await sql.connect();
+    const options: BusOptions = { service: 'gateway', namespace, transport };
+    bus = new BusClient(options, createRequestClient(options));
   });
 
   afterAll(async () => {
     await sql?.end();
+    await bus?.onApplicationShutdown();
     for (const service of [access, webhooksOut, identity, admin, billing]) await service?.close();
     await db?.drop();
   });
@@ -203,7 +209,8 @@ describe('retention', () => {
     await token(live, 'expired-long-ago', 60, { used: 59 });
     await token(live, 'expired-lately', 35, { used: 34 });
     await token(live, 'used-unexpired', 5, { used: 1 });
-    await token(live, 'current', 1);
+    const liveToken = 'live-refresh-token';
+    await token(live, sha256Hex(liveToken), 1);
     // Signed out 11 days ago: the whole family goes, the token used before too.
     const signedOut = await family(20, 11);
     await token(signedOut, 'signed-out-used', 20, { used: 15 });
@@ -217,9 +224,12 @@ describe('retention', () => {
 
     expect(await identity.app.get(IdentityRetention).prune()).toEqual({ refreshTokens: 4, refreshTokenFamilies: 2, emailMessages: 0 });
     const tokens = (await sql.query('SELECT token_hash FROM identity.refresh_tokens WHERE publication_id = $1 ORDER BY token_hash', [publication])).rows.map((r) => r.token_hash);
-    expect(tokens).toEqual(['current', 'expired-lately', 'recently-out', 'used-unexpired']);
+    expect(tokens).toEqual([sha256Hex(liveToken), 'expired-lately', 'recently-out', 'used-unexpired'].sort());
     const families = (await sql.query('SELECT id FROM identity.refresh_token_families WHERE publication_id = $1', [publication])).rows.map((r) => r.id);
     expect(families.sort()).toEqual([live, recentlyOut].sort());
+    // The reader still signed in notices nothing: their token still refreshes.
+    const refreshed = await bus.request(IdentityRequests.Refresh, { publicationId: publication, refreshToken: liveToken });
+    expect(refreshed.refreshToken).toEqual(expect.any(String));
   });
 
   it('prunes account email sent or given up EMAIL_MESSAGE_RETENTION_DAYS ago, and keeps recent ones and those still to send', async () => {
@@ -259,7 +269,9 @@ describe('retention', () => {
     await session('idle', 5, 4); // ended after 12 idle hours, 3.5 days ago
     await session('signed-out', 6, 5, 5);
     await session('ended-lately', 9, 2.1); // ended 2 days ago
-    await session('live', 3, 0);
+    await sql.query(`INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, 'admin', $3)`, [staff, publication, ago(400)]);
+    const liveToken = 'live-session-token';
+    await session(sha256Hex(liveToken), 3, 0);
     const change = (subject: string, ageDays: number) =>
       sql.query(`INSERT INTO admin.team_changes (id, publication_id, action, actor_email, subject_email, role, created_at) VALUES ($1, $2, 'invited', 'owner@example.com', $3, 'viewer', $4)`, [
         randomUUID(),
@@ -272,7 +284,9 @@ describe('retention', () => {
 
     expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1 });
     const sessions = (await sql.query('SELECT token_hash FROM admin.sessions WHERE staff_id = $1 ORDER BY token_hash', [staff])).rows.map((r) => r.token_hash);
-    expect(sessions).toEqual(['ended-lately', 'live']);
+    expect(sessions).toEqual(['ended-lately', sha256Hex(liveToken)].sort());
+    // The staff member signed in stays signed in.
+    expect(await bus.request(AdminRequests.ResolveSession, { tokenHash: sha256Hex(liveToken) })).toMatchObject({ staffId: staff });
     const changes = (await sql.query('SELECT subject_email FROM admin.team_changes WHERE publication_id = $1', [publication])).rows.map((r) => r.subject_email);
     expect(changes).toEqual(['recent@example.com']);
   });
