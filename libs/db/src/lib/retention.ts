@@ -47,7 +47,7 @@ export function repeatEvery(intervalMs: number, round: () => Promise<unknown>, o
 }
 
 const RETENTION_EVERY_MS = 3600_000;
-export const DAY_MS = 24 * 3600_000;
+const DAY_MS = 24 * 3600_000;
 
 /**
  * A service's retention: `round` deletes what is past its age (with deleteInBatches), hourly and by
