@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AccessConfig, AccessRetention, accessService } from '@gatehouse/access';
+import { AdminRetention, adminService } from '@gatehouse/admin';
+import { BillingRetention, billingService } from '@gatehouse/billing';
+import { BusClient, createRequestClient, EventRetention, type BusOptions } from '@gatehouse/bus';
+import { AdminRequests, IdentityRequests } from '@gatehouse/contracts';
+import { IdentityRetention, identityService } from '@gatehouse/identity';
 import { startService, type RunningService } from '@gatehouse/runtime';
-import { loadConfig } from '@gatehouse/platform';
+import { loadConfig, sha256Hex } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { DeliveryRetention, webhooksOutService } from '@gatehouse/webhooks-out';
 import { SteerableClock } from './support/billing';
+import { startServiceOverNats } from './support/system';
 
 jest.setTimeout(60_000);
 
@@ -20,7 +26,13 @@ describe('retention', () => {
   let db: TestDatabase;
   let access: RunningService;
   let webhooksOut: RunningService;
+  /** On the real clock: rows are written at ages relative to now. */
+  let identity: RunningService;
+  let admin: RunningService;
+  let billing: RunningService;
   let sql: Client;
+  /** Requests as the gateway sends them. */
+  let bus: BusClient;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -30,14 +42,22 @@ describe('retention', () => {
       startService(accessService, { config: loadConfig(AccessConfig, env), transport, databaseUrl: db.url, clock, migrate: true }),
       startService(webhooksOutService, { config: loadConfig(webhooksOutService.config, env), transport, databaseUrl: db.url, clock, migrate: true }),
     ]);
+    // Retention set apart from the defaults, to show the settings govern it.
+    [identity, admin, billing] = await Promise.all([
+      startServiceOverNats(identityService, db.url, namespace, { REFRESH_TOKEN_RETENTION_DAYS: '10', EMAIL_MESSAGE_RETENTION_DAYS: '20' }),
+      startServiceOverNats(adminService, db.url, namespace, { BCRYPT_COST: '4', STAFF_SESSION_RETENTION_DAYS: '3', TEAM_CHANGES_RETENTION_DAYS: '100' }),
+      startServiceOverNats(billingService, db.url, namespace, { PROCESSOR_EVENT_RETENTION_DAYS: '15', EVENT_RETENTION_DAYS: '2' }),
+    ]);
     sql = new Client({ connectionString: db.url });
     await sql.connect();
+    const options: BusOptions = { service: 'gateway', namespace, transport };
+    bus = new BusClient(options, createRequestClient(options));
   });
 
   afterAll(async () => {
     await sql?.end();
-    await access?.close();
-    await webhooksOut?.close();
+    await bus?.onApplicationShutdown();
+    for (const service of [access, webhooksOut, identity, admin, billing]) await service?.close();
     await db?.drop();
   });
 
@@ -69,7 +89,7 @@ describe('retention', () => {
     await hourly(new Date(recentDay.getTime() + 9 * HOUR), 8);
 
     const pruned = await access.app.get(AccessRetention).prune();
-    expect(pruned).toEqual({ meterViews: 1, visits: 1, hoursCompacted: 2 });
+    expect(pruned).toEqual({ meterViews: 1, visits: 1, passes: 0, hoursCompacted: 2 });
 
     expect((await sql.query('SELECT reader_key FROM access.meter_views')).rows).toEqual([{ reader_key: 'current-reader' }]);
     expect((await sql.query('SELECT reader_key FROM access.visits')).rows).toEqual([{ reader_key: 'recent-reader' }]);
@@ -81,7 +101,7 @@ describe('retention', () => {
       { hour: new Date(recentDay.getTime() + 9 * HOUR), shown: '8', checks_granted: '1' },
     ]);
     // A second round finds nothing more to do.
-    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, hoursCompacted: 0 });
+    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, passes: 0, hoursCompacted: 0 });
   });
 
   it('prunes finished webhook deliveries and their attempts after 30 days, and keeps pending and recent ones', async () => {
@@ -117,5 +137,200 @@ describe('retention', () => {
     expect(left.sort()).toEqual([pending, recent].sort());
     expect(await count('SELECT count(*) FROM webhooks_out.delivery_attempts WHERE delivery_id = ANY($1)', [[old, oldFailed]])).toBe(0);
     expect(await count('SELECT count(*) FROM webhooks_out.delivery_attempts')).toBe(2);
+  });
+
+  it("prunes the newsletter and data passes of readers gone past VISITS_RETENTION_DAYS, and keeps those of readers who come back", async () => {
+    const publication = randomUUID();
+    const customer = randomUUID();
+    const now = clock.now().getTime();
+    const pass = (reader: string, ageDays: number) =>
+      sql.query(`INSERT INTO access.visitor_passes (publication_id, reader_key, kind, fields, passed_at) VALUES ($1, $2, 'newsletter', '{}', $3)`, [
+        publication,
+        reader,
+        new Date(now - ageDays * DAY),
+      ]);
+    const visit = (reader: string, ageDays: number) =>
+      sql.query('INSERT INTO access.visits (publication_id, reader_key, count, last_visit_at) VALUES ($1, $2, 1, $3)', [publication, reader, new Date(now - ageDays * DAY)]);
+    await pass('v:gone', 120);
+    await visit('v:gone', 95);
+    await pass('v:back', 120);
+    await visit('v:back', 1);
+    // Passed as a visitor, since signed in: the customer's own visits keep the pass.
+    await pass('v:signed-in', 120);
+    await sql.query(`INSERT INTO access.visitor_links (publication_id, visitor_id, customer_id, linked_at) VALUES ($1, 'signed-in', $2, $3)`, [publication, customer, new Date(now - 100 * DAY)]);
+    await visit(`c:${customer}`, 2);
+    await pass('v:new', 1);
+
+    expect((await access.app.get(AccessRetention).prune())?.passes).toBe(1);
+    const left = (await sql.query('SELECT reader_key FROM access.visitor_passes WHERE publication_id = $1 ORDER BY reader_key', [publication])).rows.map((r) => r.reader_key);
+    expect(left).toEqual(['v:back', 'v:new', 'v:signed-in']);
+  });
+
+  it('prunes refresh tokens REFRESH_TOKEN_RETENTION_DAYS after they expired or were revoked, and keeps live and recently ended ones', async () => {
+    const publication = randomUUID();
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * DAY);
+    const customer = randomUUID();
+    await sql.query(`INSERT INTO identity.customers (id, publication_id, email, name, created_at, updated_at) VALUES ($1, $2, 'reader@example.com', 'Reader', $3, $3)`, [
+      customer,
+      publication,
+      ago(90),
+    ]);
+    const family = async (createdDaysAgo: number, revokedDaysAgo: number | null) => {
+      const id = randomUUID();
+      await sql.query('INSERT INTO identity.refresh_token_families (id, customer_id, publication_id, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        customer,
+        publication,
+        ago(createdDaysAgo),
+        revokedDaysAgo === null ? null : ago(revokedDaysAgo),
+      ]);
+      return id;
+    };
+    const token = async (familyId: string, name: string, issuedDaysAgo: number, state: { used?: number; revoked?: number } = {}) => {
+      await sql.query(
+        `INSERT INTO identity.refresh_tokens (id, family_id, customer_id, publication_id, token_hash, issued_at, expires_at, used_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          randomUUID(),
+          familyId,
+          customer,
+          publication,
+          name,
+          ago(issuedDaysAgo),
+          ago(issuedDaysAgo - 30),
+          state.used === undefined ? null : ago(state.used),
+          state.revoked === undefined ? null : ago(state.revoked),
+        ],
+      );
+    };
+    // A sign-in rotated for 60 days: its used tokens stay until they expire, and 10 days more.
+    const live = await family(60, null);
+    await token(live, 'expired-long-ago', 60, { used: 59 });
+    await token(live, 'expired-lately', 35, { used: 34 });
+    await token(live, 'used-unexpired', 5, { used: 1 });
+    const liveToken = 'live-refresh-token';
+    await token(live, sha256Hex(liveToken), 1);
+    // Signed out 11 days ago: the whole family goes, the token used before too.
+    const signedOut = await family(20, 11);
+    await token(signedOut, 'signed-out-used', 20, { used: 15 });
+    await token(signedOut, 'signed-out', 15, { revoked: 11 });
+    // Signed out 2 days ago: kept for now.
+    const recentlyOut = await family(5, 2);
+    await token(recentlyOut, 'recently-out', 5, { revoked: 2 });
+    // A sign-in never refreshed, its only token expired 20 days ago.
+    const abandoned = await family(50, null);
+    await token(abandoned, 'abandoned', 50);
+
+    expect(await identity.app.get(IdentityRetention).prune()).toEqual({ refreshTokens: 4, refreshTokenFamilies: 2, emailMessages: 0 });
+    const tokens = (await sql.query('SELECT token_hash FROM identity.refresh_tokens WHERE publication_id = $1 ORDER BY token_hash', [publication])).rows.map((r) => r.token_hash);
+    expect(tokens).toEqual([sha256Hex(liveToken), 'expired-lately', 'recently-out', 'used-unexpired'].sort());
+    const families = (await sql.query('SELECT id FROM identity.refresh_token_families WHERE publication_id = $1', [publication])).rows.map((r) => r.id);
+    expect(families.sort()).toEqual([live, recentlyOut].sort());
+    // The reader still signed in notices nothing: their token still refreshes.
+    const refreshed = await bus.request(IdentityRequests.Refresh, { publicationId: publication, refreshToken: liveToken });
+    expect(refreshed.refreshToken).toEqual(expect.any(String));
+  });
+
+  it('prunes account email sent or given up EMAIL_MESSAGE_RETENTION_DAYS ago, and keeps recent ones and those still to send', async () => {
+    const publication = randomUUID();
+    const now = Date.now();
+    const message = async (subject: string, status: string, createdDaysAgo: number, dueInDays = 0) => {
+      await sql.query(
+        `INSERT INTO identity.email_messages (id, publication_id, kind, to_address, recipient_name, language, status, due_at, created_at, subject, sent_at)
+         VALUES ($1, $2, 'password_reset', 'reader@example.com', 'Reader', 'en', $3, $4, $5, $6, $7)`,
+        [randomUUID(), publication, status, new Date(now + dueInDays * DAY), new Date(now - createdDaysAgo * DAY), subject, status === 'sent' ? new Date(now - createdDaysAgo * DAY) : null],
+      );
+    };
+    await message('old sent', 'sent', 21);
+    await message('old failed', 'failed', 30);
+    await message('recent sent', 'sent', 19);
+    // Waiting for a retry (due tomorrow): its link and code are still to be sent.
+    await message('old pending', 'pending', 25, 1);
+
+    expect((await identity.app.get(IdentityRetention).prune())?.emailMessages).toBe(2);
+    const left = (await sql.query('SELECT subject FROM identity.email_messages WHERE publication_id = $1 ORDER BY subject', [publication])).rows.map((r) => r.subject);
+    expect(left).toEqual(['old pending', 'recent sent']);
+  });
+
+  it('prunes staff sessions STAFF_SESSION_RETENTION_DAYS after they ended and the team change log after TEAM_CHANGES_RETENTION_DAYS', async () => {
+    const publication = randomUUID();
+    const staff = randomUUID();
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * DAY);
+    await sql.query('INSERT INTO admin.publications (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [publication, 'Retention Times', ago(400)]);
+    await sql.query(`INSERT INTO admin.staff (id, email, name, password_hash, created_at) VALUES ($1, $2, 'Staff', 'x', $3)`, [staff, `${staff}@example.com`, ago(400)]);
+    const session = (name: string, createdDaysAgo: number, lastSeenDaysAgo: number, revokedDaysAgo: number | null = null) =>
+      sql.query(
+        `INSERT INTO admin.sessions (id, staff_id, token_hash, current_publication_id, created_at, last_seen_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [randomUUID(), staff, name, publication, ago(createdDaysAgo), ago(lastSeenDaysAgo), ago(createdDaysAgo - 7), revokedDaysAgo === null ? null : ago(revokedDaysAgo)],
+      );
+    await session('expired', 11, 4.5); // ended 4 days ago, at its 7-day limit
+    await session('idle', 5, 4); // ended after 12 idle hours, 3.5 days ago
+    await session('signed-out', 6, 5, 5);
+    await session('ended-lately', 9, 2.1); // ended 2 days ago
+    await sql.query(`INSERT INTO admin.memberships (staff_id, publication_id, role, created_at) VALUES ($1, $2, 'admin', $3)`, [staff, publication, ago(400)]);
+    const liveToken = 'live-session-token';
+    await session(sha256Hex(liveToken), 3, 0);
+    const change = (subject: string, ageDays: number) =>
+      sql.query(`INSERT INTO admin.team_changes (id, publication_id, action, actor_email, subject_email, role, created_at) VALUES ($1, $2, 'invited', 'owner@example.com', $3, 'viewer', $4)`, [
+        randomUUID(),
+        publication,
+        subject,
+        ago(ageDays),
+      ]);
+    await change('old@example.com', 101);
+    await change('recent@example.com', 99);
+
+    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1 });
+    const sessions = (await sql.query('SELECT token_hash FROM admin.sessions WHERE staff_id = $1 ORDER BY token_hash', [staff])).rows.map((r) => r.token_hash);
+    expect(sessions).toEqual(['ended-lately', sha256Hex(liveToken)].sort());
+    // The staff member signed in stays signed in.
+    expect(await bus.request(AdminRequests.ResolveSession, { tokenHash: sha256Hex(liveToken) })).toMatchObject({ staffId: staff });
+    const changes = (await sql.query('SELECT subject_email FROM admin.team_changes WHERE publication_id = $1', [publication])).rows.map((r) => r.subject_email);
+    expect(changes).toEqual(['recent@example.com']);
+  });
+
+  it("prunes processor events processed PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent and unprocessed ones", async () => {
+    const now = Date.now();
+    const event = (id: string, receivedDaysAgo: number, processedDaysAgo: number | null) =>
+      sql.query(`INSERT INTO billing.processor_events (scope, event_id, type, payload, received_at, processed_at, outcome) VALUES ('environment', $1, 'customer.updated', '{}', $2, $3, $4)`, [
+        id,
+        new Date(now - receivedDaysAgo * DAY),
+        processedDaysAgo === null ? null : new Date(now - processedDaysAgo * DAY),
+        processedDaysAgo === null ? null : 'applied',
+      ]);
+    await event('evt_old', 16, 16);
+    await event('evt_recent', 14, 14);
+    await event('evt_unprocessed', 40, null);
+
+    expect(await billing.app.get(BillingRetention).prune()).toBe(1);
+    const left = (await sql.query('SELECT event_id FROM billing.processor_events ORDER BY event_id')).rows.map((r) => r.event_id);
+    expect(left).toEqual(['evt_recent', 'evt_unprocessed']);
+  });
+
+  it('prunes published outbox rows and handled event ids past EVENT_RETENTION_DAYS, and keeps recent ones', async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * DAY);
+    const published = async (days: number) => {
+      const id = randomUUID();
+      await sql.query(`INSERT INTO billing.outbox (id, name, publication_id, data, occurred_at, published_at) VALUES ($1, 'retention.test', NULL, '{}', $2, $2)`, [id, ago(days)]);
+      return id;
+    };
+    const old = await published(2.5);
+    const recent = await published(1.5);
+    const [oldHandled, recentHandled] = [randomUUID(), randomUUID()];
+    await sql.query(`INSERT INTO billing.processed_events (consumer, event_id, processed_at) VALUES ('retention-test', $1, $2), ('retention-test', $3, $4)`, [
+      oldHandled,
+      ago(2.5),
+      recentHandled,
+      ago(1.5),
+    ]);
+
+    expect(await billing.app.get(EventRetention).prune()).toEqual({ outbox: 1, processed: 1 });
+    expect(await count('SELECT count(*) FROM billing.outbox WHERE id = $1', [old])).toBe(0);
+    expect(await count('SELECT count(*) FROM billing.outbox WHERE id = $1', [recent])).toBe(1);
+    const handled = (await sql.query(`SELECT event_id FROM billing.processed_events WHERE consumer = 'retention-test'`)).rows.map((r) => r.event_id);
+    expect(handled).toEqual([recentHandled]);
   });
 });

@@ -31,6 +31,16 @@ export class AdminConfig extends ServiceConfig {
   @IsString()
   BOOTSTRAP_PUBLICATION_NAME?: string;
 
+  /** Days a staff session is kept after it ended (expired, idle past 12 hours, or signed out). */
+  @IsInt()
+  @Min(1)
+  STAFF_SESSION_RETENTION_DAYS: number = 7;
+
+  /** Days an entry of the team change log (invitations, joins, role changes, removals) is kept. */
+  @IsInt()
+  @Min(1)
+  TEAM_CHANGES_RETENTION_DAYS: number = 365;
+
   /** Comma separated host names; `*.example.com` matches any subdomain. */
   @IsOptional()
   @Matches(/^\s*(\*\.)?[a-z0-9.-]+\s*(,\s*(\*\.)?[a-z0-9.-]+\s*)*$/i, { message: 'must be host names separated by commas' })

@@ -10,6 +10,7 @@ import { CountStaffLoginsInThrottleCounters1764100000000 } from './migrations/17
 import { Membership } from './publications/membership.entity';
 import { Publication } from './publications/publication.entity';
 import { PublicationsModule } from './publications/publications.module';
+import { AdminRetention } from './retention/admin-retention';
 import { Session } from './sessions/session.entity';
 import { SessionsModule } from './sessions/sessions.module';
 import { Staff } from './staff/staff.entity';
@@ -20,8 +21,10 @@ import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
 
-@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule] })
+@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule], providers: [AdminRetention] })
 export class AdminModule {}
+
+export { AdminRetention };
 
 /** Staff and their team invitations, sessions, publications and their domains, API keys, and the stats view. */
 export const adminService: ServiceDefinition<AdminConfig> = {

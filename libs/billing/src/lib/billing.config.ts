@@ -1,5 +1,5 @@
 import { ServiceConfig } from '@gatehouse/platform';
-import { IsDefined, IsOptional, IsString, IsUrl, Matches, ValidateIf } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, IsUrl, Matches, Min, ValidateIf } from 'class-validator';
 
 export class BillingConfig extends ServiceConfig {
   /** Base URL of the payment processor's API; unset: the processor's own. Tests point it at tools/fake-processor. */
@@ -34,4 +34,9 @@ export class BillingConfig extends ServiceConfig {
   @IsDefined({ message: 'is required in production' })
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64' })
   PROCESSOR_SETTINGS_KEY?: string;
+
+  /** Days billing keeps an inbound processor event after processing it (its record deduplicates redeliveries). */
+  @IsInt()
+  @Min(1)
+  PROCESSOR_EVENT_RETENTION_DAYS: number = 30;
 }

@@ -12,11 +12,12 @@ import { CreateBillingTables1763768421337 } from './migrations/1763768421337-cre
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { ProcessorModule } from './processor/processor.module';
+import { BillingRetention } from './retention/billing-retention';
 import { StatsModule } from './stats/stats.module';
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -29,4 +30,4 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   migrations: [CreateBillingTables1763768421337],
 };
 
-export { BillingConfig };
+export { BillingConfig, BillingRetention };

@@ -1,3 +1,5 @@
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Clock } from '@gatehouse/platform';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -42,4 +44,46 @@ export function repeatEvery(intervalMs: number, round: () => Promise<unknown>, o
   const timer = setInterval(() => void round().catch(onError), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+const RETENTION_EVERY_MS = 3600_000;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * A service's retention: `round` deletes what is past its age (with deleteInBatches), hourly and by
+ * one replica at a time (runExclusively under `retention:<job>`); a failed round is logged and the
+ * next one tries again. `prune()` runs one round now: undefined when another replica holds it.
+ */
+export abstract class RetentionJob<T> implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(this.constructor.name);
+  private stop: () => void = () => undefined;
+
+  protected constructor(
+    protected readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    /** Names the lock and the log line: what is pruned. */
+    private readonly job: string,
+  ) {}
+
+  /** Deletes what is past its age at `now`; answers what went. */
+  protected abstract round(now: Date): Promise<T>;
+
+  onApplicationBootstrap(): void {
+    this.stop = repeatEvery(RETENTION_EVERY_MS, () => this.prune(), (err) =>
+      this.logger.warn(`Pruning ${this.job} failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.stop();
+  }
+
+  prune(): Promise<T | undefined> {
+    return runExclusively(this.dataSource, `retention:${this.job}`, () => this.round(this.clock.now()));
+  }
+}
+
+/** The moment `days` before `now`. */
+export function daysBefore(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * DAY_MS);
 }

@@ -41,4 +41,14 @@ export class IdentityConfig extends ServiceConfig {
   /** When a message that could not be sent is tried again, in seconds after the first attempt, increasing; then it is given up. */
   @IncreasingSecondsList()
   EMAIL_RETRY_DELAYS_SECONDS: string = '10,60,300,1800,7200';
+
+  /** Days a refresh token is kept after it expired or was revoked (a used one stays until then). */
+  @IsInt()
+  @Min(1)
+  REFRESH_TOKEN_RETENTION_DAYS: number = 30;
+
+  /** Days account email is kept once sent or given up (the local mailbox shows it until then). */
+  @IsInt()
+  @Min(1)
+  EMAIL_MESSAGE_RETENTION_DAYS: number = 30;
 }

@@ -16,6 +16,7 @@ import { CreateRefreshTokens1763730000000 } from './migrations/1763730000000-cre
 import { FreeDeletedCustomersEmails1763742529955 } from './migrations/1763742529955-free-deleted-customers-emails';
 import { CreateAccountEmailTables1763830000000 } from './migrations/1763830000000-create-account-email-tables';
 import { CountThrottlesInOneTable1764100000000 } from './migrations/1764100000000-count-throttles-in-one-table';
+import { IdentityRetention } from './retention/identity-retention';
 import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
@@ -23,9 +24,9 @@ import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { IdentitySecretsBox } from './signing-keys/identity-secrets-box';
 import { SigningKeysService } from './signing-keys/signing-keys.service';
 
-export { IdentityConfig, IdentitySecretsBox, SigningKeysService };
+export { IdentityConfig, IdentityRetention, IdentitySecretsBox, SigningKeysService };
 
-@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule] })
+@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule], providers: [IdentityRetention] })
 export class IdentityModule {}
 
 /** Customers, password hashes, refresh-token families, the JWT signing keys and account email. */

@@ -58,10 +58,19 @@ export class BusConfig {
   @IsIn([1, 3, 5])
   EVENT_STREAM_REPLICAS: number = 1;
 
-  /** Size cap of the event stream in bytes (oldest events go first past it); -1: only the 7-day age limit. */
+  /** Size cap of the event stream in bytes (oldest events go first past it); -1: only the age limit. */
   @IsInt()
   @Min(-1)
   EVENT_STREAM_MAX_BYTES: number = -1;
+
+  /**
+   * Days events are kept: the event stream's age limit, and so how long published outbox rows and
+   * the ids of handled events are kept (nothing older can be redelivered).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  EVENT_RETENTION_DAYS: number = 7;
 
   /** On SIGTERM, how long the process may take to finish what it holds before it exits anyway; keep it below the pod's grace period. */
   @IsInt()

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, type BusOptions, type BusTransport } from '@gatehouse/bus';
+import { BusModule, eventStreamLimits, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { BusConfig, closeOnSignals, collectProcessMetrics, createLogger, httpMetrics, PinoNestLogger, type HttpEdge } from '@gatehouse/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createServer, type Server } from 'node:http';
@@ -43,7 +43,7 @@ export async function createHttpProcess<C extends HttpProcessConfig>(name: 'gate
     service: name,
     namespace: config.BUS_NAMESPACE,
     transport: options.transport,
-    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
+    stream: eventStreamLimits(config),
   };
   const state = new ProcessState();
 

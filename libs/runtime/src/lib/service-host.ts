@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
+import { BusModule, CreateBusTables1763700000000, createRequestServer, eventStreamLimits, EventsModule, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { DatabaseModule, migrateServiceSchema, openMigratedDatabase, openServiceDatabase, SchemaNotMigratedError, startEmbeddedPostgres, type EmbeddedDatabase, type ServiceDatabaseOptions } from '@gatehouse/db';
 import {
   busMetrics,
@@ -77,7 +77,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     service: definition.name,
     namespace: config.BUS_NAMESPACE,
     transport: runtime.transport,
-    stream: { replicas: config.EVENT_STREAM_REPLICAS, maxBytes: config.EVENT_STREAM_MAX_BYTES },
+    stream: eventStreamLimits(config),
     // What is left of the grace period after draining is for the shutdown hooks (flushes, closing connections).
     shutdownGraceMs: Math.max(config.SHUTDOWN_GRACE_MS - 3_000, config.SHUTDOWN_GRACE_MS / 2),
   };

@@ -1,13 +1,11 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { MeterPeriod } from '@gatehouse/contracts';
-import { deleteInBatches, repeatEvery, runExclusively } from '@gatehouse/db';
+import { daysBefore, deleteInBatches, RetentionJob } from '@gatehouse/db';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { AccessConfig } from '../access.config';
 import { calendarPeriod } from '../meters/meter-period';
 
-const RUN_EVERY_MS = 3600_000;
-const DAY_MS = 24 * 3600_000;
 const METER_PERIODS: MeterPeriod[] = ['day', 'week', 'month'];
 const COUNTERS = ['checks_granted', 'checks_denied', 'shown', 'dismissed', 'converted'];
 /** Days compacted per run, oldest first, each in its own short transaction. */
@@ -16,45 +14,50 @@ const DAYS_PER_RUN = 31;
 export interface AccessPruned {
   meterViews: number;
   visits: number;
+  /** Newsletter and data passes of readers gone as long. */
+  passes: number;
   /** Hourly rows folded into their day's row. */
   hoursCompacted: number;
 }
 
 /**
+ * A pass stays while a reader who can use it has come back since the cutoff: its own key, or the
+ * customer its visitor id is linked to (whose own visits are under `c:<id>`).
+ */
+const PASS_OF_READER_GONE = `passed_at < $1
+  AND NOT EXISTS (
+    SELECT 1 FROM visits
+     WHERE visits.publication_id = visitor_passes.publication_id AND visits.reader_key = visitor_passes.reader_key AND visits.last_visit_at >= $1)
+  AND NOT EXISTS (
+    SELECT 1 FROM visitor_links AS link
+      JOIN visits ON visits.publication_id = link.publication_id AND visits.reader_key = 'c:' || link.customer_id
+     WHERE visitor_passes.reader_key LIKE 'v:%' AND link.publication_id = visitor_passes.publication_id
+       AND link.visitor_id = substr(visitor_passes.reader_key, 3) AND visits.last_visit_at >= $1)`;
+
+/**
  * Keeps access's tables from growing without bound: meter views that no current meter period can
- * count any more, readers' visit counts idle past VISITS_RETENTION_DAYS, and hourly statistics
- * older than STATS_COMPACT_AFTER_DAYS folded into one row per day. Hourly, by one replica at a time.
+ * count any more, readers' visit counts idle past VISITS_RETENTION_DAYS and the passes of readers
+ * gone as long, and hourly statistics older than STATS_COMPACT_AFTER_DAYS folded into one row per day.
  */
 @Injectable()
-export class AccessRetention implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(AccessRetention.name);
-  private stop: () => void = () => undefined;
-
+export class AccessRetention extends RetentionJob<AccessPruned> {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly clock: Clock,
+    dataSource: DataSource,
+    clock: Clock,
     private readonly config: AccessConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.stop = repeatEvery(RUN_EVERY_MS, () => this.prune(), (err) => this.logger.warn(`Pruning access data failed: ${err instanceof Error ? err.message : String(err)}`));
+  ) {
+    super(dataSource, clock, 'access');
   }
 
-  onModuleDestroy(): void {
-    this.stop();
-  }
-
-  /** One round; undefined when another replica is running it. */
-  prune(): Promise<AccessPruned | undefined> {
-    return runExclusively(this.dataSource, 'retention:access', async () => {
-      const now = this.clock.now();
-      // Views before the start of every current period (the month's, or a week begun last month) count for none.
-      const meterCutoff = new Date(Math.min(...METER_PERIODS.map((period) => calendarPeriod(now, period).start.getTime())));
-      const meterViews = await deleteInBatches(this.dataSource, 'meter_views', 'viewed_at < $1', [meterCutoff]);
-      const visits = await deleteInBatches(this.dataSource, 'visits', 'last_visit_at < $1', [new Date(now.getTime() - this.config.VISITS_RETENTION_DAYS * DAY_MS)]);
-      const hoursCompacted = await this.compactHours(new Date(now.getTime() - this.config.STATS_COMPACT_AFTER_DAYS * DAY_MS));
-      return { meterViews, visits, hoursCompacted };
-    });
+  protected async round(now: Date): Promise<AccessPruned> {
+    // Views before the start of every current period (the month's, or a week begun last month) count for none.
+    const meterCutoff = new Date(Math.min(...METER_PERIODS.map((period) => calendarPeriod(now, period).start.getTime())));
+    const meterViews = await deleteInBatches(this.dataSource, 'meter_views', 'viewed_at < $1', [meterCutoff]);
+    const readersCutoff = daysBefore(now, this.config.VISITS_RETENTION_DAYS);
+    const visits = await deleteInBatches(this.dataSource, 'visits', 'last_visit_at < $1', [readersCutoff]);
+    const passes = await deleteInBatches(this.dataSource, 'visitor_passes', PASS_OF_READER_GONE, [readersCutoff]);
+    const hoursCompacted = await this.compactHours(daysBefore(now, this.config.STATS_COMPACT_AFTER_DAYS));
+    return { meterViews, visits, passes, hoursCompacted };
   }
 
   /** Folds the hourly rows of each whole UTC day before `cutoff` into that day's first hour. */

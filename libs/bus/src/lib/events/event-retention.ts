@@ -1,43 +1,30 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { deleteInBatches, RetentionJob } from '@gatehouse/db';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { describeError } from './describe-error';
+import { BUS_OPTIONS, type BusOptions } from '../bus-options';
 
 /**
- * How long events are kept: the stream's max age (JetStream drops older messages, so nothing older
- * can be redelivered), and therefore also how long published outbox rows and the ids of handled
- * events are worth keeping.
+ * How long events are kept unless EVENT_RETENTION_DAYS says otherwise: the stream's max age
+ * (JetStream drops older messages, so nothing older can be redelivered), and therefore also how
+ * long published outbox rows and the ids of handled events are worth keeping.
  */
 export const EVENT_RETENTION_MS = 7 * 24 * 3600_000;
-const PRUNE_INTERVAL_MS = 3600_000;
 
-/** Deletes what the retention period has made useless; replicas may prune at once, the deletes are idempotent. */
+/** Deletes the published outbox rows and handled-event ids the stream's age has made useless. */
 @Injectable()
-export class EventRetention {
-  private readonly logger = new Logger(EventRetention.name);
-  private timer: NodeJS.Timeout | undefined;
+export class EventRetention extends RetentionJob<{ outbox: number; processed: number }> {
+  private readonly retentionMs: number;
 
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly clock: Clock,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      this.prune().catch((err: unknown) => this.logger.warn(`Pruning old events failed: ${describeError(err)}`));
-    }, PRUNE_INTERVAL_MS);
-    this.timer.unref();
+  constructor(dataSource: DataSource, clock: Clock, @Inject(BUS_OPTIONS) options: BusOptions) {
+    super(dataSource, clock, `events:${options.service}`);
+    this.retentionMs = options.stream?.maxAgeMs ?? EVENT_RETENTION_MS;
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  /** Published outbox rows and handled-event ids older than the retention period; answers how many went. */
-  async prune(): Promise<{ outbox: number; processed: number }> {
-    const cutoff = new Date(this.clock.now().getTime() - EVENT_RETENTION_MS);
-    const [, outbox] = (await this.dataSource.query('DELETE FROM outbox WHERE published_at < $1', [cutoff])) as [unknown, number];
-    const [, processed] = (await this.dataSource.query('DELETE FROM processed_events WHERE processed_at < $1', [cutoff])) as [unknown, number];
+  protected async round(now: Date): Promise<{ outbox: number; processed: number }> {
+    const cutoff = new Date(now.getTime() - this.retentionMs);
+    const outbox = await deleteInBatches(this.dataSource, 'outbox', 'published_at < $1', [cutoff]);
+    const processed = await deleteInBatches(this.dataSource, 'processed_events', 'processed_at < $1', [cutoff]);
     return { outbox, processed };
   }
 }

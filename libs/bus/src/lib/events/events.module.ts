@@ -22,16 +22,13 @@ class EventsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
     private readonly relay: OutboxRelay,
     private readonly consumers: EventConsumers,
-    private readonly retention: EventRetention,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.relay.start();
-    this.retention.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.retention.stop();
     await this.consumers.stopAll();
     await this.relay.stop();
     // The in-process transport belongs to the hub that all services of the process share.

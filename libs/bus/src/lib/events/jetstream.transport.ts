@@ -263,7 +263,7 @@ async function ensureStream(jsm: JetStreamManager, namespace: string, limits: Ev
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-    max_age: nanos(EVENT_RETENTION_MS),
+    max_age: nanos(limits.maxAgeMs ?? EVENT_RETENTION_MS),
     num_replicas: limits.replicas,
     max_bytes: limits.maxBytes,
   };

@@ -5,6 +5,7 @@ import { DatabaseModule, openMigratedDatabase } from '@gatehouse/db';
 import { ClockModule, ManualClock } from '@gatehouse/platform';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BUS_OPTIONS, InProcessHub } from '../../bus-options';
 import { CreateBusTables1763700000000 } from '../bus-tables.migration';
@@ -63,4 +64,27 @@ describe('event retention', () => {
     const processed: Array<{ processed_at: Date }> = await dataSource.query('SELECT processed_at FROM processed_events');
     expect(processed.map((r) => r.processed_at.toISOString())).toEqual([recent.toISOString()]);
   });
+
+  it('runs on one replica at a time: a round while another holds the job is skipped, and the next deletes every past-age row', async () => {
+    const old = ago(EVENT_RETENTION_MS + 60_000);
+    await dataSource.query(
+      `INSERT INTO outbox (id, name, publication_id, data, occurred_at, published_at) SELECT gen_random_uuid(), 'x.y', NULL, '{}', $1, $1 FROM generate_series(1, 2500)`,
+      [old],
+    );
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock(hashtext($1))', ['retention:events:identity']);
+      await expect(app.get(EventRetention).prune()).resolves.toBeUndefined();
+      expect(await outboxBefore(old)).toBe(2500);
+      await other.query('SELECT pg_advisory_unlock(hashtext($1))', ['retention:events:identity']);
+    } finally {
+      await other.end();
+    }
+    // More than one batch's worth.
+    await expect(app.get(EventRetention).prune()).resolves.toEqual({ outbox: 2500, processed: 0 });
+    expect(await outboxBefore(old)).toBe(0);
+  });
+
+  const outboxBefore = async (at: Date) => Number(((await dataSource.query('SELECT count(*) FROM outbox WHERE published_at <= $1', [at])) as Array<{ count: string }>)[0].count);
 });

@@ -40,12 +40,13 @@ describe('JetStreamEventTransport', () => {
     await (await nats.jetstreamManager()).streams.delete(`${namespace}_events`);
   });
 
-  it('sizes the stream as configured, and applies a new cap when a service starts with one', async () => {
+  it('sizes and ages the stream as configured, and applies a new cap and age when a service starts with them', async () => {
+    const DAY_NS = 24 * 3600 * 1e9;
     transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 50_000_000 }));
     const jsm = await nats.jetstreamManager();
-    expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000 });
-    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 80_000_000 }));
-    expect((await jsm.streams.info(`${namespace}_events`)).config.max_bytes).toBe(80_000_000);
+    expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000, max_age: 7 * DAY_NS });
+    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 80_000_000, maxAgeMs: 3 * 24 * 3600_000 }));
+    expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ max_bytes: 80_000_000, max_age: 3 * DAY_NS });
   });
 
   it('lets replicas start at once on one durable and handles each event on exactly one of them', async () => {

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { daysBefore, deleteInBatches, RetentionJob } from '@gatehouse/db';
+import { Clock } from '@gatehouse/platform';
+import { DataSource } from 'typeorm';
+import { AdminConfig } from '../admin.config';
+import { SESSION_IDLE_TIMEOUT_MS } from '../sessions/session-lifetime';
+
+export interface AdminPruned {
+  /** Staff sessions ended (expired, idle or signed out) before the cutoff. */
+  sessions: number;
+  /** Entries of the team change log older than its retention. */
+  teamChanges: number;
+}
+
+/**
+ * Keeps admin's tables from growing without bound: staff sessions STAFF_SESSION_RETENTION_DAYS
+ * after they ended, and the team change log (the audit trail of who invited, changed or removed
+ * whom) after TEAM_CHANGES_RETENTION_DAYS.
+ */
+@Injectable()
+export class AdminRetention extends RetentionJob<AdminPruned> {
+  constructor(
+    dataSource: DataSource,
+    clock: Clock,
+    private readonly config: AdminConfig,
+  ) {
+    super(dataSource, clock, 'admin');
+  }
+
+  protected async round(now: Date): Promise<AdminPruned> {
+    const ended = daysBefore(now, this.config.STAFF_SESSION_RETENTION_DAYS);
+    // A session idle past the timeout has ended, whatever its absolute expiry.
+    const idleSince = new Date(ended.getTime() - SESSION_IDLE_TIMEOUT_MS);
+    const sessions = await deleteInBatches(this.dataSource, 'sessions', 'expires_at < $1 OR revoked_at < $1 OR last_seen_at < $2', [ended, idleSince]);
+    const teamChanges = await deleteInBatches(this.dataSource, 'team_changes', 'created_at < $1', [daysBefore(now, this.config.TEAM_CHANGES_RETENTION_DAYS)]);
+    return { sessions, teamChanges };
+  }
+}

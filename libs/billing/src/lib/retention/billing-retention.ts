@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { daysBefore, deleteInBatches, RetentionJob } from '@gatehouse/db';
+import { Clock } from '@gatehouse/platform';
+import { DataSource } from 'typeorm';
+import { BillingConfig } from '../billing.config';
+
+/**
+ * Keeps billing's record of the processor's inbound events from growing without bound: an event
+ * processed more than PROCESSOR_EVENT_RETENTION_DAYS ago goes (the processor stops redelivering
+ * within days); one not processed yet stays whatever its age. `prune()` answers how many went.
+ */
+@Injectable()
+export class BillingRetention extends RetentionJob<number> {
+  constructor(
+    dataSource: DataSource,
+    clock: Clock,
+    private readonly config: BillingConfig,
+  ) {
+    super(dataSource, clock, 'billing');
+  }
+
+  protected round(now: Date): Promise<number> {
+    return deleteInBatches(this.dataSource, 'processor_events', 'processed_at < $1', [daysBefore(now, this.config.PROCESSOR_EVENT_RETENTION_DAYS)]);
+  }
+}
