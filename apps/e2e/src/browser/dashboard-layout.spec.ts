@@ -86,7 +86,7 @@ describe('dashboard: phone, tablet and desktop; titles, focus and direction', ()
     await settled(page);
   };
 
-  it('fits every screen into 390, 768 and 1280 px without scrolling sideways, with its own title, and 44 px touch targets on a phone', async () => {
+  it('fits every screen into 390, 768 and 1280 px, and the sign-in and invitation pages into 390 and 1280 px, without scrolling sideways, with its own title, and 44 px touch targets on a phone', async () => {
     const problems: object[] = [];
     for (const viewport of [PHONE, TABLET, DESKTOP]) {
       await page.setViewportSize(viewport);
@@ -120,43 +120,129 @@ describe('dashboard: phone, tablet and desktop; titles, focus and direction', ()
     await browser.screenshot(page, 'dashboard-phone-dialog');
     await page.keyboard.press('Escape');
 
-    await page.goto(`${system.url}/sign-in`);
-    await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
-    expect(await page.title()).toBe('Sign in · Gatehouse');
-    expect(await page.evaluate(OVERFLOW)).toBe(0);
-    expect(await page.evaluate(SMALL_TARGETS)).toEqual([]);
-    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^\/dashboard\/assets\/favicon-[\w-]+\.svg$/);
     await page.setViewportSize(DESKTOP);
+
+    // The pages of someone not signed in: the sign-in screen and an invitation's, in a browser of their own.
+    const session = await system.sessionOf();
+    const invited = await system.api('/admin/team/invitations', { session, body: { email: 'newcomer@dashboard.example', role: 'editor' } });
+    expect(invited.status).toBe(201);
+    const visitorBrowser = await staffBrowser();
+    try {
+      const visitor = await visitorBrowser.newPage();
+      const signedOut = [
+        { path: 'sign-in', heading: 'Sign in to Gatehouse', title: 'Sign in · Gatehouse', shown: 'Password' },
+        { path: `invitation#token=${invited.body.token}`, heading: 'Join a publication on Gatehouse', title: 'Join a publication · Gatehouse', shown: 'Repeat the password' },
+      ];
+      const outside: object[] = [];
+      for (const viewport of [PHONE, DESKTOP]) {
+        await visitor.setViewportSize(viewport);
+        for (const screen of signedOut) {
+          await visitor.goto(`${system.url}/${screen.path}`);
+          await visitor.getByRole('heading', { name: screen.heading, level: 1 }).waitFor();
+          await visitor.getByLabel(screen.shown, { exact: true }).waitFor();
+          const overflow: number = await visitor.evaluate(OVERFLOW);
+          const title = await visitor.title();
+          const small: string[] = viewport === PHONE ? await visitor.evaluate(SMALL_TARGETS) : [];
+          if (overflow !== 0 || small.length > 0 || title !== screen.title) outside.push({ width: viewport.width, screen: screen.heading, overflow, title, small });
+          if (viewport === PHONE) await visitorBrowser.screenshot(visitor, `dashboard-phone-${screen.path.split('#')[0]}`);
+        }
+      }
+      expect(outside).toEqual([]);
+      expect(await visitor.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^\/dashboard\/assets\/favicon-[\w-]+\.svg$/);
+    } finally {
+      await visitorBrowser.close();
+    }
   });
 
   it('returns focus to what opened each dialog when it closes, and to the screen when that control is gone', async () => {
     await anotherOwner();
-    const dialogs = [
+    // An open invitation, whose email is then in the mailbox the Email screen reads.
+    const invitee = 'invitee@dashboard.example';
+    const session = await system.sessionOf();
+    expect((await system.api('/admin/team/invitations', { session, body: { email: invitee, role: 'viewer' } })).status).toBe(201);
+    const subject: string = await eventually(
+      async () => (await system.api('/admin/mailbox', { session })).body.items.find((m: { to: string }) => m.to === invitee)?.subject ?? undefined,
+      30_000,
+    );
+    const reader = 'reader@daily.example';
+    /** Each dialog of the screens (Dialog and ConfirmDialog): the control that opens it, after pressing the buttons `first`. */
+    const dialogs: Array<{ screen: (typeof SCREENS)[number]; first?: string[]; opener: string | RegExp; dialog: string; confirm?: true }> = [
       { screen: SCREENS[1], opener: 'New publication', dialog: 'New publication' },
+      { screen: SCREENS[1], opener: 'Edit Dashboard Daily', dialog: 'Edit Dashboard Daily' },
       { screen: SCREENS[2], opener: 'Invite someone', dialog: 'Invite someone' },
       { screen: SCREENS[2], opener: `Change role of ${OWNER.email}`, dialog: `Change the role of ${OWNER.email}` },
+      { screen: SCREENS[2], opener: `Remove ${OWNER.email}`, dialog: `Remove ${OWNER.email}?`, confirm: true },
+      { screen: SCREENS[2], opener: `Revoke the invitation of ${invitee}`, dialog: `Revoke the invitation of ${invitee}?`, confirm: true },
       { screen: SCREENS[3], opener: 'Create key pair', dialog: 'Create a key pair' },
-      { screen: SCREENS[3], opener: 'Revoke pair website', dialog: 'Revoke both keys of website?' },
+      { screen: SCREENS[3], opener: 'Revoke pair website', dialog: 'Revoke both keys of website?', confirm: true },
+      { screen: SCREENS[3], opener: 'Revoke secret key of website', dialog: 'Revoke the secret key', confirm: true },
       { screen: SCREENS[5], opener: 'Add webhook', dialog: 'Add a webhook' },
+      { screen: SCREENS[5], opener: 'Edit', dialog: 'Edit webhook' },
+      { screen: SCREENS[5], opener: 'Delete', dialog: 'Delete this webhook?', confirm: true },
       { screen: SCREENS[6], opener: 'New paywall', dialog: 'New paywall' },
       { screen: SCREENS[6], opener: 'Edit Premium', dialog: 'Edit Premium' },
+      { screen: SCREENS[6], opener: 'Delete Premium', dialog: 'Delete Premium?', confirm: true },
       { screen: SCREENS[7], opener: 'New segment', dialog: 'New segment' },
+      { screen: SCREENS[7], opener: 'Edit Mobile readers', dialog: 'Edit Mobile readers' },
+      { screen: SCREENS[7], opener: 'Delete Mobile readers', dialog: 'Delete Mobile readers?', confirm: true },
       { screen: SCREENS[8], opener: 'New experiment', dialog: 'New experiment' },
+      { screen: SCREENS[8], opener: 'Edit Button copy', dialog: 'Edit Button copy' },
+      { screen: SCREENS[8], opener: 'Delete', dialog: 'Delete Button copy?', confirm: true },
+      { screen: SCREENS[8], first: ['Start'], opener: 'Stop', dialog: 'Stop Button copy?', confirm: true },
       { screen: SCREENS[9], opener: 'New product', dialog: 'New product' },
+      { screen: SCREENS[9], opener: 'Edit Digital', dialog: 'Edit product' },
+      { screen: SCREENS[9], opener: 'Delete product', dialog: 'Delete Digital?', confirm: true },
+      { screen: SCREENS[9], opener: 'Delete', dialog: 'Delete the price', confirm: true },
       { screen: SCREENS[10], opener: 'New customer', dialog: 'New customer' },
+      { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Edit customer', dialog: `Edit ${reader}` },
+      { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Delete customer', dialog: `Delete ${reader}?`, confirm: true },
+      { screen: SCREENS[10], first: [`Open ${reader}`, 'Grant'], opener: 'History', dialog: 'Subscription history' },
+      { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Cancel now', dialog: 'Cancel this subscription now?', confirm: true },
+      { screen: SCREENS[12], opener: new RegExp(`^Read the message to ${invitee} of `), dialog: subject },
     ];
-    for (const { screen, opener, dialog } of dialogs) {
+    for (const { screen, first = [], opener, dialog, confirm } of dialogs) {
       await open(screen);
+      for (const name of first) await page.getByRole('button', { name, exact: true }).first().click();
       const button = page.getByRole('button', { name: opener, exact: true }).first();
       await button.focus();
+      const name = ((await button.getAttribute('aria-label')) ?? (await button.textContent()) ?? '').trim();
       await page.keyboard.press('Enter');
-      const shown = page.getByRole(dialog.endsWith('?') ? 'alertdialog' : 'dialog', { name: dialog });
+      const shown = page.getByRole(confirm ? 'alertdialog' : 'dialog', { name: dialog });
       await shown.waitFor();
       await page.keyboard.press('Escape');
       await shown.waitFor({ state: 'detached' });
-      const focused = await eventually(async () => ((await focusedName(page)) === opener ? opener : undefined), 5_000).catch(() => focusedName(page));
-      expect({ dialog, focused }).toEqual({ dialog, focused: opener });
+      const focused = await eventually(async () => ((await focusedName(page)) === name ? name : undefined), 5_000).catch(() => focusedName(page));
+      expect({ dialog, focused }).toEqual({ dialog, focused: name });
     }
+
+    // The dialogs that follow a form's (an invitation's link, a webhook's secret): closing one returns to the button that began it.
+    await open(SCREENS[2]);
+    await page.getByRole('button', { name: 'Invite someone', exact: true }).first().focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Invite someone' }).getByLabel('Email').fill('second@dashboard.example');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Invitation for second@dashboard.example' }).waitFor();
+    await page.keyboard.press('Escape');
+    await eventually(async () => ((await focusedName(page)) === 'Invite someone' ? true : undefined));
+
+    await open(SCREENS[5]);
+    await page.getByRole('button', { name: 'Add webhook', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const adding = page.getByRole('dialog', { name: 'Add a webhook' });
+    await adding.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks/second');
+    await adding.getByRole('checkbox', { name: 'subscription.created' }).check();
+    await adding.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByRole('dialog', { name: 'Webhook created' }).getByRole('button', { name: 'I have saved it' }).click();
+    expect(await eventually(async () => ((await focusedName(page)) === 'Add webhook' ? 'Add webhook' : undefined), 5_000).catch(() => focusedName(page))).toBe('Add webhook');
+
+    // The menu of a phone's screen.
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Menu' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Gatehouse' }).waitFor();
+    await page.keyboard.press('Escape');
+    await eventually(async () => ((await focusedName(page)) === 'Menu' ? true : undefined));
+    await page.setViewportSize(DESKTOP);
 
     // A created key pair: its dialog follows the form's, and closing it returns to the button that began it.
     await open(SCREENS[3]);

@@ -1,4 +1,4 @@
-import type { TestBrowser } from '@gatehouse/testing';
+import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Locator, Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser, tabTo } from '../support/dashboard';
@@ -30,6 +30,16 @@ async function expectRefused(page: Page, control: Locator, reason: string): Prom
   await control.blur();
 }
 
+/** A control the role may use: not marked disabled, no reason attached, no tooltip on focus. */
+async function expectEnabled(page: Page, control: Locator): Promise<void> {
+  expect(await control.getAttribute('aria-disabled')).toBeNull();
+  expect(await control.isDisabled()).toBe(false);
+  expect(await control.getAttribute('aria-describedby')).toBeNull();
+  await control.focus();
+  expect(await page.getByRole('tooltip').count()).toBe(0);
+  await control.blur();
+}
+
 describe('dashboard: team, invitations, and what each role sees', () => {
   let system: DashboardSystem;
   let ownerBrowser: TestBrowser;
@@ -39,8 +49,8 @@ describe('dashboard: team, invitations, and what each role sees', () => {
   let link = '';
 
   beforeAll(async () => {
-    // Identity queues the invitations' email.
-    system = await DashboardSystem.start({ customers: true });
+    // Identity queues the invitations' email (in its local mailbox: no SMTP_URL, as on `npm start`); billing keeps the catalog.
+    system = await DashboardSystem.start({ customers: true, billing: true });
     [ownerBrowser, otherBrowser] = await Promise.all([staffBrowser(), staffBrowser()]);
     owner = await ownerBrowser.newPage();
     other = await otherBrowser.newPage();
@@ -53,7 +63,7 @@ describe('dashboard: team, invitations, and what each role sees', () => {
     await system?.close();
   });
 
-  it('lets the owner invite a viewer with the keyboard alone: the invitation is emailed and its link shown once', async () => {
+  it('lets the owner invite a viewer with the keyboard alone: the invitation is emailed and its link shown once, to copy', async () => {
     await owner.getByRole('link', { name: 'Team' }).click();
     await owner.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
     await owner.getByRole('table').getByText(OWNER.email, { exact: true }).waitFor();
@@ -70,7 +80,12 @@ describe('dashboard: team, invitations, and what each role sees', () => {
 
     const shown = owner.getByRole('dialog', { name: `Invitation for ${VIEWER.email}` });
     await shown.getByText(`We emailed ${VIEWER.email} a link to join.`, { exact: false }).waitFor();
-    link = (await shown.locator('[data-secret="Invitation link"]').textContent()) ?? '';
+    // Without an SMTP server the copy button is how the link reaches the invitee: the next test opens what it copied.
+    await ownerBrowser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.gateway.url });
+    await shown.getByRole('button', { name: 'Copy Invitation link' }).click();
+    await shown.getByRole('button', { name: 'Copy Invitation link' }).filter({ hasText: 'Copied' }).waitFor();
+    link = await owner.evaluate('navigator.clipboard.readText()');
+    expect(link).toBe(await shown.locator('[data-secret="Invitation link"]').textContent());
     expect(link).toMatch(new RegExp(`^${system.gateway.url}/dashboard/invitation#token=[A-Za-z0-9_-]{43}$`));
     await ownerBrowser.screenshot(owner, 'dashboard-team-invitation-link');
     await owner.keyboard.press('Escape');
@@ -79,6 +94,14 @@ describe('dashboard: team, invitations, and what each role sees', () => {
     const session = await system.sessionOf();
     const mailbox = (await system.api('/admin/mailbox', { session })).body.items;
     expect(mailbox).toContainEqual(expect.objectContaining({ kind: 'staff_invitation', to: VIEWER.email }));
+    // The local mailbox says the invitation went out, never its link: no credential is stored.
+    const kept = await eventually(async () => {
+      const sent = (await system.api('/admin/mailbox', { session })).body.items.find((m: { kind: string; to: string; status: string }) => m.kind === 'staff_invitation' && m.to === VIEWER.email && m.status === 'sent');
+      return sent && (await system.api(`/admin/mailbox/${sent.id}`, { session })).body;
+    }, 30_000);
+    expect(kept).toMatchObject({ delivery: 'mailbox', text: expect.stringContaining('[link sent to the reader, not kept]') });
+    const token = link.split('#token=')[1];
+    expect(`${kept.text}${kept.html}`).not.toContain(token);
   });
 
   it('lets the invitee accept by setting a password, once, and opens their home screen as a viewer', async () => {
@@ -104,6 +127,11 @@ describe('dashboard: team, invitations, and what each role sees', () => {
   });
 
   it('shows the viewer every control that would change something as off, with the reason on hover and on focus', async () => {
+    // A product with a price, so that the catalog has all its controls.
+    const ownerSession = await system.sessionOf();
+    const product = (await system.api('/admin/products', { session: ownerSession, body: { name: 'Digital', entitlements: [] } })).body;
+    const price = (await system.api(`/admin/products/${product.id}/prices`, { session: ownerSession, body: { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0 } })).body;
+    expect(price.id).toEqual(expect.any(String));
     const refusals: Array<[screen: string, control: string, reason: string]> = [
       ['Publications', 'Edit Dashboard Daily', 'Only owners of Dashboard Daily change its name and domains; you are a viewer.'],
       ['Team', 'Invite someone', VIEWER_NOT_OWNER],
@@ -115,6 +143,12 @@ describe('dashboard: team, invitations, and what each role sees', () => {
       ['Paywalls', 'Save crawler policy', AS_VIEWER],
       ['Segments', 'New segment', AS_VIEWER],
       ['Experiments', 'New experiment', AS_VIEWER],
+      ['Catalog', 'New product', AS_VIEWER],
+      ['Catalog', 'Check the key and save', AS_VIEWER],
+      ['Catalog', 'Edit Digital', AS_VIEWER],
+      ['Catalog', 'Delete product', AS_VIEWER],
+      ['Catalog', 'Add price', AS_VIEWER],
+      ['Catalog', 'Delete', AS_VIEWER],
       ['Customers', 'New customer', AS_VIEWER],
       ['Email', 'Save copy', AS_VIEWER],
     ];
@@ -124,6 +158,9 @@ describe('dashboard: team, invitations, and what each role sees', () => {
       await expectRefused(other, other.getByRole('button', { name: control, exact: true }).first(), reason);
     }
     // Fields of a screen's own form are read-only too.
+    await other.getByRole('link', { name: 'Catalog' }).click();
+    expect(await other.getByLabel('Amount').isDisabled()).toBe(true);
+    expect(await other.getByLabel('Secret key').isDisabled()).toBe(true);
     await other.getByRole('link', { name: 'Branding' }).click();
     expect(await other.getByLabel('Paywall heading').isDisabled()).toBe(true);
     await other.getByRole('button', { name: 'Save branding' }).hover();
@@ -135,6 +172,8 @@ describe('dashboard: team, invitations, and what each role sees', () => {
     expect((await system.api('/admin/publications', { session })).body.items[0].name).toBe('Dashboard Daily');
     expect((await system.api('/admin/api-keys', { session })).body).toEqual([]);
     expect((await system.api('/admin/webhooks', { session })).body.webhooks).toEqual([]);
+    expect((await system.api(`/admin/products/${product.id}`, { session })).body).toMatchObject({ name: 'Digital', active: true });
+    expect((await system.api(`/admin/prices/${price.id}`, { session })).status).toBe(200);
   });
 
   it('shows an editor everything but the team and the publication settings', async () => {
@@ -144,13 +183,33 @@ describe('dashboard: team, invitations, and what each role sees', () => {
     await other.getByRole('link', { name: 'Team' }).click();
     await expectRefused(other, other.getByRole('button', { name: 'Invite someone', exact: true }).first(), EDITOR_NOT_OWNER);
     await expectRefused(other, other.getByRole('button', { name: `Change role of ${VIEWER.email}` }), EDITOR_NOT_OWNER);
+    await expectRefused(other, other.getByRole('button', { name: `Remove ${VIEWER.email}` }), EDITOR_NOT_OWNER);
+    await expectRefused(other, other.getByRole('button', { name: `Remove ${OWNER.email}` }), EDITOR_NOT_OWNER);
+    // The publication's settings (its name and domains) are the owners'; a publication of their own the editor may create.
     await other.getByRole('link', { name: 'Publications' }).click();
     await expectRefused(other, other.getByRole('button', { name: 'Edit Dashboard Daily' }), 'Only owners of Dashboard Daily change its name and domains; you are an editor.');
+    await expectEnabled(other, other.getByRole('button', { name: 'New publication', exact: true }));
     await other.getByRole('link', { name: 'API keys' }).click();
     await other.getByRole('button', { name: 'Create key pair' }).first().click();
     await other.getByRole('dialog', { name: 'Create a key pair' }).waitFor();
     await other.keyboard.press('Escape');
     expect(await other.getByRole('note').count()).toBe(0);
+
+    // Where an editor acts, every control is on and says nothing of a refusal.
+    await other.getByRole('link', { name: 'Catalog' }).click();
+    await other.getByRole('heading', { name: 'Catalog', level: 1 }).waitFor();
+    await other.getByRole('table', { name: 'Prices of Digital' }).waitFor();
+    for (const control of ['New product', 'Check the key and save', 'Edit Digital', 'Deactivate', 'Delete product', 'Withdraw', 'Delete', 'Add price']) {
+      await expectEnabled(other, other.getByRole('button', { name: control, exact: true }));
+    }
+    for (const field of ['Secret key', 'Amount', 'Currency', 'Trial days']) expect(await other.getByLabel(field, { exact: true }).isDisabled()).toBe(false);
+    await other.getByRole('button', { name: 'Delete', exact: true }).click();
+    await other.getByRole('alertdialog', { name: 'Delete the price' }).getByRole('button', { name: 'Cancel' }).click();
+    await other.getByRole('button', { name: 'New product' }).click();
+    await other.getByRole('dialog', { name: 'New product' }).getByLabel('Name').waitFor();
+    await other.keyboard.press('Escape');
+    expect(await other.getByRole('note').filter({ hasText: 'viewer' }).count()).toBe(0);
+    await otherBrowser.screenshot(other, 'dashboard-team-editor-catalog');
   });
 
   it('confirms a role change and says it was saved, and never lets the last owner go', async () => {

@@ -25,7 +25,9 @@ function useReturnFocus(open: boolean) {
   const opener = useRef<HTMLElement | null>(null);
   const wasOpen = useRef(false);
   if (open && !wasOpen.current && typeof document !== 'undefined') {
-    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // The page's body is no opener: focus falls to it when the control that had it went away or was
+    // disabled (a form's submit button while it saves), and the dialog that follows is then the form's.
+    const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     opener.current = active;
     if (active && !active.closest('[role="dialog"], [role="alertdialog"]')) pageOpener = active;
   }
