@@ -29,6 +29,7 @@ describe('the images docker/Dockerfile builds, run as laid out', () => {
   const processes: ChildProcess[] = [];
   let output = '';
   let base: string;
+  const environments = new Map<ImageLayout, Record<string, string>>();
 
   beforeAll(async () => {
     gateway = layOutImage('gateway');
@@ -47,7 +48,9 @@ describe('the images docker/Dockerfile builds, run as laid out', () => {
     // The migration step first (the deployment's, docs/operations.md), with the image's own entry point.
     const migrated = await runIn(identity, ['/bin/sh', '-c', `exec node dist/services/apps/identity/src/main.js migrate`], identityEnv);
     if (migrated.code !== 0) throw new Error(`identity's migration step failed: ${migrated.output}`);
-    for (const child of [identity.start(identityEnv), gateway.start({ ...deployment, REDIS_URL: testRedisUrl(), PORT: String(port) })]) {
+    environments.set(identity, identityEnv).set(gateway, { ...deployment, REDIS_URL: testRedisUrl(), PORT: String(port) });
+    for (const [image, env] of environments) {
+      const child = image.start(env);
       processes.push(child);
       child.stdout!.on('data', (chunk) => (output += chunk));
       child.stderr!.on('data', (chunk) => (output += chunk));
@@ -104,6 +107,13 @@ describe('the images docker/Dockerfile builds, run as laid out', () => {
     const document = await fetch(`${base}/docs/json`);
     expect(document.status).toBe(200);
     expect(((await document.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+
+  it('passes the HEALTHCHECK of the Dockerfile, in the gateway\'s image and in a service\'s', async () => {
+    for (const [image, env] of environments) {
+      expect(image.healthcheck.join(' ')).toContain('/healthz');
+      expect(await runIn(image, image.healthcheck, env)).toEqual({ code: 0, output: '' });
+    }
   });
 
   it('answers through the service images: identity\'s signing keys, over NATS', async () => {

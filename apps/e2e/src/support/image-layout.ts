@@ -76,6 +76,8 @@ export interface ImageLayout {
   packages: string[];
   /** CMD, in exec form. */
   command: string[];
+  /** HEALTHCHECK's command, in exec form. */
+  healthcheck: string[];
   /** Starts the image's command (or `command`) as the image's user, with the image's environment and `env` on top. */
   start(env: Record<string, string>, command?: string[]): ChildProcess;
   remove(): void;
@@ -103,6 +105,7 @@ export function layOutImage(service: string): ImageLayout {
   let user = { uid: 0, gid: 0 };
   let packages: string[] = [];
   let command: string[] = [];
+  let healthcheck: string[] = [];
   // The runtime stage's paths, absolute or relative to its WORKDIR, within `dir`.
   const inside = (path: string) => join(dir, path.startsWith(`${runtime.workdir}/`) ? path.slice(runtime.workdir.length) : path);
 
@@ -117,6 +120,8 @@ export function layOutImage(service: string): ImageLayout {
       user = { uid, gid };
     } else if (op === 'CMD') {
       command = JSON.parse(raw) as string[];
+    } else if (op === 'HEALTHCHECK') {
+      healthcheck = ['/bin/sh', '-c', raw.replace(/^(--\S+\s+)*CMD\s+/, '')];
     } else if (op === 'COPY') {
       const from = /^--from=(\S+)$/.exec(words[0])?.[1];
       const paths = words.filter((word) => !word.startsWith('--')).map(fill);
@@ -152,6 +157,7 @@ export function layOutImage(service: string): ImageLayout {
     user,
     packages,
     command,
+    healthcheck,
     start: (extra, override) => {
       const [file, ...rest] = override ?? command;
       return spawn(file, rest, {
