@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -127,13 +127,25 @@ const postgresBin = (tool: string) => join('/usr/lib/postgresql', readdirSync('/
 export class PrivatePostgres {
   private readonly dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly tls: boolean,
+  ) {}
 
-  static async start(): Promise<PrivatePostgres> {
-    const pg = new PrivatePostgres(await freePort());
+  /** With `tls`, the server also takes TLS connections, presenting that certificate (PEM). */
+  static async start(options: { tls?: { cert: string; key: string } } = {}): Promise<PrivatePostgres> {
+    const pg = new PrivatePostgres(await freePort(), options.tls !== undefined);
     chmodSync(pg.dir, 0o777);
     try {
       await pg.asPostgres(postgresBin('initdb'), ['-D', pg.data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8']);
+      if (options.tls) {
+        // Where ssl=on looks by default; the key must belong to the server's user and be private.
+        const { uid, gid } = statSync(pg.data);
+        for (const [file, pem] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]]) {
+          writeFileSync(join(pg.data, file), pem, { mode: 0o600 });
+          chownSync(join(pg.data, file), uid, gid);
+        }
+      }
       await pg.resume();
       await pg.psql('postgres', "ALTER ROLE postgres PASSWORD 'postgres'");
       await pg.psql('postgres', 'CREATE DATABASE gatehouse');
@@ -162,7 +174,7 @@ export class PrivatePostgres {
   }
 
   async resume(): Promise<void> {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off${this.tls ? ' -c ssl=on' : ''}`;
     await this.asPostgres(postgresBin('pg_ctl'), ['-D', this.data, '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
   }
 

@@ -84,6 +84,18 @@ export class ServiceConfig extends BusConfig {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * The CA bundle (PEM) DATABASE_URL's server certificate must chain to, for a server whose
+   * certificate a private CA signed; the connection is TLS with the host name checked.
+   */
+  @IsOptional()
+  @IsString()
+  @ValidateBy({
+    name: 'withDatabaseUrl',
+    validator: { validate: (_value: unknown, args) => (args?.object as ServiceConfig).DATABASE_URL !== undefined, defaultMessage: () => 'needs DATABASE_URL (the embedded PostgreSQL has no TLS)' },
+  })
+  DATABASE_CA_FILE?: string;
+
   @IsString()
   DATA_DIR: string = '.data';
 }
