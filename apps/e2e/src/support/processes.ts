@@ -74,22 +74,44 @@ abstract class PrivateServer {
   }
 }
 
+export interface PrivateNatsOptions {
+  /** Clients must speak TLS; the server presents this certificate (files). */
+  tls?: { certFile: string; keyFile: string };
+  /** Clients must log in as this user. */
+  auth?: { user: string; password: string };
+}
+
 /** A NATS server with JetStream of the test's own, with its own store (kept across stop and resume). */
 export class PrivateNatsServer extends PrivateServer {
   private readonly store = mkdtempSync(join(tmpdir(), 'gatehouse-nats-'));
 
-  static async start(): Promise<PrivateNatsServer> {
-    const server = new PrivateNatsServer(await freePort());
+  private constructor(
+    port: number,
+    private readonly options: PrivateNatsOptions,
+  ) {
+    super(port);
+  }
+
+  static async start(options: PrivateNatsOptions = {}): Promise<PrivateNatsServer> {
+    const server = new PrivateNatsServer(await freePort(), options);
     await server.resume();
     return server;
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return `${this.options.tls ? 'tls' : 'nats'}://127.0.0.1:${this.port}`;
   }
 
   protected command(): [string, string[]] {
-    return ['/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store]];
+    const { tls, auth } = this.options;
+    return [
+      '/usr/sbin/nats-server',
+      [
+        ...['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store],
+        ...(tls ? ['--tls', '--tlscert', tls.certFile, '--tlskey', tls.keyFile] : []),
+        ...(auth ? ['--user', auth.user, '--pass', auth.password] : []),
+      ],
+    ];
   }
 
   async destroy(): Promise<void> {

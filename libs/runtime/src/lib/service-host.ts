@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
+import { BusModule, CreateBusTables1763700000000, createRequestServer, EventsModule, NatsRequestServer, natsTransportFromConfig, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { DatabaseModule, migrateServiceSchema, openMigratedDatabase, openServiceDatabase, SchemaNotMigratedError, startEmbeddedPostgres, type EmbeddedDatabase, type ServiceDatabaseOptions } from '@gatehouse/db';
 import {
   busMetrics,
@@ -198,7 +198,7 @@ export async function runStandaloneService<C extends ServiceConfig>(definition: 
   }
   const service = await startService(definition, {
     config,
-    transport: { kind: 'nats', servers: config.NATS_URL.split(',') },
+    transport: natsTransportFromConfig({ ...config, NATS_URL: config.NATS_URL }),
     databaseUrl,
     // The embedded database has one role: nothing to separate.
     migrate: embedded !== undefined,

@@ -21,7 +21,7 @@ describe('JetStreamEventTransport', () => {
   let transports: JetStreamEventTransport[];
 
   const replica = async () => {
-    const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     transports.push(transport);
     return transport;
   };
@@ -41,10 +41,10 @@ describe('JetStreamEventTransport', () => {
   });
 
   it('sizes the stream as configured, and applies a new cap when a service starts with one', async () => {
-    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 50_000_000 }));
+    transports.push(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace, { replicas: 1, maxBytes: 50_000_000 }));
     const jsm = await nats.jetstreamManager();
     expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000 });
-    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 80_000_000 }));
+    transports.push(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace, { replicas: 1, maxBytes: 80_000_000 }));
     expect((await jsm.streams.info(`${namespace}_events`)).config.max_bytes).toBe(80_000_000);
   });
 
