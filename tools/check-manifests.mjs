@@ -1,8 +1,8 @@
 // `npm run check:manifests [k8s-dir]`: renders every overlay of k8s/ with `kubectl kustomize`,
 // validates each object against the Kubernetes API schemas (kubernetes-models, offline), and
 // checks what the API server would not: that selectors select, ports and keys exist, images are
-// pinned and named after their service, and overlays meant to run as they are carry no
-// placeholder secrets. Prints one line per problem; exits 1 when there is any.
+// pinned and named after their service, Deployments an HPA scales set no replicas of their own,
+// and overlays meant to run as they are carry no placeholder secrets. Prints one line per problem; exits 1 when there is any.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,7 +148,10 @@ function checkReferences(objects, { fromExamples }) {
   }
   for (const hpa of byKind('HorizontalPodAutoscaler')) {
     const ref = hpa.spec.scaleTargetRef;
-    if (!workloads.some((w) => w.kind === ref.kind && w.metadata.name === ref.name)) problems.push(`${id(hpa)}: scaleTargetRef ${ref.kind}/${ref.name} does not exist`);
+    const target = workloads.find((w) => w.kind === ref.kind && w.metadata.name === ref.name);
+    if (!target) problems.push(`${id(hpa)}: scaleTargetRef ${ref.kind}/${ref.name} does not exist`);
+    // Every apply would reset the count the autoscaler chose (a scaled-out Deployment drops back).
+    else if (target.spec.replicas !== undefined) problems.push(`${id(target)}: sets replicas (${target.spec.replicas}) while ${id(hpa)} manages them`);
   }
   for (const ingress of byKind('Ingress')) {
     for (const rule of ingress.spec.rules ?? []) {

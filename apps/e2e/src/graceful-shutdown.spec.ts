@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { connect as connectTcp, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts';
 import { BusClient, createRequestClient, type BusOptions } from '@gatehouse/bus';
@@ -9,7 +10,7 @@ import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { call } from './support/http';
 import { startServiceOverNats } from './support/system';
-import { exited, freePort, ROOT } from './support/processes';
+import { exited, freePort, portOpen, ROOT } from './support/processes';
 
 const GRACE_MS = 15_000;
 const IN_FLIGHT = 16;
@@ -95,6 +96,27 @@ describe('a service receiving SIGTERM', () => {
   });
 });
 
+const JWKS = '/api/v1/auth/.well-known/jwks.json';
+const get = (path: string, requestId: string) => `GET ${path} HTTP/1.1\r\nHost: gateway\r\nX-Request-Id: ${requestId}\r\n\r\n`;
+
+/** Everything a kept-alive connection receives until the server closes it. */
+function received(socket: Socket): Promise<string> {
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  return new Promise((resolve, reject) => {
+    socket.once('close', () => resolve(text));
+    socket.once('error', reject);
+  });
+}
+
+/** The answer starting at `start` of what a connection received: status line, headers (lower-cased names), body. */
+function answerAt(text: string, start: number): { status: string; headers: Record<string, string>; body: string } {
+  const headEnd = text.indexOf('\r\n\r\n', start);
+  const [status, ...lines] = text.slice(start, headEnd).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status, headers, body: text.slice(headEnd + 4, headEnd + 4 + Number(headers['content-length'])) };
+}
+
 /** SIGTERM to the gateway: readiness fails at once, it keeps serving through the delay, answers what it holds, exits. */
 describe('the gateway receiving SIGTERM', () => {
   const namespace = uniqueNamespace('drain-gw');
@@ -135,7 +157,7 @@ describe('the gateway receiving SIGTERM', () => {
     await db?.drop();
   });
 
-  it('fails readiness during the delay, still serves, answers the requests in flight, and exits within delay and grace', async () => {
+  it('fails readiness during the delay, still serves, answers the requests in flight, refuses new ones as problem details while closing, and exits within delay and grace', async () => {
     const expected = await call(base, '/api/v1/auth/.well-known/jwks.json');
     expect(expected.status).toBe(200);
     // A stalled database holds the key-set requests in flight past the delay.
@@ -144,6 +166,11 @@ describe('the gateway receiving SIGTERM', () => {
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE identity.signing_keys IN ACCESS EXCLUSIVE MODE');
     const inFlight = Array.from({ length: 5 }, () => call(base, '/api/v1/auth/.well-known/jwks.json'));
+    // A kept-alive connection with a request in flight: the gateway cannot close it before answering.
+    const port = Number(new URL(base).port);
+    const connection = connectTcp(port, '127.0.0.1');
+    const answers = received(connection);
+    connection.write(get(JWKS, 'before-closing'));
     await new Promise((r) => setTimeout(r, 300));
     const signalled = Date.now();
     gateway.kill('SIGTERM');
@@ -158,12 +185,26 @@ describe('the gateway receiving SIGTERM', () => {
 
     await new Promise((r) => setTimeout(r, 2_000));
     expect(gateway.exitCode).toBeNull();
+    // Past the delay the gateway is closing (it takes no new connection); a request on the open one is refused.
+    await eventually(async () => ((await portOpen(port)) ? undefined : true), 10_000);
+    connection.write(get(JWKS, 'while-closing'));
+    await new Promise((r) => setTimeout(r, 300));
     await lock.query('COMMIT');
     await lock.end();
     for (const answer of await Promise.all(inFlight)) {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(expected.body);
     }
+    const text = await answers;
+    expect(answerAt(text, 0)).toMatchObject({ status: 'HTTP/1.1 200 OK', headers: { 'x-request-id': 'before-closing' } });
+    const closing = answerAt(text, text.indexOf('HTTP/1.1 503'));
+    expect(closing.headers).toMatchObject({
+      'content-type': 'application/problem+json; charset=utf-8',
+      'x-request-id': 'while-closing',
+      'retry-after': '1',
+      connection: 'close',
+    });
+    expect(JSON.parse(closing.body)).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(await exited(gateway)).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(1_500 + GRACE_MS);
   });

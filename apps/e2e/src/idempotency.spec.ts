@@ -104,7 +104,7 @@ describe('Idempotency-Key on writes', () => {
       expect(reordered.headers.get('idempotent-replayed')).toBe('true');
       expect(reordered.body).toEqual(first.body);
 
-      const stored = await Promise.all((await redis.keys('idempotency:*')).map((k) => redis.get(k)));
+      const stored = await Promise.all((await redis.keys(`${system.namespace}:idempotency:*`)).map((k) => redis.get(k)));
       expect(stored.length).toBeGreaterThan(0);
       for (const value of stored) {
         expect(value).not.toContain(first.body.refreshToken);

@@ -35,7 +35,7 @@ describe('a NATS outage', () => {
     identityProbes = `http://127.0.0.1:${healthPort}`;
     identity = await startServiceOverNats(identityService, db.url, namespace, { NATS_URL: nats.url, HEALTH_PORT: String(healthPort) });
     gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url });
-    events = await JetStreamEventTransport.connect([nats.url], namespace);
+    events = await JetStreamEventTransport.connect({ servers: [nats.url] }, namespace);
     subscription = await events.consume('outage-test', [OutageProbe.name], async (envelope) => {
       delivered.push(envelope);
     });

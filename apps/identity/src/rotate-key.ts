@@ -13,6 +13,7 @@ runMain(async () => {
   // Identity has created its schema already: nothing to migrate here.
   const dataSource = await createServiceDataSource({
     url: config.DATABASE_URL,
+    caFile: config.DATABASE_CA_FILE,
     schema: identityService.schema,
     entities: identityService.entities,
     migrations: [],

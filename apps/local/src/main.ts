@@ -46,7 +46,7 @@ runMain(async () => {
 
   const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
   const databaseUrl = base.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
-  const transport = busTransportFromConfig(base.NATS_URL, () => new InProcessHub());
+  const transport = busTransportFromConfig(base, () => new InProcessHub());
   // One role for everything here: each service brings its schema to this release's version first.
   const services: RunningService[] = await Promise.all(
     SERVICES.map((definition, i) => startService(definition, { config: configs[i], transport, databaseUrl, migrate: true })),

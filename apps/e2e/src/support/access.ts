@@ -178,7 +178,7 @@ export class EventReader {
   private constructor(private readonly transport: JetStreamEventTransport) {}
 
   static async start(namespace: string, names: string[]): Promise<EventReader> {
-    const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     const reader = new EventReader(transport);
     await transport.consume('test-reader', names, async (envelope) => {
       reader.received.push(envelope);

@@ -341,7 +341,7 @@ export class BillingSystem {
 
   /** Starts collecting what billing publishes on the event stream, from the beginning, as another service would consume it. */
   async readOutboundEvents(): Promise<void> {
-    this.events = await JetStreamEventTransport.connect([testNatsUrl()], this.namespace);
+    this.events = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, this.namespace);
     const names = [
       'subscription.created',
       'subscription.updated',

@@ -67,7 +67,7 @@ export class EventReader {
   private constructor(private readonly transport: JetStreamEventTransport) {}
 
   static async start(namespace: string, names: string[]): Promise<EventReader> {
-    const reader = new EventReader(await JetStreamEventTransport.connect([testNatsUrl()], namespace));
+    const reader = new EventReader(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace));
     await reader.transport.consume('test-reader', names, async (envelope) => void reader.received.push(envelope));
     return reader;
   }

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -74,22 +74,44 @@ abstract class PrivateServer {
   }
 }
 
+export interface PrivateNatsOptions {
+  /** Clients must speak TLS; the server presents this certificate (files). */
+  tls?: { certFile: string; keyFile: string };
+  /** Clients must log in as this user. */
+  auth?: { user: string; password: string };
+}
+
 /** A NATS server with JetStream of the test's own, with its own store (kept across stop and resume). */
 export class PrivateNatsServer extends PrivateServer {
   private readonly store = mkdtempSync(join(tmpdir(), 'gatehouse-nats-'));
 
-  static async start(): Promise<PrivateNatsServer> {
-    const server = new PrivateNatsServer(await freePort());
+  private constructor(
+    port: number,
+    private readonly options: PrivateNatsOptions,
+  ) {
+    super(port);
+  }
+
+  static async start(options: PrivateNatsOptions = {}): Promise<PrivateNatsServer> {
+    const server = new PrivateNatsServer(await freePort(), options);
     await server.resume();
     return server;
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return `${this.options.tls ? 'tls' : 'nats'}://127.0.0.1:${this.port}`;
   }
 
   protected command(): [string, string[]] {
-    return ['/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store]];
+    const { tls, auth } = this.options;
+    return [
+      '/usr/sbin/nats-server',
+      [
+        ...['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.store],
+        ...(tls ? ['--tls', '--tlscert', tls.certFile, '--tlskey', tls.keyFile] : []),
+        ...(auth ? ['--user', auth.user, '--pass', auth.password] : []),
+      ],
+    ];
   }
 
   async destroy(): Promise<void> {
@@ -127,13 +149,25 @@ const postgresBin = (tool: string) => join('/usr/lib/postgresql', readdirSync('/
 export class PrivatePostgres {
   private readonly dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly tls: boolean,
+  ) {}
 
-  static async start(): Promise<PrivatePostgres> {
-    const pg = new PrivatePostgres(await freePort());
+  /** With `tls`, the server also takes TLS connections, presenting that certificate (PEM). */
+  static async start(options: { tls?: { cert: string; key: string } } = {}): Promise<PrivatePostgres> {
+    const pg = new PrivatePostgres(await freePort(), options.tls !== undefined);
     chmodSync(pg.dir, 0o777);
     try {
       await pg.asPostgres(postgresBin('initdb'), ['-D', pg.data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8']);
+      if (options.tls) {
+        // Where ssl=on looks by default; the key must belong to the server's user and be private.
+        const { uid, gid } = statSync(pg.data);
+        for (const [file, pem] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]]) {
+          writeFileSync(join(pg.data, file), pem, { mode: 0o600 });
+          chownSync(join(pg.data, file), uid, gid);
+        }
+      }
       await pg.resume();
       await pg.psql('postgres', "ALTER ROLE postgres PASSWORD 'postgres'");
       await pg.psql('postgres', 'CREATE DATABASE gatehouse');
@@ -162,7 +196,7 @@ export class PrivatePostgres {
   }
 
   async resume(): Promise<void> {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off${this.tls ? ' -c ssl=on' : ''}`;
     await this.asPostgres(postgresBin('pg_ctl'), ['-D', this.data, '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
   }
 

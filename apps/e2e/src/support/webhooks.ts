@@ -160,7 +160,7 @@ export class EventProducer {
 
   static async start(databaseUrl: string, namespace: string): Promise<EventProducer> {
     const dataSource = await openMigratedDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
-    const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     const relay = new OutboxRelay(dataSource, transport);
     await relay.start();
     return new EventProducer(dataSource, transport, relay);

@@ -12,7 +12,18 @@ export class InProcessHub {
   readonly events = new InProcessEventTransport();
 }
 
-export type BusTransport = { kind: 'nats'; servers: string[] } | { kind: 'in-process'; hub: InProcessHub };
+/**
+ * How to reach NATS: its servers (a `tls://` URL requires TLS), the user and password when the
+ * servers ask for them, and the CA bundle their certificates chain to when a private CA signed them.
+ */
+export interface NatsEndpoint {
+  servers: string[];
+  user?: string;
+  password?: string;
+  caFile?: string;
+}
+
+export type BusTransport = ({ kind: 'nats' } & NatsEndpoint) | { kind: 'in-process'; hub: InProcessHub };
 
 export interface BusOptions {
   service: ServiceName;
@@ -43,6 +54,11 @@ export function eventStreamLimits(config: BusConfig): EventStreamLimits {
 }
 
 /** NATS when NATS_URL is set, else the process's in-process hub: chosen by configuration only. */
-export function busTransportFromConfig(natsUrl: string | undefined, hub: () => InProcessHub): BusTransport {
-  return natsUrl ? { kind: 'nats', servers: natsUrl.split(',') } : { kind: 'in-process', hub: hub() };
+export function busTransportFromConfig(config: BusConfig, hub: () => InProcessHub): BusTransport {
+  return config.NATS_URL ? natsTransportFromConfig(config as BusConfig & { NATS_URL: string }) : { kind: 'in-process', hub: hub() };
+}
+
+/** NATS_URL (comma separated), NATS_USER, NATS_PASSWORD and NATS_CA_FILE. */
+export function natsTransportFromConfig(config: BusConfig & { NATS_URL: string }): BusTransport & { kind: 'nats' } {
+  return { kind: 'nats', servers: config.NATS_URL.split(','), user: config.NATS_USER, password: config.NATS_PASSWORD, caFile: config.NATS_CA_FILE };
 }

@@ -8,14 +8,14 @@ import { NatsRequestClient, NatsRequestServer } from './requests/nats.transport'
 
 export function createRequestClient(options: BusOptions): RequestClient {
   return options.transport.kind === 'nats'
-    ? new NatsRequestClient(options.transport.servers, options.namespace, options.service)
+    ? new NatsRequestClient(options.transport, options.namespace, options.service)
     : new InProcessClient(options.transport.hub.requests, options.namespace);
 }
 
 /** The transport a service answers requests on; its replicas share one queue group. */
 export function createRequestServer(options: BusOptions): CustomTransportStrategy & (NatsRequestServer | InProcessServer) {
   return options.transport.kind === 'nats'
-    ? new NatsRequestServer(options.transport.servers, options.service, options.namespace, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
+    ? new NatsRequestServer(options.transport, options.service, options.namespace, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
     : new InProcessServer(options.transport.hub.requests, options.namespace);
 }
 

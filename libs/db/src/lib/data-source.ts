@@ -1,8 +1,14 @@
+import { accessSync, constants } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 
 export interface ServiceDatabaseOptions {
   url: string;
+  /**
+   * A PEM bundle of the CA(s) the server's certificate must chain to (a private CA): TLS with the
+   * server's name checked, as `sslmode=verify-full` (DATABASE_CA_FILE).
+   */
+  caFile?: string;
   /** The service's own PostgreSQL schema; it reads and writes nothing else. */
   schema: string;
   entities: NonNullable<DataSourceOptions['entities']>;
@@ -23,7 +29,7 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
   assertSchemaName(options.schema);
   return new DataSource({
     type: 'postgres',
-    url: options.url,
+    url: withCaFile(options.url, options.caFile),
     schema: options.schema,
     entities: options.entities,
     migrations: options.migrations,
@@ -105,6 +111,20 @@ async function missingMigrations(dataSource: DataSource, schema: string): Promis
   if (!present) return known;
   const applied = new Set(((await dataSource.query('SELECT name FROM migrations')) as Array<{ name: string }>).map((row) => row.name));
   return known.filter((name) => !applied.has(name));
+}
+
+/**
+ * pg reads `sslrootcert` from the URL (on every new connection, so a renewed bundle is picked up)
+ * and, unless `sslmode` says otherwise, verifies the server against it with its name checked.
+ */
+function withCaFile(url: string, caFile: string | undefined): string {
+  if (!caFile) return url;
+  try {
+    accessSync(caFile, constants.R_OK);
+  } catch (err) {
+    throw new Error(`The database CA bundle ${caFile} cannot be read: ${describe(err)}`);
+  }
+  return `${url}${url.includes('?') ? '&' : '?'}sslrootcert=${encodeURIComponent(caFile)}`;
 }
 
 function assertSchemaName(schema: string): void {

@@ -46,6 +46,9 @@ export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
       bodyLimit: PROCESSOR_BODY_LIMIT,
       ...httpServerOptions(config, logger),
       trustProxy: trustedProxies(config),
+      // While closing, requests still arriving on kept-alive connections are refused by the first
+      // onRequest hook below, as problem details, instead of by Fastify's own JSON body.
+      return503OnClosing: false,
       // A malformed or over-long URL (over 100 characters in one path parameter) is refused before
       // routing: answer it like every other refusal, as problem details counted against the caller's IP.
       frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -108,9 +111,16 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   // No guard runs for a path no route matches: count it by client IP here, so it carries the headers too.
   const limits = app.get(UnroutedRateLimiter);
   const countByIp = (request: FastifyRequest, reply: FastifyReply) => limits.count(request.ip, reply);
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   // One hook, in callback style: it runs on every request, page views included.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
+    // Fastify has added `Connection: close`: the caller's retry opens a connection to another replica.
+    if (closing) return sendProblem(reply, AppError.retryLater('service_unavailable', 'This gateway is shutting down; retry (another replica answers).', 1).problem);
     // Pages served beside the API (/docs, /dashboard, /demo) pass no guard either: counted here, with their policy.
     const policy = request.is404 ? undefined : pagePolicy(request.url.split('?')[0]);
     if (!request.is404 && !policy) return done();

@@ -55,10 +55,10 @@ export class GatewayModule {
       exports: [ReadModels],
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
-        IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS),
+        IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS, config.BUS_NAMESPACE),
         ThrottlerModule.forRoot({
           ...EdgeGuard.throttlers(),
-          storage: config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS) : new MemoryWindowStorage(),
+          storage: config.REDIS_URL ? RedisWindowStorage.connect(config.REDIS_URL, config.REDIS_TIMEOUT_MS, config.BUS_NAMESPACE) : new MemoryWindowStorage(),
         }),
         AccessRoutesModule,
         BillingRoutesModule,

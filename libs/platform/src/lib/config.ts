@@ -44,8 +44,22 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 export class BusConfig {
   /** NATS server(s), comma separated. Unset: the in-process bus (all services in one process). */
   @IsOptional()
-  @Matches(/^nats:\/\/[^\s,]+(,nats:\/\/[^\s,]+)*$/, { message: 'must be one or more nats:// URLs, comma separated' })
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be one or more nats:// or tls:// URLs, comma separated' })
   NATS_URL?: string;
+
+  /** NATS user and password, when the servers require them (from the service's Secret). */
+  @IsOptional()
+  @IsString()
+  NATS_USER?: string;
+
+  @IsOptional()
+  @IsString()
+  NATS_PASSWORD?: string;
+
+  /** The CA bundle (PEM) the NATS servers' certificates chain to; implies TLS. */
+  @IsOptional()
+  @IsString()
+  NATS_CA_FILE?: string;
 
   /** Prefix of every subject and stream name, so several environments can share one NATS cluster. */
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must contain only letters, digits, _ and -' })
@@ -92,6 +106,18 @@ export class ServiceConfig extends BusConfig {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
+
+  /**
+   * The CA bundle (PEM) DATABASE_URL's server certificate must chain to, for a server whose
+   * certificate a private CA signed; the connection is TLS with the host name checked.
+   */
+  @IsOptional()
+  @IsString()
+  @ValidateBy({
+    name: 'withDatabaseUrl',
+    validator: { validate: (_value: unknown, args) => (args?.object as ServiceConfig).DATABASE_URL !== undefined, defaultMessage: () => 'needs DATABASE_URL (the embedded PostgreSQL has no TLS)' },
+  })
+  DATABASE_CA_FILE?: string;
 
   @IsString()
   DATA_DIR: string = '.data';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, CreateBusTables1763700000000, createRequestServer, eventStreamLimits, EventsModule, NatsRequestServer, type BusOptions, type BusTransport } from '@gatehouse/bus';
+import { BusModule, CreateBusTables1763700000000, createRequestServer, eventStreamLimits, EventsModule, NatsRequestServer, natsTransportFromConfig, type BusOptions, type BusTransport } from '@gatehouse/bus';
 import { DatabaseModule, migrateServiceSchema, openMigratedDatabase, openServiceDatabase, SchemaNotMigratedError, startEmbeddedPostgres, type EmbeddedDatabase, type ServiceDatabaseOptions } from '@gatehouse/db';
 import {
   busMetrics,
@@ -52,8 +52,8 @@ const MEMBERSHIP_CHECK_MS = 2_000;
 const FAILURES_BEFORE_LEAVING = 2;
 
 /** What a service's schema holds besides its own tables: the outbox and the handled-event ids. */
-export function databaseOf(definition: ServiceDefinition, url: string): ServiceDatabaseOptions {
-  return { url, schema: definition.schema, entities: definition.entities, migrations: [CreateBusTables1763700000000, ...definition.migrations] };
+export function databaseOf(definition: ServiceDefinition, url: string, caFile?: string): ServiceDatabaseOptions {
+  return { url, caFile, schema: definition.schema, entities: definition.entities, migrations: [CreateBusTables1763700000000, ...definition.migrations] };
 }
 
 /**
@@ -66,7 +66,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   const { config } = runtime;
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   collectProcessMetrics();
-  const database = databaseOf(definition, runtime.databaseUrl);
+  const database = databaseOf(definition, runtime.databaseUrl, config.DATABASE_CA_FILE);
   const dataSource = await waitFor(
     `database of ${definition.name}`,
     () => (runtime.migrate ? openMigratedDatabase(database) : openServiceDatabase(database)),
@@ -198,7 +198,7 @@ export async function runStandaloneService<C extends ServiceConfig>(definition: 
   }
   const service = await startService(definition, {
     config,
-    transport: { kind: 'nats', servers: config.NATS_URL.split(',') },
+    transport: natsTransportFromConfig({ ...config, NATS_URL: config.NATS_URL }),
     databaseUrl,
     // The embedded database has one role: nothing to separate.
     migrate: embedded !== undefined,
@@ -219,7 +219,7 @@ export async function migrateStandalone(definitions: ServiceDefinition<any>[]): 
   if (!config.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL is required to run migrations (with the role that owns the schemas)');
   const logger = createLogger('migrate', config.LOG_LEVEL);
   for (const definition of definitions) {
-    const applied = await waitFor(`migrating ${definition.schema}`, () => migrateServiceSchema(databaseOf(definition, config.DATABASE_URL as string)), logger, {
+    const applied = await waitFor(`migrating ${definition.schema}`, () => migrateServiceSchema(databaseOf(definition, config.DATABASE_URL as string, config.DATABASE_CA_FILE)), logger, {
       retryable: isDatabaseUnavailable,
     });
     logger.info(`${definition.schema}: ${applied.length ? `applied ${applied.join(', ')}` : 'already at this release\'s version'}`);

@@ -10,7 +10,7 @@ import { ReadModels } from '../read-models/read-models';
 
 export function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
   return options.transport.kind === 'nats'
-    ? JetStreamEventTransport.connect(options.transport.servers, options.namespace, options.stream)
+    ? JetStreamEventTransport.connect(options.transport, options.namespace, options.stream)
     : options.transport.hub.events;
 }
 

@@ -17,7 +17,8 @@ import {
 } from 'nats';
 import type { EventEnvelope, EventType } from '@gatehouse/contracts';
 import type { EventStreamLimits } from '../bus-options';
-import { NATS_CONNECTION_OPTIONS } from '../requests/nats.transport';
+import type { NatsEndpoint } from '../bus-options';
+import { natsConnectionOptions } from '../requests/nats.transport';
 import { describeError } from './describe-error';
 import { EVENT_RETENTION_MS } from './event-retention';
 import { redeliveryDelayMs, type EventHandler, type EventListener, type EventSubscription, type EventTransport } from './event-transport';
@@ -69,8 +70,8 @@ export class JetStreamEventTransport implements EventTransport {
     }
   }
 
-  static async connect(servers: string[], namespace: string, limits: EventStreamLimits = { replicas: 1, maxBytes: -1 }): Promise<JetStreamEventTransport> {
-    const nc = await connect({ servers, name: `${namespace}-events`, ...NATS_CONNECTION_OPTIONS });
+  static async connect(endpoint: NatsEndpoint, namespace: string, limits: EventStreamLimits = { replicas: 1, maxBytes: -1 }): Promise<JetStreamEventTransport> {
+    const nc = await connect(natsConnectionOptions(endpoint, `${namespace}-events`));
     try {
       const jsm = await nc.jetstreamManager();
       await ensureStream(jsm, namespace, limits);

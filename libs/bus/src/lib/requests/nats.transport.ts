@@ -4,6 +4,7 @@ import { problem } from '@gatehouse/platform';
 import { connect, Empty, ErrorCode, headers, JSONCodec, NatsError, type ConnectionOptions, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { TimeoutError } from 'rxjs';
+import type { NatsEndpoint } from '../bus-options';
 import type { RequestClient } from './bus-client';
 import { handleRequest } from './request-handling';
 
@@ -12,12 +13,18 @@ import { handleRequest } from './request-handling';
  * it takes (a process started during an outage comes up when NATS does), and a lost one is
  * retried forever, 1 to 2 s apart (jittered, so replicas do not return in step).
  */
-export const NATS_CONNECTION_OPTIONS = {
+const NATS_CONNECTION_OPTIONS = {
   maxReconnectAttempts: -1,
   reconnectTimeWait: 1_000,
   reconnectJitter: 1_000,
   waitOnFirstConnect: true,
 } satisfies Partial<ConnectionOptions>;
+
+/** A connection's options: NATS_CONNECTION_OPTIONS, the endpoint's credentials, and TLS when a URL says `tls://` or a CA bundle is given. */
+export function natsConnectionOptions(endpoint: NatsEndpoint, name: string): ConnectionOptions {
+  const tls = endpoint.caFile ? { caFile: endpoint.caFile } : endpoint.servers.some((server) => server.startsWith('tls://')) ? {} : undefined;
+  return { servers: endpoint.servers, name, user: endpoint.user, pass: endpoint.password, tls, ...NATS_CONNECTION_OPTIONS };
+}
 
 /** The header carrying the moment (epoch ms) the caller stops waiting; clocks are kept in sync (NTP). */
 export const DEADLINE_HEADER = 'Gatehouse-Deadline';
@@ -39,7 +46,7 @@ class NatsLink {
   private state: 'connecting' | 'connected' | 'reconnecting' | 'closed' = 'connecting';
 
   constructor(
-    private readonly servers: string[],
+    private readonly endpoint: NatsEndpoint,
     private readonly name: string,
     namespace: string,
     private readonly logger: Logger,
@@ -50,7 +57,7 @@ class NatsLink {
   /** The connection, once NATS answers (retried for as long as it takes). */
   connect(): Promise<NatsConnection> {
     if (!this.connection) {
-      const connecting: Promise<NatsConnection> = connect({ servers: this.servers, name: this.name, ...NATS_CONNECTION_OPTIONS }).then((nc) => {
+      const connecting: Promise<NatsConnection> = connect(natsConnectionOptions(this.endpoint, this.name)).then((nc) => {
         // Closed while it was still waiting for NATS.
         if (this.connection !== connecting) {
           void nc.close();
@@ -139,13 +146,13 @@ export class NatsRequestServer extends Server implements CustomTransportStrategy
   private closed = false;
 
   constructor(
-    servers: string[],
+    endpoint: NatsEndpoint,
     private readonly queue: string,
     private readonly namespace: string,
     private readonly graceMs: number,
   ) {
     super();
-    this.link = new NatsLink(servers, `${namespace}-${queue}-requests`, namespace, new Logger(`NatsRequestServer(${queue})`));
+    this.link = new NatsLink(endpoint, `${namespace}-${queue}-requests`, namespace, new Logger(`NatsRequestServer(${queue})`));
   }
 
   /** Whether requests reach this replica now: connected, and not drained out of its queue group. */
@@ -241,11 +248,11 @@ export class NatsRequestClient implements RequestClient {
   private readonly link: NatsLink;
 
   constructor(
-    servers: string[],
+    endpoint: NatsEndpoint,
     private readonly namespace: string,
     name = 'client',
   ) {
-    this.link = new NatsLink(servers, `${namespace}-${name}-requests`, namespace, new Logger('NatsRequestClient'));
+    this.link = new NatsLink(endpoint, `${namespace}-${name}-requests`, namespace, new Logger('NatsRequestClient'));
   }
 
   get disconnected(): boolean {

@@ -311,13 +311,13 @@ export function Idempotent(): MethodDecorator {
 export class IdempotencyModule implements OnApplicationShutdown {
   constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
 
-  static forRoot(redisUrl: string | undefined, timeoutMs: number): DynamicModule {
+  static forRoot(redisUrl: string | undefined, timeoutMs: number, namespace: string): DynamicModule {
     return {
       module: IdempotencyModule,
       providers: [
         {
           provide: IDEMPOTENCY_STORE,
-          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new RedisOrMemory(connectRedis(redisUrl, timeoutMs), 'idempotency')) : new MemoryIdempotencyStore()),
+          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new RedisOrMemory(connectRedis(redisUrl, timeoutMs, namespace), 'idempotency')) : new MemoryIdempotencyStore()),
         },
         IdempotencyInterceptor,
       ],

@@ -50,8 +50,8 @@ export class RedisWindowStorage implements ThrottlerStorage {
 
   constructor(private readonly store: RedisOrMemory) {}
 
-  static connect(url: string, timeoutMs: number): RedisWindowStorage {
-    return new RedisWindowStorage(new RedisOrMemory(connectRedis(url, timeoutMs), 'rate_limit'));
+  static connect(url: string, timeoutMs: number, namespace: string): RedisWindowStorage {
+    return new RedisWindowStorage(new RedisOrMemory(connectRedis(url, timeoutMs, namespace), 'rate_limit'));
   }
 
   increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {

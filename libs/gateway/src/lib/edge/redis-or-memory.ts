@@ -10,8 +10,10 @@ const RETRY_AFTER_MS = 1_000;
  * a call that takes longer than `timeoutMs` (REDIS_TIMEOUT_MS) fails, so the replica's own memory
  * answers instead.
  */
-export function connectRedis(url: string, timeoutMs: number): Redis {
+export function connectRedis(url: string, timeoutMs: number, namespace: string): Redis {
   return new IORedis(url, {
+    // Every key under BUS_NAMESPACE (`<namespace>:ratelimit:…`, `<namespace>:idempotency:…`): deployments sharing a Redis count apart.
+    keyPrefix: `${namespace}:`,
     commandTimeout: timeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

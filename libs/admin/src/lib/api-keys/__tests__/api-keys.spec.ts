@@ -24,7 +24,7 @@ describe('API keys', () => {
     await harness.start();
     admin = await harness.request(AdminRequests.CreateSession, { email: BOOTSTRAP.email, password: BOOTSTRAP.password });
     publicationId = admin.publication.id;
-    events = await JetStreamEventTransport.connect([testNatsUrl()], harness.namespace);
+    events = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, harness.namespace);
     subscription = await events.consume('test-reader', [InternalEvents.ApiKeyRevoked.name], async (envelope) => {
       revocations.push(envelope as EventEnvelope<ApiKeyRevokedData>);
     });

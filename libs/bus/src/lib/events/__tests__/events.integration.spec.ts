@@ -52,7 +52,7 @@ describe('events over JetStream', () => {
 
   beforeEach(async () => {
     namespace = uniqueNamespace('events');
-    transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     relay = new OutboxRelay(dataSource, transport);
     consumers = new EventConsumers(dataSource, transport);
     await relay.start();
@@ -196,7 +196,7 @@ describe('events over JetStream', () => {
 
   it('keeps events it could not publish, and publishes them once the bus is reachable', async () => {
     await consumers.subscribe('notes-indexer', [NoteAdded], recordEffect('notes-indexer'));
-    const unreachable = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const unreachable = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     await unreachable.close();
     const failingRelay = new OutboxRelay(dataSource, unreachable);
     await relay.stop();

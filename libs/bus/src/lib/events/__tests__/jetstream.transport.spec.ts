@@ -21,7 +21,7 @@ describe('JetStreamEventTransport', () => {
   let transports: JetStreamEventTransport[];
 
   const replica = async () => {
-    const transport = await JetStreamEventTransport.connect([testNatsUrl()], namespace);
+    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     transports.push(transport);
     return transport;
   };
@@ -42,10 +42,10 @@ describe('JetStreamEventTransport', () => {
 
   it('sizes and ages the stream as configured, and applies a new cap and age when a service starts with them', async () => {
     const DAY_NS = 24 * 3600 * 1e9;
-    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 50_000_000 }));
+    transports.push(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace, { replicas: 1, maxBytes: 50_000_000 }));
     const jsm = await nats.jetstreamManager();
     expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000, max_age: 7 * DAY_NS });
-    transports.push(await JetStreamEventTransport.connect([testNatsUrl()], namespace, { replicas: 1, maxBytes: 80_000_000, maxAgeMs: 3 * 24 * 3600_000 }));
+    transports.push(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace, { replicas: 1, maxBytes: 80_000_000, maxAgeMs: 3 * 24 * 3600_000 }));
     expect((await jsm.streams.info(`${namespace}_events`)).config).toMatchObject({ max_bytes: 80_000_000, max_age: 3 * DAY_NS });
   });
 

@@ -31,7 +31,7 @@ describe.each([
     'JetStream',
     () => {
       const namespace = uniqueNamespace();
-      return () => JetStreamEventTransport.connect([testNatsUrl()], namespace);
+      return () => JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     },
   ],
 ])('listen() fan-out on the %s transport', (_name, factory: () => () => Promise<EventTransport>) => {

@@ -45,7 +45,7 @@ describe('requests over NATS', () => {
   let raw: NatsConnection;
 
   beforeAll(async () => {
-    server = new NatsRequestServer([testNatsUrl()], 'identity', namespace, 5_000);
+    server = new NatsRequestServer({ servers: [testNatsUrl()] }, 'identity', namespace, 5_000);
     app = await NestFactory.createMicroservice(RecordingModule, { strategy: server, logger: false });
     app.useGlobalFilters(new ProblemFilter(createLogger('test', 'silent')));
     await app.listen();
