@@ -13634,7 +13634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: the customer has no account at the processor yet (never checked out) */
+            /** @description `not_found`: billing knows no account of the customer at the processor (no checkout, no processor subscription) */
             404: {
                 headers: {
                     [name: string]: unknown;
