@@ -116,6 +116,6 @@ export const InternalEvents = {
   CustomerDeleted: changeNotice<{ customerId: string }>('internal.customer.deleted'),
   /** Every access replica forgets the rules of the envelope's publication: a paywall, segment, experiment or the crawler policy changed. */
   AccessRulesChanged: changeNotice<Record<string, never>>('internal.access.rules.changed'),
-  /** Every gateway replica forgets the publication's keys, whose lookups carry its domains. */
-  PublicationDomainsChanged: changeNotice<{ publicationId: string }>('internal.publication.domains_changed'),
+  /** Every gateway replica forgets the publication's keys, whose lookups carry its domains and self-registration setting. */
+  PublicationChanged: changeNotice<{ publicationId: string }>('internal.publication.changed'),
 } as const;
