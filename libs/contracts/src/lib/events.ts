@@ -55,8 +55,13 @@ export interface NewsletterSubscribeData extends VisitorEventData {
   data: Record<string, unknown>;
 }
 
+/**
+ * The names of the fields the reader filled in, never their values: events, the outbox and
+ * webhook delivery rows are kept past what a reader's erasure reaches, so nothing personal rides
+ * in them. The values stay on the publisher's page (the elements' `data-submit` DOM event).
+ */
 export interface DataSubmitData extends VisitorEventData {
-  data: Record<string, unknown>;
+  fields: string[];
 }
 
 export interface PaywallEventData extends VisitorEventData {
@@ -84,6 +89,7 @@ export const Events = {
   InvoiceUpcoming: eventType<InvoiceEventData>('invoice.upcoming'),
   CustomerCreated: eventType<CustomerEventData>('customer.created'),
   CustomerUpdated: eventType<CustomerEventData>('customer.updated'),
+  CustomerVerified: eventType<CustomerEventData>('customer.verified'),
   CustomerDeleted: eventType<CustomerEventData>('customer.deleted'),
   PaywallShown: eventType<PaywallEventData>('paywall.shown'),
   PaywallDismissed: eventType<PaywallEventData>('paywall.dismissed'),

@@ -1566,7 +1566,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2796,7 +2796,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
