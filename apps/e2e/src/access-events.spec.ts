@@ -1,5 +1,6 @@
 import { AccessRequests, Events, type AccessStats, type PaywallView } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { ACCESS_TIME, AccessSystem, EventReader, SITE } from './support/access';
 
 const EMITTED = [Events.NewsletterSubscribe, Events.DataSubmit, Events.PaywallShown, Events.PaywallDismissed, Events.PaywallConverted, Events.ExperimentAssigned];
@@ -143,7 +144,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
   });
 
   describe('emitted events (docs/access.md)', () => {
-    it('newsletter.subscribe and data.submit carry the visitor, the page and the data', async () => {
+    it('newsletter.subscribe carries the visitor, the page and the data; data.submit the names of the fields filled in, never their values', async () => {
       const customer = await system.register();
       const visitor = `visitor-${randomUUID()}`;
       await system.track(
@@ -163,9 +164,19 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
       });
 
       const occurredAt = new Date(ACCESS_TIME.getTime() - 3600_000).toISOString();
-      await system.track({ type: 'data_submit', url: page('/ev/form'), userId: visitor, data: { role: 'Editor' }, occurredAt });
+      await system.track({ type: 'data_submit', url: page('/ev/form'), userId: visitor, data: { role: 'Managing Editor', phone: '+49 30 1234567', fax: '' }, occurredAt });
       const submitted = await reader.waitFor(Events.DataSubmit.name, (d: { visitorId: string }) => d.visitorId === visitor);
-      expect(submitted.data).toEqual({ visitorId: visitor, customerId: null, url: page('/ev/form'), paywallId: null, occurredAt, data: { role: 'Editor' } });
+      expect(submitted.data).toEqual({ visitorId: visitor, customerId: null, url: page('/ev/form'), paywallId: null, occurredAt, fields: ['role', 'phone'] });
+      // Nor does the outbox row (kept for a week, past what a reader's erasure reaches) hold them.
+      const sql = new Client({ connectionString: system.databaseUrl });
+      await sql.connect();
+      try {
+        const { rows } = await sql.query(`SELECT data::text AS data FROM access.outbox WHERE name = 'data.submit' AND data->>'visitorId' = $1`, [visitor]);
+        expect(rows).toHaveLength(1);
+        expect(rows[0].data).not.toMatch(/Managing Editor|1234567/);
+      } finally {
+        await sql.end();
+      }
     });
 
     it('paywall.shown, .dismissed and .converted, and experiment.assigned for a shown variant', async () => {

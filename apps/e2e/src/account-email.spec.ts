@@ -102,7 +102,7 @@ describe('account email through the gateway, over SMTP', () => {
       body: { brandingMode: 'themed', brandColor: '#c2410c', logoUrl: 'https://cdn.alpha.example/logo.png' },
     });
     expect(branding.status).toBe(200);
-    events = await EventReader.start(namespace, [Events.CustomerUpdated.name]);
+    events = await EventReader.start(namespace, [Events.CustomerCreated.name, Events.CustomerUpdated.name, Events.CustomerVerified.name]);
   }, 90_000);
 
   afterAll(async () => {
@@ -137,8 +137,13 @@ describe('account email through the gateway, over SMTP', () => {
     expect(verified.body).toMatchObject({ id: registered.customer.id, email, emailVerified: true });
     const me = await api('/auth/customers/me', { key: publishableKey, token: registered.accessToken });
     expect(me.body.emailVerified).toBe(true);
-    const updated = await eventually(() => events.named(Events.CustomerUpdated.name).find((e) => (e.data as { customerId: string }).customerId === registered.customer.id));
-    expect(updated.data).toMatchObject({ email, emailVerified: true });
+    // A publisher's ESP or CRM follows: customer.created on registration, customer.verified once the link is opened.
+    const ofReader = () => events.received.filter((e) => (e.data as { customerId: string }).customerId === registered.customer.id);
+    const announced = await eventually(() => (ofReader().length === 2 ? ofReader() : undefined));
+    expect(announced.map(({ name, data }) => ({ name, data }))).toEqual([
+      { name: 'customer.created', data: { customerId: registered.customer.id, email, name: 'Ada Reader', emailVerified: false, createdAt: expect.any(String) } },
+      { name: 'customer.verified', data: { customerId: registered.customer.id, email, name: 'Ada Reader', emailVerified: true, createdAt: expect.any(String) } },
+    ]);
 
     const again = await api('/auth/customers/verify-email', { key: publishableKey, body: { token: link.token } });
     expect(again.status).toBe(401);

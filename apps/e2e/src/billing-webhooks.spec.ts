@@ -351,6 +351,35 @@ describe('billing: inbound processor events', () => {
     });
   });
 
+  describe('the billing portal of a subscriber the processor told us of (issue 24)', () => {
+    async function portalOf(customer: Customer) {
+      const portal = await system.api('/subscriptions/portal', { key: system.publishableKey, token: customer.accessToken, body: { returnUrl: 'https://billing.example/account' } });
+      const [made] = (await system.fake.requestsTo('POST', '/v1/billing_portal/sessions')).slice(-1);
+      return { portal, made };
+    }
+
+    it('opens the portal for a reader whose subscription an operator started at the processor, learned from its subscription event', async () => {
+      const customer = await system.customer();
+      const { subscription, event } = await processorSubscription(customer);
+      await system.deliverOk(event);
+      await system.eventuallySubscription(customer.id, { status: 'active' });
+      const { portal, made } = await portalOf(customer);
+      expect(portal.status).toBe(201);
+      expect(portal.body.url).toMatch(new RegExp(`^${system.fake.url}/portal/bps_`));
+      expect(made.body).toEqual({ customer: subscription['customer'], return_url: 'https://billing.example/account' });
+    });
+
+    it('opens the portal for a reader whose first word from the processor is an invoice of such a subscription', async () => {
+      const customer = await system.customer();
+      const { subscription } = await processorSubscription(customer);
+      await system.deliverOk(await system.fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded'));
+      await system.eventuallySubscription(customer.id, { status: 'active' });
+      const { portal, made } = await portalOf(customer);
+      expect(portal.status).toBe(201);
+      expect(made.body.customer).toBe(subscription['customer']);
+    });
+  });
+
   describe('delivery order and repetition (decisions F3)', () => {
     it('handles the same event delivered twice once: one effect, one outbound event', async () => {
       const customer = await system.customer();

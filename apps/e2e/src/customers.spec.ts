@@ -266,4 +266,44 @@ describe('customer records (spec 4.7, decisions H3)', () => {
       await restarted.close();
     }
   });
+
+  describe('self-registration as a publication setting (issue 24)', () => {
+    it("closed by staff, registration answers 403 registration_closed in plain words, and existing readers still sign in, get codes and reset passwords", async () => {
+      const members = await anotherTenant(api, 'members');
+      const key = members.keys.publishableKey;
+      const register = (email: string) => api('/auth/customers/register', { key, body: { email, password: 'reader-password', name: 'Mia' } });
+      const existing = newEmail('member');
+      expect((await register(existing)).status).toBe(201);
+
+      const closed = await api(`/admin/publications/${members.publicationId}`, { method: 'PATCH', session: members.session, body: { selfRegistration: false } });
+      expect(closed.body).toMatchObject({ id: members.publicationId, selfRegistration: false });
+      const refused = await register(newEmail('newcomer'));
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body).toMatchObject({ code: 'registration_closed', detail: 'This site does not take new accounts. If you already have one, sign in.' });
+      // The secret key too: a publisher's server makes accounts with POST /customers.
+      expect((await api('/auth/customers/register', { key: members.keys.secretKey, body: { email: newEmail('server'), password: 'reader-password', name: 'Sam' } })).body).toMatchObject({
+        status: 403,
+        code: 'registration_closed',
+      });
+      expect((await api('/customers', { key: members.keys.secretKey, body: { email: newEmail('staff-made'), name: 'Sid' } })).status).toBe(201);
+
+      const login = await api('/auth/customers/login', { key, body: { email: existing, password: 'reader-password' } });
+      expect(login.status).toBe(200);
+      expect((await api('/auth/customers/login-code', { key, body: { email: existing } })).status).toBe(202);
+      expect((await api('/auth/customers/password-reset', { key, body: { email: existing } })).status).toBe(202);
+      const listed = await api('/admin/publications', { session: members.session });
+      expect(listed.body.items.find((p: { id: string }) => p.id === members.publicationId)).toMatchObject({ selfRegistration: false });
+
+      await api(`/admin/publications/${members.publicationId}`, { method: 'PATCH', session: members.session, body: { selfRegistration: true } });
+      expect((await register(newEmail('welcome'))).status).toBe(201);
+    });
+
+    it('takes only true or false for the setting, and only with a staff session', async () => {
+      const bad = await api(`/admin/publications/${beta.publicationId}`, { method: 'PATCH', session: beta.session, body: { selfRegistration: 'no' } });
+      expect(bad.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [expect.objectContaining({ field: 'selfRegistration' })] });
+      expect((await api(`/admin/publications/${beta.publicationId}`, { method: 'PATCH', body: { selfRegistration: false } })).body).toMatchObject({ status: 401, code: 'session_required' });
+      expect((await api('/auth/customers/register', { key: beta.keys.publishableKey, body: { email: newEmail('open'), password: 'reader-password', name: 'Ola' } })).status).toBe(201);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { Button } from '../components/ui/button';
 import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
 import { Field, Input, Textarea } from '../components/ui/field';
+import { Toggle } from '../components/ui/toggle';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { FormFooter } from '../components/ui/form-footer';
@@ -31,6 +32,7 @@ const publicationSchema = z.object({
         .max(50, 'At most 50 domains.')
         .refine((domains) => domains.every((domain) => HOST.test(domain)), 'Each domain must be a host name such as example.com or *.example.com.'),
     ),
+  selfRegistration: z.boolean(),
 });
 type PublicationInput = z.input<typeof publicationSchema>;
 type PublicationOutput = z.output<typeof publicationSchema>;
@@ -118,13 +120,13 @@ function PublicationDialog({
   const navigate = useNavigate();
   const form = useForm<PublicationInput, unknown, PublicationOutput>({
     resolver: zodResolver(publicationSchema),
-    defaultValues: { name: publication?.name ?? '', domains: publication?.domains.join('\n') ?? '' },
+    defaultValues: { name: publication?.name ?? '', domains: publication?.domains.join('\n') ?? '', selfRegistration: publication?.selfRegistration ?? true },
   });
   const save = useMutation({
     // A new publication becomes the current one: what the creator does next is for it.
-    mutationFn: async (values: PublicationOutput) => {
-      if (publication) return { saved: await api.publications.update(publication.id, values), session: null };
-      const created = await api.publications.create(values);
+    mutationFn: async ({ selfRegistration, ...draft }: PublicationOutput) => {
+      if (publication) return { saved: await api.publications.update(publication.id, { ...draft, selfRegistration }), session: null };
+      const created = await api.publications.create(draft);
       return { saved: created, session: await api.session.switchPublication(created.id) };
     },
     onSuccess: ({ saved, session }) => {
@@ -150,6 +152,15 @@ function PublicationDialog({
         <Field label="Domains" hint="One per line or separated by commas, e.g. example.com and *.example.com." error={errors.domains?.message}>
           {(control) => <Textarea rows={4} className="font-mono" {...control} {...form.register('domains')} />}
         </Field>
+        {publication && (
+          <Toggle
+            checked={form.watch('selfRegistration')}
+            onCheckedChange={(on) => form.setValue('selfRegistration', on, { shouldDirty: true })}
+            label="Readers may create their own accounts"
+          >
+            Readers may create their own accounts (existing readers can always sign in)
+          </Toggle>
+        )}
         <FormFooter error={save.error} onCancel={onClose} submitLabel={publication ? 'Save' : 'Create publication'} pending={save.isPending} />
       </form>
     </Dialog>

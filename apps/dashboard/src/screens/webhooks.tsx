@@ -20,7 +20,7 @@ import { FormFooter } from '../components/ui/form-footer';
 const EVENT_GROUPS = {
   Subscriptions: ['subscription.created', 'subscription.updated', 'subscription.cancelled', 'subscription.trial_ended'],
   Invoices: ['invoice.paid', 'invoice.payment_failed', 'invoice.upcoming'],
-  Customers: ['customer.created', 'customer.updated', 'customer.deleted'],
+  Customers: ['customer.created', 'customer.verified', 'customer.updated', 'customer.deleted'],
   Paywalls: ['paywall.shown', 'paywall.dismissed', 'paywall.converted'],
   Experiments: ['experiment.assigned', 'experiment.converted'],
   'Newsletter and data walls': ['newsletter.subscribe', 'data.submit'],

@@ -49,11 +49,14 @@ describe('dashboard: publications', () => {
     await browser.screenshot(page, 'dashboard-publication-created');
   });
 
-  it('edits its name and domains, and the switcher moves every screen to it', async () => {
+  it('edits its name, domains and self-registration, and the switcher moves every screen to it', async () => {
     await page.getByRole('button', { name: 'Edit The Evening Post' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit The Evening Post' });
     await dialog.getByLabel('Name').fill('The Evening Star');
     await dialog.getByLabel('Domains').fill('eveningstar.example\n*.eveningstar.example');
+    const selfRegistration = dialog.getByRole('switch', { name: 'Readers may create their own accounts' });
+    expect(await selfRegistration.getAttribute('aria-checked')).toBe('true');
+    await selfRegistration.click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('The Evening Star was saved.').waitFor();
     await page.getByRole('row', { name: /The Evening Star/ }).getByText('eveningstar.example, *.eveningstar.example').waitFor();
@@ -66,6 +69,6 @@ describe('dashboard: publications', () => {
     const login = await system.api('/admin/session', { body: OWNER });
     const session = /service_session=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
     const { items } = (await system.api('/admin/publications', { session })).body;
-    expect(items).toContainEqual({ id: expect.any(String), name: 'The Evening Star', domains: ['eveningstar.example', '*.eveningstar.example'], role: 'admin' });
+    expect(items).toContainEqual({ id: expect.any(String), name: 'The Evening Star', domains: ['eveningstar.example', '*.eveningstar.example'], selfRegistration: false, role: 'admin' });
   });
 });

@@ -343,9 +343,13 @@ ${withoutStyle ? '' : NO_FLASH}
     await expect(form.locator('#company-error').textContent()).resolves.toBe('');
     await expect(form.locator('[part~="form-error"]').textContent()).resolves.toBe('');
     expect(await paidVisible(page)).toBe(false);
-    await form.getByLabel('Work email').fill(`ada-${randomUUID()}@example.com`);
+    const workEmail = `ada-${randomUUID()}@example.com`;
+    await form.getByLabel('Work email').fill(workEmail);
+    const handedToPage = page.evaluate(() => new Promise((resolve) => document.addEventListener('data-submit', (event) => resolve((event as CustomEvent).detail), { once: true })));
     await next.click();
     await page.locator('.paid').waitFor({ state: 'visible', timeout: 30_000 });
+    // The values are the page's: the service records and announces only which fields were filled in.
+    expect(await handedToPage).toEqual({ paywallId: paywallIds['data'], data: { company: 'Harbour Trust', work_email: workEmail } });
     await context.close();
   }, LONG);
 

@@ -297,7 +297,7 @@ function exampleData(): Map<EventType<any>, unknown> {
   const experiment = { experimentId: randomUUID(), variantId: randomUUID(), paywallId: randomUUID(), visitorId: 'visitor-1', customerId: null };
   return new Map([
     example(Events.NewsletterSubscribe, { ...visitor, email: 'reader@example.com', data: {} }),
-    example(Events.DataSubmit, { ...visitor, data: { company: 'ACME' } }),
+    example(Events.DataSubmit, { ...visitor, fields: ['company'] }),
     example(Events.SubscriptionCreated, subscription),
     example(Events.SubscriptionUpdated, { ...subscription, cancelAtPeriodEnd: true }),
     example(Events.SubscriptionCancelled, { ...subscription, status: 'cancelled' }),
@@ -307,6 +307,7 @@ function exampleData(): Map<EventType<any>, unknown> {
     example(Events.InvoiceUpcoming, { ...invoice, invoiceId: null, amountPaid: 0, nextPaymentAttempt: '2031-02-01T00:00:00.000Z' }),
     example(Events.CustomerCreated, customer),
     example(Events.CustomerUpdated, { ...customer, name: 'Reader Renamed' }),
+    example(Events.CustomerVerified, { ...customer, emailVerified: true }),
     example(Events.CustomerDeleted, customer),
     example(Events.PaywallShown, { ...visitor, experimentId: null, variantId: null }),
     example(Events.PaywallDismissed, { ...visitor, experimentId: null, variantId: null }),

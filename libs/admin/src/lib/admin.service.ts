@@ -17,6 +17,7 @@ import { Staff } from './staff/staff.entity';
 import { StatsModule } from './stats/stats.module';
 import { CreateTeamTables1764000000000 } from './migrations/1764000000000-create-team-tables';
 import { KeepPublishableKeys1764100000000 } from './migrations/1764100000000-keep-publishable-keys';
+import { AddSelfRegistrationSetting1764240000000 } from './migrations/1764240000000-add-self-registration-setting';
 import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
@@ -33,5 +34,5 @@ export const adminService: ServiceDefinition<AdminConfig> = {
   module: AdminModule,
   config: AdminConfig,
   entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddSelfRegistrationSetting1764240000000],
 };

@@ -18,6 +18,11 @@ export interface PublicationView {
   name: string;
   /** Host names; `*.example.com` matches any subdomain. */
   domains: string[];
+  /**
+   * Whether readers may create their own accounts (`POST /auth/customers/register`); when off,
+   * that answers 403 `registration_closed`, and existing readers still sign in.
+   */
+  selfRegistration: boolean;
 }
 
 export interface MembershipView extends PublicationView {
@@ -65,6 +70,8 @@ export interface ResolvedApiKey {
   publicationId: string;
   /** The publication's domains, for the access-check URL rule. */
   domains: string[];
+  /** Whether the publication lets readers register themselves. */
+  selfRegistration: boolean;
 }
 
 export interface ApiKeyView {
@@ -165,7 +172,7 @@ export const AdminRequests = {
   /** The caller becomes the new publication's admin. */
   CreatePublication: requestPattern<{ staffId: string; name: string; domains: string[] }, MembershipView>('admin.publications.create'),
   /** 404 unless the caller is a member; 403 forbidden unless an admin of it. */
-  UpdatePublication: requestPattern<{ staffId: string; publicationId: string; name?: string; domains?: string[] }, MembershipView>(
+  UpdatePublication: requestPattern<{ staffId: string; publicationId: string; name?: string; domains?: string[]; selfRegistration?: boolean }, MembershipView>(
     'admin.publications.update',
   ),
 

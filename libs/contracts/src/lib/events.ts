@@ -55,8 +55,13 @@ export interface NewsletterSubscribeData extends VisitorEventData {
   data: Record<string, unknown>;
 }
 
+/**
+ * The names of the fields the reader filled in, never their values: events, the outbox and
+ * webhook delivery rows are kept past what a reader's erasure reaches, so nothing personal rides
+ * in them. The values stay on the publisher's page (the elements' `data-submit` DOM event).
+ */
 export interface DataSubmitData extends VisitorEventData {
-  data: Record<string, unknown>;
+  fields: string[];
 }
 
 export interface PaywallEventData extends VisitorEventData {
@@ -84,6 +89,7 @@ export const Events = {
   InvoiceUpcoming: eventType<InvoiceEventData>('invoice.upcoming'),
   CustomerCreated: eventType<CustomerEventData>('customer.created'),
   CustomerUpdated: eventType<CustomerEventData>('customer.updated'),
+  CustomerVerified: eventType<CustomerEventData>('customer.verified'),
   CustomerDeleted: eventType<CustomerEventData>('customer.deleted'),
   PaywallShown: eventType<PaywallEventData>('paywall.shown'),
   PaywallDismissed: eventType<PaywallEventData>('paywall.dismissed'),
@@ -116,6 +122,6 @@ export const InternalEvents = {
   CustomerDeleted: changeNotice<{ customerId: string }>('internal.customer.deleted'),
   /** Every access replica forgets the rules of the envelope's publication: a paywall, segment, experiment or the crawler policy changed. */
   AccessRulesChanged: changeNotice<Record<string, never>>('internal.access.rules.changed'),
-  /** Every gateway replica forgets the publication's keys, whose lookups carry its domains. */
-  PublicationDomainsChanged: changeNotice<{ publicationId: string }>('internal.publication.domains_changed'),
+  /** Every gateway replica forgets the publication's keys, whose lookups carry its domains and self-registration setting. */
+  PublicationChanged: changeNotice<{ publicationId: string }>('internal.publication.changed'),
 } as const;

@@ -449,7 +449,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a publication or change its domains (admins of it only). */
+        /** Rename a publication, change its domains, or open or close self-registration (admins of it only). */
         patch: operations["PublicationsController_update"];
         trace?: never;
     };
@@ -1566,7 +1566,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -1948,6 +1948,8 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "editor" | "viewer";
+            /** @description Whether readers may create their own accounts (`POST /auth/customers/register`). */
+            selfRegistration: boolean;
         };
         MeterDto: {
             limit: number;
@@ -2219,7 +2221,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "not_found" | "email_taken" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -2771,6 +2773,8 @@ export interface components {
              */
             domains?: string[];
             name?: string;
+            /** @description Whether readers may create their own accounts; when off, registration answers 403 `registration_closed` and existing readers still sign in. */
+            selfRegistration?: boolean;
         };
         UpdateSegmentDto: {
             conditions?: components["schemas"]["SegmentConditionDto"][];
@@ -2792,7 +2796,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -11655,7 +11659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `url_not_in_publication`: `returnUrl` is not on the publication's domains */
+            /** @description `url_not_in_publication`: `returnUrl` is not on the publication's domains; `registration_closed`: the publication has turned self-registration off */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11663,7 +11667,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "url_not_in_publication";
+                        code?: "url_not_in_publication" | "registration_closed";
                     };
                 };
             };
@@ -13634,7 +13638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: the customer has no account at the processor yet (never checked out) */
+            /** @description `not_found`: billing knows no account of the customer at the processor (no checkout, no processor subscription) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'url_not_in_publication',
   'forbidden',
   'csrf_failed',
+  'registration_closed',
   'not_found',
   'email_taken',
   'conflict',

@@ -264,6 +264,8 @@ export abstract class PaywallElement extends GatehouseElement {
         .map((input) => ({ field: input.name, message: input.validity.valueMissing ? m.required : input.type === 'email' ? m.invalidEmail : m.invalidValue }));
       if (errors.length) throw { status: 400, errors };
       await sdk.sendEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
+      // The service keeps and announces only which fields were filled in: the values are the page's to pass on.
+      if (type === 'data_submit') this.emit('data-submit', { paywallId: rule.paywallId, data: values });
       for (let attempt = 0; attempt < 10; attempt++) {
         if ((await recheckAccess()).granted) return;
         await new Promise((done) => setTimeout(done, 500));

@@ -18,6 +18,7 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   url_not_in_publication: { status: 403, title: 'URL not in publication' },
   forbidden: { status: 403, title: 'Forbidden' },
   csrf_failed: { status: 403, title: 'CSRF check failed' },
+  registration_closed: { status: 403, title: 'Registration closed' },
   not_found: { status: 404, title: 'Not found' },
   email_taken: { status: 409, title: 'Email taken' },
   conflict: { status: 409, title: 'Conflict' },

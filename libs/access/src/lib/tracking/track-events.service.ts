@@ -153,10 +153,12 @@ export class TrackEventsService {
         await this.outbox.add(manager, Events.NewsletterSubscribe, { ...visitor, email, data }, publicationId);
         return;
       }
-      case 'data_submit':
-        await this.passes.record(manager, reader, 'data', filledFields(data), now);
-        await this.outbox.add(manager, Events.DataSubmit, { ...visitor, data }, publicationId);
+      case 'data_submit': {
+        const fields = filledFields(data);
+        await this.passes.record(manager, reader, 'data', fields, now);
+        await this.outbox.add(manager, Events.DataSubmit, { ...visitor, fields }, publicationId);
         return;
+      }
       case 'paywall_shown':
       case 'paywall_dismissed':
       case 'paywall_converted':

@@ -68,7 +68,8 @@ export class ApiKeysService {
     const key = await this.repository().findOne({ where: { keyHash, revokedAt: IsNull() }, relations: { publication: true } });
     if (!key) return null;
     this.usage.record(key, this.clock.now());
-    return { keyId: key.id, kind: key.kind, publicationId: key.publicationId, domains: key.publication.domains };
+    const { domains, selfRegistration } = key.publication;
+    return { keyId: key.id, kind: key.kind, publicationId: key.publicationId, domains, selfRegistration };
   }
 
   /**

@@ -13,6 +13,10 @@ export class Publication {
   @Column({ type: 'text', array: true })
   domains: string[];
 
+  /** Whether readers may create their own accounts; existing readers sign in either way. */
+  @Column({ name: 'self_registration', type: 'boolean', default: true })
+  selfRegistration: boolean;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -25,7 +25,7 @@ export class PublicationsHandler {
   }
 
   @Handles(UpdatePublication)
-  update({ staffId, publicationId, name, domains }: RequestOf<typeof UpdatePublication>): Promise<MembershipView> {
-    return this.publications.update(staffId, publicationId, { name, domains });
+  update({ staffId, publicationId, name, domains, selfRegistration }: RequestOf<typeof UpdatePublication>): Promise<MembershipView> {
+    return this.publications.update(staffId, publicationId, { name, domains, selfRegistration });
   }
 }

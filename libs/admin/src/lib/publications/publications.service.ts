@@ -13,7 +13,7 @@ export interface PublicationDraft {
   domains: readonly string[];
 }
 
-export type PublicationChanges = Partial<PublicationDraft>;
+export type PublicationChanges = Partial<PublicationDraft> & { selfRegistration?: boolean };
 
 /** Publications and who may act on them. */
 @Injectable()
@@ -37,7 +37,7 @@ export class PublicationsService {
   async get(publicationId: string): Promise<PublicationView> {
     const publication = isUuid(publicationId) ? await this.dataSource.getRepository(Publication).findOneBy({ id: publicationId }) : null;
     if (!publication) throw new AppError('not_found', 'No such publication.');
-    return { id: publication.id, name: publication.name, domains: publication.domains };
+    return publicationView(publication);
   }
 
   async membership(staffId: string, publicationId: string): Promise<MembershipView | null> {
@@ -70,12 +70,13 @@ export class PublicationsService {
       id,
       name: draft.name,
       domains,
+      selfRegistration: true,
       createdAt: now,
       updatedAt: now,
     });
     await manager.insert(Publication, publication);
     await this.grant(staffId, publication.id, 'admin', manager);
-    return { id: publication.id, name: publication.name, domains: publication.domains, role: 'admin' };
+    return { ...publicationView(publication), role: 'admin' };
   }
 
   async grant(staffId: string, publicationId: string, role: StaffRole, manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -88,13 +89,15 @@ export class PublicationsService {
     const updated = {
       name: changes.name ?? membership.name,
       domains: changes.domains ? normaliseDomains(changes.domains) : membership.domains,
+      selfRegistration: changes.selfRegistration ?? membership.selfRegistration,
     };
     const domainsChanged = updated.domains.join(',') !== membership.domains.join(',');
+    const lookupChanged = domainsChanged || updated.selfRegistration !== membership.selfRegistration;
     await this.dataSource.transaction(async (manager) => {
       if (domainsChanged) await this.assertDomainsFree(manager, publicationId, updated.domains);
       await manager.update(Publication, publicationId, { ...updated, updatedAt: this.clock.now() });
-      // Gateways keep a key's publication and its domains with the key: they forget them now, not in a minute.
-      if (domainsChanged) await this.outbox.add(manager, InternalEvents.PublicationDomainsChanged, { publicationId }, publicationId);
+      // Gateways keep a key's publication, its domains and its self-registration setting with the key: they forget them now, not in a minute.
+      if (lookupChanged) await this.outbox.add(manager, InternalEvents.PublicationChanged, { publicationId }, publicationId);
     });
     return { ...membership, ...updated };
   }
@@ -119,6 +122,10 @@ export class PublicationsService {
   }
 }
 
+function publicationView({ id, name, domains, selfRegistration }: Publication): PublicationView {
+  return { id, name, domains, selfRegistration };
+}
+
 function membershipView({ publication, role }: Membership): MembershipView {
-  return { id: publication.id, name: publication.name, domains: publication.domains, role };
+  return { ...publicationView(publication), role };
 }

@@ -45,6 +45,7 @@ export class InvoiceEventHandler {
     if (!publicationId) return 'ignored: not about a publication of this service';
 
     const subscription = processorSubscriptionId ? await this.subscriptionAfter(context, publicationId, processorSubscriptionId, type, invoice) : null;
+    if (subscription && processorCustomerId) await this.processorCustomers.learn(context.manager, publicationId, subscription.customerId, processorCustomerId);
     const customerId =
       subscription?.customerId ??
       (processorCustomerId ? (await this.processorCustomers.findByProcessorId(context.manager, publicationId, processorCustomerId))?.customerId : null) ??

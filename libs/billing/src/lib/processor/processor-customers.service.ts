@@ -6,7 +6,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { atProcessor } from './processor-clients';
 import { ProcessorCustomer } from './processor-customer.entity';
 
-/** Customers' accounts at the processor: created on their first checkout, kept in step by customer events. */
+/**
+ * Customers' accounts at the processor: created on their first checkout, or learned from a
+ * subscription or invoice that names the customer (one an operator started at the processor),
+ * kept in step by customer events.
+ */
 @Injectable()
 export class ProcessorCustomersService {
   constructor(
@@ -46,6 +50,18 @@ export class ProcessorCustomersService {
       .into(ProcessorCustomer)
       .values({ publicationId, customerId, processorCustomerId: account.id, email: account.email, name: account.name, updatedAt: this.clock.now() })
       .orUpdate(['processor_customer_id', 'email', 'name', 'updated_at'], ['publication_id', 'customer_id'])
+      .execute();
+  }
+
+  /** Records the account a subscription or invoice shows the customer has, unless one is on record already. */
+  async learn(manager: EntityManager, publicationId: string, customerId: string, processorCustomerId: string): Promise<void> {
+    if (!processorCustomerId) return;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ProcessorCustomer)
+      .values({ publicationId, customerId, processorCustomerId, email: null, name: null, updatedAt: this.clock.now() })
+      .orIgnore()
       .execute();
   }
 }

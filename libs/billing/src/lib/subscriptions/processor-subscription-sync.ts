@@ -33,6 +33,13 @@ export class ProcessorSubscriptionSync {
    * (or the customer's processor account), at the price it is for.
    */
   async apply(manager: EntityManager, publicationId: string, snapshot: ProcessorSnapshot, stateAt: Date, customerHint?: string): Promise<SyncResult> {
+    const result = await this.applyToSubscription(manager, publicationId, snapshot, stateAt, customerHint);
+    // The portal needs the customer's processor account, which a subscription started at the processor names.
+    if (result.subscription) await this.processorCustomers.learn(manager, publicationId, result.subscription.customerId, snapshot.processorCustomerId);
+    return result;
+  }
+
+  private async applyToSubscription(manager: EntityManager, publicationId: string, snapshot: ProcessorSnapshot, stateAt: Date, customerHint?: string): Promise<SyncResult> {
     const existing = await this.locked(manager, publicationId, snapshot.processorSubscriptionId);
     if (existing) return this.update(manager, existing, snapshot, stateAt);
     if (!snapshot.status) return { outcome: 'ignored: not a subscription yet (incomplete)', subscription: null };

@@ -38,7 +38,7 @@ export class PublicationsController {
 
   @Patch(':id')
   @Auth('session', { viewerMayWrite: true })
-  @ApiOperation({ summary: 'Rename a publication or change its domains (admins of it only).' })
+  @ApiOperation({ summary: 'Rename a publication, change its domains, or open or close self-registration (admins of it only).' })
   @ApiOkResponse({ type: MembershipViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 400, description: PUBLIC_SUFFIX })

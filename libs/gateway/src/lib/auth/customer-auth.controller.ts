@@ -2,6 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
 import { requirePublicationPages } from '../edge/publication-pages';
@@ -19,13 +20,19 @@ export class CustomerAuthController {
   @ApiOperation({ summary: 'Register a customer with email and password; a verification email goes to the address (docs/email.md).' })
   @ApiCreatedResponse({ type: CustomerAuthResultDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains" })
+  @ApiResponse({
+    status: 403,
+    description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains; `registration_closed`: the publication has turned self-registration off",
+  })
   @ApiResponse({ status: 409, description: '`email_taken`: the email is registered in this publication' })
   register(
     @Caller() caller: Principal,
     @Body() body: RegisterCustomerDto,
     @Headers('accept-language') acceptLanguage: string | undefined,
   ): Promise<CustomerAuthResult> {
+    if (caller.apiKey?.selfRegistration === false) {
+      throw new AppError('registration_closed', 'This site does not take new accounts. If you already have one, sign in.');
+    }
     const locale = body.locale ?? acceptLanguage?.slice(0, 200);
     return this.bus.request(IdentityRequests.Register, { publicationId: keyPublicationOf(caller), ...requirePublicationPages(caller, body, ['returnUrl']), locale });
   }

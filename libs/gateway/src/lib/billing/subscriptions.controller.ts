@@ -91,7 +91,7 @@ export class SubscriptionsController {
   @ApiCreatedResponse({ type: PortalSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `returnUrl` is not on the publication's domains" })
-  @ApiResponse({ status: 404, description: '`not_found`: the customer has no account at the processor yet (never checked out)' })
+  @ApiResponse({ status: 404, description: '`not_found`: billing knows no account of the customer at the processor (no checkout, no processor subscription)' })
   @ApiResponse({ status: 502, description: '`processor_error`' })
   portal(@Caller() caller: Principal, @Body() body: PortalDto): Promise<{ url: string }> {
     return this.bus.request(BillingRequests.CreatePortal, {

@@ -7,7 +7,7 @@ const MAX_KEYS = 10_000;
 
 /**
  * API key lookups of this gateway replica, by key hash. A revocation, or a change of the
- * publication's domains (which a lookup carries), reaches every replica as a change notice and
+ * publication's domains or self-registration setting (which a lookup carries), reaches every replica as a change notice and
  * drops the keys at once; a known key is looked up again after a minute at the latest, an unknown
  * one after ten seconds, so a flood of bad keys is not a flood of lookups.
  */
@@ -28,7 +28,7 @@ export class ApiKeyReadModel {
       staleOnFailure: { retryMs: 5_000 },
       changedBy: [
         on(InternalEvents.ApiKeyRevoked, (event, model) => model.forget(...event.data.keyHashes)),
-        on(InternalEvents.PublicationDomainsChanged, (event, model) => model.forgetWhere(({ key }) => key?.publicationId === event.data.publicationId)),
+        on(InternalEvents.PublicationChanged, (event, model) => model.forgetWhere(({ key }) => key?.publicationId === event.data.publicationId)),
       ],
     });
     this.publishableHashes = readModels.define({ name: 'publishable-key-hashes', max: MAX_KEYS, freshMs: 24 * 60 * 60_000 });

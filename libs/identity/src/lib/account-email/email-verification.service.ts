@@ -3,8 +3,7 @@ import { AccountEmailRequests, EMAIL_VERIFICATION_TTL_MINUTES, Events, type Cust
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { toCustomerEventData } from '../customer-records/customer-record-view';
-import { toCustomerProfile } from '../customers/customer-views';
+import { toCustomerEventData, toCustomerProfile } from '../customers/customer-views';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
 import { AccountMail } from './account-mail';
@@ -52,7 +51,7 @@ export class EmailVerificationService {
 
   /**
    * Records that the customer proved the address theirs (a verification link, a reset or a sign-in
-   * code), announcing it with `customer.updated` the first time.
+   * code), announcing it with `customer.verified` the first time.
    */
   async markVerified(manager: EntityManager, customer: Customer): Promise<void> {
     if (customer.emailVerifiedAt !== null) return;
@@ -62,6 +61,6 @@ export class EmailVerificationService {
     if (!affected) return;
     customer.emailVerifiedAt = now;
     customer.updatedAt = now;
-    await this.outbox.add(manager, Events.CustomerUpdated, toCustomerEventData(customer), customer.publicationId);
+    await this.outbox.add(manager, Events.CustomerVerified, toCustomerEventData(customer), customer.publicationId);
   }
 }

@@ -18,7 +18,8 @@ import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
 import { PasswordHasher } from '../customers/password-hasher';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
-import { toCustomerEventData, toCustomerRecord } from './customer-record-view';
+import { toCustomerEventData } from '../customers/customer-views';
+import { toCustomerRecord } from './customer-record-view';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -53,9 +54,7 @@ export class CustomerRecordsService {
     const { publicationId, email, name, password } = request;
     const passwordHash = password === undefined ? null : await this.passwords.hash(password);
     return this.dataSource.transaction(async (manager) => {
-      const customer = await this.customers.insert(manager, { publicationId, email, name, passwordHash });
-      await this.outbox.add(manager, Events.CustomerCreated, toCustomerEventData(customer), publicationId);
-      return toCustomerRecord(customer);
+      return toCustomerRecord(await this.customers.insert(manager, { publicationId, email, name, passwordHash }));
     });
   }
 

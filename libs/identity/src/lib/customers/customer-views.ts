@@ -1,4 +1,4 @@
-import type { CustomerProfile, CustomerView } from '@gatehouse/contracts';
+import type { CustomerEventData, CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import type { Customer } from './customer.entity';
 
 export function toCustomerView(customer: Customer): CustomerView {
@@ -7,4 +7,15 @@ export function toCustomerView(customer: Customer): CustomerView {
 
 export function toCustomerProfile(customer: Customer): CustomerProfile {
   return { ...toCustomerView(customer), createdAt: customer.createdAt.toISOString() };
+}
+
+/** The `data` of every `customer.*` event. */
+export function toCustomerEventData(customer: Customer): CustomerEventData {
+  return {
+    customerId: customer.id,
+    email: customer.email,
+    name: customer.name,
+    emailVerified: customer.emailVerifiedAt !== null,
+    createdAt: customer.createdAt.toISOString(),
+  };
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { IdentityRequests, type CustomerProfile, type EmailLanguage, type RequestOf } from '@gatehouse/contracts';
+import { Events, IdentityRequests, type CustomerProfile, type EmailLanguage, type RequestOf } from '@gatehouse/contracts';
+import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid, parseTimestamp } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { languageOf } from '../email/email-language';
 import { normaliseEmail } from './customer-email';
-import { toCustomerProfile } from './customer-views';
+import { toCustomerEventData, toCustomerProfile } from './customer-views';
 import { Customer } from './customer.entity';
 import { PasswordHasher } from './password-hasher';
 
@@ -31,6 +32,7 @@ export class CustomersService {
     dataSource: DataSource,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {
     this.customers = dataSource.getRepository(Customer);
   }
@@ -53,8 +55,10 @@ export class CustomersService {
   }
 
   /**
-   * Inserts a customer in the caller's transaction; without a password hash it cannot log in.
-   * 409 email_taken when the email is already registered in the publication, in any letter case.
+   * Inserts a customer in the caller's transaction, with its `customer.created` (staff, a
+   * publisher's server or the reader's own registration alike); without a password hash it
+   * cannot log in. 409 email_taken when the email is already registered in the publication, in
+   * any letter case.
    */
   async insert(manager: EntityManager, fields: NewCustomer): Promise<Customer> {
     const now = this.clock.now();
@@ -74,6 +78,7 @@ export class CustomersService {
     // inserts nothing; skipping the conflict instead of failing keeps the row (and its hash) out of the error log.
     const inserted = await manager.createQueryBuilder().insert().into(Customer).values(customer).orIgnore().returning('id').execute();
     if (inserted.raw.length === 0) throw emailTaken();
+    await this.outbox.add(manager, Events.CustomerCreated, toCustomerEventData(customer), customer.publicationId);
     return customer;
   }
 

@@ -52,6 +52,7 @@ describe('API keys', () => {
       kind: 'publishable',
       publicationId,
       domains: ['bugle.example', '*.bugle.example'],
+      selfRegistration: true,
     });
     await expect(resolve(pair.secretKey)).resolves.toMatchObject({ kind: 'secret', publicationId });
     await expect(resolve('pk_not-a-key')).resolves.toBeNull();

@@ -9,7 +9,7 @@ describe('publications', () => {
   let admin: CreatedSession;
   const createPublication = (name: string, domains: string[] = [], staffId = admin.staff.id) =>
     harness.request(AdminRequests.CreatePublication, { staffId, name, domains });
-  const update = (changes: { publicationId: string; name?: string; domains?: string[] }, staffId = admin.staff.id) =>
+  const update = (changes: { publicationId: string; name?: string; domains?: string[]; selfRegistration?: boolean }, staffId = admin.staff.id) =>
     harness.request(AdminRequests.UpdatePublication, { staffId, ...changes });
 
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('publications', () => {
 
   it('makes the creator its admin, with its domains trimmed, lower-cased and without duplicates', async () => {
     const created = await createPublication('The Planet', [' Planet.EXAMPLE ', '*.planet.example', 'planet.example', '']);
-    expect(created).toEqual({ id: expect.any(String), name: 'The Planet', domains: ['planet.example', '*.planet.example'], role: 'admin' });
+    expect(created).toEqual({ id: expect.any(String), name: 'The Planet', domains: ['planet.example', '*.planet.example'], selfRegistration: true, role: 'admin' });
     const { publications } = await harness.request(AdminRequests.ListPublications, { staffId: admin.staff.id });
     expect(publications).toContainEqual(created);
   });
@@ -42,6 +42,14 @@ describe('publications', () => {
     expect(moved).toEqual({ ...created, name: 'Final', domains: ['final.example'] });
     const { publications } = await harness.request(AdminRequests.ListPublications, { staffId: admin.staff.id });
     expect(publications).toContainEqual(moved);
+  });
+
+  it('lets an admin close self-registration and open it again', async () => {
+    const created = await createPublication('Members Only', ['members.example']);
+    expect(await update({ publicationId: created.id, selfRegistration: false })).toEqual({ ...created, selfRegistration: false });
+    await expect(harness.request(AdminRequests.GetPublication, { publicationId: created.id })).resolves.toMatchObject({ selfRegistration: false });
+    expect(await update({ publicationId: created.id, name: 'Members' })).toEqual({ ...created, name: 'Members', selfRegistration: false });
+    expect(await update({ publicationId: created.id, selfRegistration: true })).toEqual({ ...created, name: 'Members' });
   });
 
   it('refuses a viewer with 403 forbidden and a non-member with 404', async () => {

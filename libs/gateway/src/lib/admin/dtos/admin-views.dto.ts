@@ -31,6 +31,7 @@ export class MembershipViewDto implements MembershipView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'The Daily Example' }) name: string;
   @ApiProperty({ type: [String], example: ['news.example', '*.news.example'], description: '`*.example.com` matches any subdomain.' }) domains: string[];
+  @ApiProperty({ description: 'Whether readers may create their own accounts (`POST /auth/customers/register`).' }) selfRegistration: boolean;
   @ApiProperty({ enum: STAFF_ROLES, description: "The caller's role in it." }) role: StaffRole;
 }
 

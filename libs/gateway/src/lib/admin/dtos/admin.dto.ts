@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { STAFF_ROLES, type StaffRole } from '@gatehouse/contracts';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
 
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const lowerCaseAll = ({ value }: { value: unknown }) =>
@@ -56,6 +56,11 @@ export class UpdatePublicationDto {
   @ArrayMaxSize(50)
   @Matches(HOST, { each: true, message: 'each domain must be a host name such as example.com or *.example.com' })
   domains?: string[];
+
+  @ApiPropertyOptional({ description: 'Whether readers may create their own accounts; when off, registration answers 403 `registration_closed` and existing readers still sign in.' })
+  @IsOptional()
+  @IsBoolean()
+  selfRegistration?: boolean;
 }
 
 export class CreateApiKeyPairDto {

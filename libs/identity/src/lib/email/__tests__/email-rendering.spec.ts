@@ -3,7 +3,7 @@ import { DEFAULT_COPY, STAFF_INVITATION_COPY } from '../default-copy';
 import { languageOf } from '../email-language';
 import { linkUrl, renderEmail, type EmailContext } from '../email-rendering';
 
-const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'] };
+const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'], selfRegistration: true };
 
 function context(overrides: Partial<EmailContext> = {}): EmailContext {
   return {
