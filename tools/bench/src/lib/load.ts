@@ -27,8 +27,8 @@ export interface Measured {
   errors: number;
 }
 
-/** Loads one scenario and reports what autocannon saw. */
-export async function load(url: string, scenario: Scenario, options: LoadOptions): Promise<Measured> {
+/** Loads one scenario and reports what autocannon saw; given several URLs, autocannon spreads its connections over them. */
+export async function load(url: string | string[], scenario: Scenario, options: LoadOptions): Promise<Measured> {
   let n = 0;
   const first = scenario.request(0);
   const result = await autocannon({

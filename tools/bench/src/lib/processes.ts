@@ -49,29 +49,11 @@ export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-
 export async function startSystem(options: SystemOptions): Promise<Started> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    TRUST_PROXY: 'true',
-    BUS_NAMESPACE: options.namespace,
-    BOOTSTRAP_ADMIN_EMAIL: BENCH_ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: BENCH_ADMIN.password,
-    BOOTSTRAP_PUBLICATION_NAME: 'Bench Daily',
-    BOOTSTRAP_PUBLICATION_DOMAINS: 'localhost,127.0.0.1',
-  };
-  for (const name of ['DATABASE_URL', 'NATS_URL', 'LOG_LEVEL', 'HEALTH_PORT', 'REDIS_URL']) delete env[name];
-  if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
-  if (options.services) {
-    env['NATS_URL'] = options.natsUrl;
-    env['DATABASE_URL'] ??= 'postgres://postgres@127.0.0.1:5432/gatehouse_bench';
-  }
+  const env = systemEnv(options, { PORT: String(port), DATA_DIR: dataDir });
   const profile = options.profileDir && !options.services ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  const args = options.services ? ['tools/start-services.mjs'] : [...profile, '-r', '@swc-node/register', 'apps/local/src/main.ts'];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const system = await started(child, `http://127.0.0.1:${port}`, '/docs', () => stderr);
+  const args = options.services ? [START_SERVICES] : [...profile, '-r', '@swc-node/register', 'apps/local/src/main.ts'];
+  const { child, stderr } = spawnSystem(args, env);
+  const system = await started(child, `http://127.0.0.1:${port}`, '/docs', stderr);
   return {
     ...system,
     stop: async () => {
@@ -79,6 +61,83 @@ export async function startSystem(options: SystemOptions): Promise<Started> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A replica of the spread topology and where its Prometheus metrics answer. */
+export interface Replica {
+  name: string;
+  service: 'gateway' | 'access';
+  /** The gateway's public URL. */
+  url?: string;
+  metricsUrl: string;
+}
+
+export interface SpreadSystem {
+  replicas: Replica[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The topology of `npm run start:services` with two gateways and two access replicas on one NATS:
+ * `tools/start-services.mjs` once for the five other services and once per replica, each replica
+ * with its own HEALTH_PORT (and the gateways their own PORT). The migration step each of them runs
+ * first is serialised by its advisory lock.
+ */
+export async function startSpread(options: Omit<SystemOptions, 'services' | 'profileDir'> & { replicas: number }): Promise<SpreadSystem> {
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`stopping: ${String(err)}`));
+  };
+  try {
+    const others = spawnSystem([START_SERVICES, 'identity', 'admin', 'billing', 'webhooks-out', 'branding'], systemEnv({ ...options, services: true }));
+    stops.push(() => stopTree(others.child));
+    const replicas: Replica[] = [];
+    const pending: Array<Promise<unknown>> = [];
+    for (const service of ['access', 'gateway'] as const) {
+      for (let i = 1; i <= options.replicas; i++) {
+        const [port, healthPort] = [await freePort(), await freePort()];
+        const { child, stderr } = spawnSystem([START_SERVICES, service], systemEnv({ ...options, services: true }, { PORT: String(port), HEALTH_PORT: String(healthPort) }));
+        stops.push(() => stopTree(child));
+        const operations = `http://127.0.0.1:${healthPort}`;
+        const url = service === 'gateway' ? `http://127.0.0.1:${port}` : undefined;
+        replicas.push({ name: `${service} ${i}`, service, url, metricsUrl: `${operations}/metrics` });
+        pending.push(started(child, url ?? operations, url ? '/docs' : '/readyz', stderr));
+      }
+    }
+    await Promise.all(pending);
+    return { replicas, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+const START_SERVICES = 'tools/start-services.mjs';
+
+function systemEnv(options: Pick<SystemOptions, 'services' | 'databaseUrl' | 'natsUrl' | 'namespace'>, own: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TRUST_PROXY: 'true',
+    BUS_NAMESPACE: options.namespace,
+    BOOTSTRAP_ADMIN_EMAIL: BENCH_ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: BENCH_ADMIN.password,
+    BOOTSTRAP_PUBLICATION_NAME: 'Bench Daily',
+    BOOTSTRAP_PUBLICATION_DOMAINS: 'localhost,127.0.0.1',
+  };
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'LOG_LEVEL', 'HEALTH_PORT', 'REDIS_URL', 'PORT']) delete env[name];
+  if (options.databaseUrl) env['DATABASE_URL'] = options.databaseUrl;
+  if (options.services) {
+    env['NATS_URL'] = options.natsUrl;
+    env['DATABASE_URL'] ??= 'postgres://postgres@127.0.0.1:5432/gatehouse_bench';
+  }
+  return { ...env, ...own };
+}
+
+function spawnSystem(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  return { child, stderr: () => stderr };
 }
 
 async function started(child: ChildProcess, url: string, readyPath: string, stderr: () => string = () => ''): Promise<Started> {

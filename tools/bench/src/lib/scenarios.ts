@@ -5,12 +5,15 @@ export interface Scenario {
   name: string;
   /** Events per request, for the events/s figure. */
   eventsPerRequest?: number;
-  /** Also measured at a fixed offered rate. */
-  atFixedRate?: boolean;
+  /** Measured at a fixed offered rate too (`also`), or only there (`only`). */
+  atFixedRate?: 'also' | 'only';
   /** Runs against bare Fastify, the baseline. */
   baseline?: boolean;
   request(n: number): { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
 }
+
+/** The check the spread run (`--spread`) loads. */
+export const NO_RULE = 'check, no paywall covers the URL';
 
 const clientAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 const check = (query: Record<string, string>) => `/api/v1/access/check?${new URLSearchParams(query)}`;
@@ -29,21 +32,31 @@ export function scenarios(fixtures: Fixtures): Scenario[] {
     body,
   });
   const pageView = { type: 'page_view', url: `${SITE}/free/story`, userId: 'bench-reader' };
+  const noRule: Scenario = { name: NO_RULE, atFixedRate: 'also', request: get((n) => check({ url: `${SITE}/free/${n % 1000}`, userId: `r${n % 5000}` })) };
+  const meteredNewUrl: Scenario = { name: 'check, metered, a new URL each time', request: get((n) => check({ url: `${SITE}/metered/${n}`, userId: `m${n % 500}` })) };
+  const subscriber: Scenario = {
+    name: 'check, hard paywall, subscriber JWT',
+    request: get((n) => check({ url: `${SITE}/hard/${n % 1000}` }), { authorization: `Bearer ${fixtures.subscriberToken}` }),
+  };
+  // Of every ten checks, in turn: seven no-rule, two subscriber, one metered that counts a new page.
+  const mixedTurns = [noRule, noRule, noRule, noRule, noRule, noRule, noRule, subscriber, subscriber, meteredNewUrl];
   return [
     { name: 'bare Fastify GET / {hello}', baseline: true, request: () => ({ method: 'GET', path: '/' }) },
-    { name: 'check, no paywall covers the URL', atFixedRate: true, request: get((n) => check({ url: `${SITE}/free/${n % 1000}`, userId: `r${n % 5000}` })) },
+    noRule,
     {
       name: 'check, metered, known visitor, URL counted',
-      atFixedRate: true,
+      atFixedRate: 'also',
       request: get(() => check({ url: `${SITE}/metered/counted`, userId: 'bench-known' })),
     },
-    { name: 'check, metered, a new URL each time', request: get((n) => check({ url: `${SITE}/metered/${n}`, userId: `m${n % 500}` })) },
-    {
-      name: 'check, hard paywall, subscriber JWT',
-      request: get((n) => check({ url: `${SITE}/hard/${n % 1000}` }), { authorization: `Bearer ${fixtures.subscriberToken}` }),
-    },
+    meteredNewUrl,
+    subscriber,
     { name: 'check, experiment on the paywall', request: get((n) => check({ url: `${SITE}/experiment/${n % 1000}`, userId: `e${n % 5000}` })) },
     { name: 'check, segment on visit_count', request: get((n) => check({ url: `${SITE}/segment/${n % 1000}`, userId: `s${n % 200}` })) },
+    {
+      name: 'mixed checks: 70 % no rule, 20 % subscriber JWT, 10 % metered new URL',
+      atFixedRate: 'only',
+      request: (n) => mixedTurns[n % mixedTurns.length].request(n),
+    },
     { name: 'POST /events, one page_view', request: post(JSON.stringify(pageView)) },
     { name: 'POST /events, batch of 50', eventsPerRequest: 50, request: post(JSON.stringify({ events: Array.from({ length: 50 }, () => pageView) })) },
     { name: 'GET /health', request: (n) => ({ method: 'GET', path: '/api/v1/health', headers: { 'x-forwarded-for': clientAddress(n) } }) },
