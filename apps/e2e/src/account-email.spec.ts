@@ -10,7 +10,8 @@ import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type Test
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
+import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
+import { EventReader } from './support/events';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { freePort } from './support/processes';
 import { staffSession } from './support/staff';
@@ -137,7 +138,7 @@ describe('account email through the gateway, over SMTP', () => {
     expect(verified.body).toMatchObject({ id: registered.customer.id, email, emailVerified: true });
     const me = await api('/auth/customers/me', { key: publishableKey, token: registered.accessToken });
     expect(me.body.emailVerified).toBe(true);
-    const updated = await eventually(() => events.named(Events.CustomerUpdated.name).find((e) => (e.data as { customerId: string }).customerId === registered.customer.id));
+    const updated = await eventually(() => events.all(Events.CustomerUpdated.name).find((e) => (e.data as { customerId: string }).customerId === registered.customer.id));
     expect(updated.data).toMatchObject({ email, emailVerified: true });
 
     const again = await api('/auth/customers/verify-email', { key: publishableKey, body: { token: link.token } });
