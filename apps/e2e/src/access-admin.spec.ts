@@ -1,7 +1,7 @@
 import type { ExperimentView, PaywallView, SegmentView } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, AccessSystem } from './support/access';
-import { call, sessionFrom } from './support/http';
+import { AccessSystem } from './support/access';
+import { call } from './support/http';
 
 const fieldsOf = (body: { errors?: Array<{ field: string }> }) => [...new Set((body.errors ?? []).map((e) => e.field))].sort();
 
@@ -285,7 +285,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
     });
 
     it('documents every route in /docs', async () => {
-      const doc = (await call(system.base, '/docs/json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+      const doc = (await call(system.url, '/docs/json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
       const paths = Object.keys(doc.paths);
       for (const path of ['/api/v1/access/check', '/api/v1/events', '/api/v1/admin/paywalls/{id}', '/api/v1/admin/segments', '/api/v1/admin/experiments/{id}/start']) {
         expect(paths).toContain(path);
@@ -297,10 +297,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
 
   /** A new publication of the same admin, in a session of its own, so the main session stays where it is. */
   async function anotherPublication(): Promise<{ admin: AccessSystem['admin'] }> {
-    const created = await system.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
-    const login = await system.api('/admin/session', { body: ADMIN });
-    const session = sessionFrom(login);
-    await system.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
+    const { session } = await system.otherPublicationSession();
     return { admin: (path, options = {}) => system.api(path, { session, ...options }) };
   }
 });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/testing';
-import { call, sessionFrom } from './support/http';
+import { call } from './support/http';
 import { freePort, ROOT } from './support/processes';
+import { adminSession, bootstrapEnv } from './support/staff';
 
-const ADMIN = { email: 'crash-admin@example.com', password: 'crash-admin-password' };
 
 /** The whole system in a child process (as `npm start` runs it) on the test's database, to be killed. */
 async function startSystem(databaseUrl: string, port: number): Promise<ChildProcess> {
@@ -12,11 +12,7 @@ async function startSystem(databaseUrl: string, port: number): Promise<ChildProc
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
-    BCRYPT_COST: '4',
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    BOOTSTRAP_PUBLICATION_NAME: 'Crash Daily',
-    BOOTSTRAP_PUBLICATION_DOMAINS: 'crash.example',
+    ...bootstrapEnv({ name: 'Crash Daily', domains: ['crash.example'] }),
   };
   delete env['NATS_URL'];
   delete env['PUBLIC_BASE_URL'];
@@ -66,7 +62,7 @@ describe('an event answered 202 survives a kill -9 right after the answer', () =
     const base = `http://127.0.0.1:${port}`;
     const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(base, `/api/v1${path}`, options);
     child = await startSystem(db.url, port);
-    const session = sessionFrom(await api('/admin/session', { body: ADMIN }));
+    const { session } = await adminSession(base);
     const { publishableKey } = (await api('/admin/api-keys', { session, body: { name: 'site' } })).body;
     const paywall = (await api('/admin/paywalls', { session, body: { name: 'Newsletter', type: 'newsletter', match: { include: ['/letters/**'] } } })).body;
     expect((await api(`/access/check?url=${encodeURIComponent('https://crash.example/letters/a')}&userId=survivor`, { key: publishableKey })).body).toMatchObject({
@@ -88,7 +84,7 @@ describe('an event answered 202 survives a kill -9 right after the answer', () =
     child = await startSystem(db.url, port);
     const check = await api(`/access/check?url=${encodeURIComponent('https://crash.example/letters/b')}&userId=survivor`, { key: publishableKey });
     expect(check.body).toMatchObject({ granted: true, reason: 'newsletter_passed' });
-    const again = sessionFrom(await api('/admin/session', { body: ADMIN }));
+    const { session: again } = await adminSession(base);
     const stats = await api('/admin/stats?interval=hour', { session: again });
     expect(stats.status).toBe(200);
     expect(stats.body.paywalls.find((row: { paywallId: string }) => row.paywallId === paywall.id)).toMatchObject({ shown: 1 });

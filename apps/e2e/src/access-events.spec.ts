@@ -1,7 +1,8 @@
 import { AccessRequests, Events, type AccessStats, type PaywallView } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
+import { ACCESS_TIME, AccessSystem, SITE } from './support/access';
 import { Client } from 'pg';
-import { ACCESS_TIME, AccessSystem, EventReader, SITE } from './support/access';
+import { EventReader } from './support/events';
 
 const EMITTED = [Events.NewsletterSubscribe, Events.DataSubmit, Events.PaywallShown, Events.PaywallDismissed, Events.PaywallConverted, Events.ExperimentAssigned];
 const fieldsOf = (body: { errors?: Array<{ field: string }> }) => [...new Set((body.errors ?? []).map((e) => e.field))].sort();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { sessionFrom } from './support/http';
 import { AccessDecisionService } from '@gatehouse/access';
-import { ADMIN, AccessSystem, SITE } from './support/access';
+import { AccessSystem, SITE } from './support/access';
+import { adminSession } from './support/staff';
 
 /**
  * A paywall's globs are tenant input evaluated on every access check of the publication, whose
@@ -26,7 +26,7 @@ describe('paywall globs cannot stall access checks', () => {
   beforeAll(async () => {
     system = await AccessSystem.start();
     const created = await system.admin('/admin/publications', { body: { name: 'Other tenant', domains: ['other-tenant.example'] } });
-    const session = sessionFrom(await system.api('/admin/session', { body: ADMIN }));
+    const { session } = await adminSession(system.url);
     const switched = await system.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
     expect([created.status, switched.status]).toEqual([201, 200]);
     const keys = await system.api('/admin/api-keys', { session, body: { name: 'other-site' } });

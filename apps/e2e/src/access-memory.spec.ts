@@ -11,7 +11,7 @@ describe('access checks from memory', () => {
 
   beforeAll(async () => {
     system = await AccessSystem.start();
-    await system.startAccessReplica();
+    await system.startReplica('access');
   }, 120_000);
   afterAll(() => system?.close());
 
@@ -33,8 +33,8 @@ describe('access checks from memory', () => {
     for (let i = 0; i < 7; i++) expect((await system.decision({ url: `/counted/${i}`, userId: 'regular' })).reason).toBe('blocked');
 
     // Every replica stops as SIGTERM stops it, then a fresh one starts: only what was written survives.
-    for (const service of system.accessReplicas) await system.stopAccessReplica(service);
-    await system.startAccessReplica();
+    for (const service of system.accessReplicas) await system.stopReplica(service);
+    await system.startReplica('access');
 
     const stats = await system.busClient.request(AccessRequests.GetStats, {
       publicationId: system.publicationId,

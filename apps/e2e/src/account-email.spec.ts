@@ -10,7 +10,8 @@ import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type Test
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
+import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
+import { EventReader } from './support/events';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { freePort } from './support/processes';
 import { staffSession } from './support/staff';

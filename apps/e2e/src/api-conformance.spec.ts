@@ -79,7 +79,7 @@ describe('the OpenAPI document against real answers', () => {
     const colleague = `team-${randomUUID()}@example.com`;
     const invited = await ok(201, admin('/admin/team/invitations', { body: { email: colleague, role: 'viewer' } }));
     await ok(409, admin('/admin/team/invitations', { body: { email: owner.email, role: 'viewer' } }));
-    await ok(403, api('/admin/team/invitations', { session: await system.staffSession('viewer'), body: { email: colleague, role: 'admin' } }));
+    await ok(403, api('/admin/team/invitations', { session: (await system.staffSession('viewer', system.publicationId)).session, body: { email: colleague, role: 'admin' } }));
     await ok(200, api('/admin/invitations/preview', { body: { token: invited.body.token } }));
     await ok(404, api('/admin/invitations/preview', { body: { token: 'not-a-token' } }));
     const joined = await ok(200, api('/admin/invitations/accept', { body: { token: invited.body.token, name: 'Colleague', password: 'colleague-password' } }));

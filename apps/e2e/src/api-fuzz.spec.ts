@@ -196,7 +196,7 @@ describe('every route of the OpenAPI document under hostile input', () => {
   beforeAll(async () => {
     system = await WholeSystem.start({ everyService: true, gatewayEnv: { TRUST_PROXY: '1' } });
     document = (await call(system.url, '/docs/json')).body;
-    const sessions = [system.session, ...(await Promise.all(Array.from({ length: 11 }, () => system.staffSession('admin'))))];
+    const sessions = [system.session, ...(await Promise.all(Array.from({ length: 11 }, async () => (await system.staffSession('admin', system.publicationId)).session)))];
     const keys = [{ publishableKey: system.publishableKey, secretKey: system.secretKey }];
     for (let i = 0; i < 5; i++) keys.push((await system.admin('/admin/api-keys', { body: { name: `fuzz-${i}` } })).body);
     const tokens: string[] = [];
@@ -242,7 +242,7 @@ describe('every route of the OpenAPI document under hostile input', () => {
           const who = credentials.next();
           const headers: Record<string, string> = { 'X-Forwarded-For': `198.51.100.${sent % 250}`, ...probe.headers };
           const options: Call = { method: op.method, headers };
-          if (op.security.includes('adminSession')) options.session = ownSession ? (await system.staffSession('admin')) : who.session;
+          if (op.security.includes('adminSession')) options.session = ownSession ? (await system.staffSession('admin', system.publicationId)).session : who.session;
           else if (op.security.includes('apiKey')) options.key = useSecret ? who.keys.secretKey : who.keys.publishableKey;
           if (op.security.includes('customerJwt') && !op.security.includes('adminSession')) {
             options.key = who.keys.publishableKey;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sessionFrom } from './support/http';
 import { BillingSystem, PUBLIC_BASE_URL, SECRET_KEY } from './support/billing';
+import { adminSession } from './support/staff';
 
 const HANDLED_EVENTS = [
   'checkout.session.completed',
@@ -186,8 +186,7 @@ describe('billing: products, prices and processor settings', () => {
 
     it("answers 404 for another publication's products and prices", async () => {
       const other = await system.admin('/admin/publications', { body: { name: 'Other Times', domains: [`other-${randomUUID()}.example`] } });
-      const login = await system.api('/admin/session', { body: { email: 'billing-admin@example.com', password: 'billing-admin-password' } });
-      const elsewhere = sessionFrom(login);
+      const { session: elsewhere } = await adminSession(system.url);
       expect((await system.api('/admin/session/publication', { method: 'PUT', session: elsewhere, body: { publicationId: other.body.id } })).status).toBe(200);
       const [price] = (await system.admin(`/admin/products/${product.id}/prices`)).body.items;
       for (const path of [`/admin/products/${product.id}`, `/admin/products/${product.id}/prices`, `/admin/prices/${price.id}`]) {

@@ -6,7 +6,8 @@ import { identityService } from '@gatehouse/identity';
 import { createTestDatabase, eventually, type TestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { call, type Call } from './support/http';
-import { anotherTenant, apiOf, bootstrapTenant, EventReader, STAFF_ENV, type Api, type Tenant } from './support/customers';
+import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type Tenant } from './support/customers';
+import { EventReader } from './support/events';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 interface CustomerRecord {

@@ -11,8 +11,9 @@ import { loadConfig, type ServiceDefinition } from '@gatehouse/platform';
 import { startService, type RunningService } from '@gatehouse/runtime';
 import { testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { webhooksOutService } from '@gatehouse/webhooks-out';
-import { call, sessionFrom } from './support/http';
+import { call } from './support/http';
 import { exited, PrivatePostgres, ROOT } from './support/processes';
+import { adminSession, bootstrapEnv } from './support/staff';
 import { startGatewayOverNats, type TestGateway } from './support/system';
 import { WEBHOOKS_ENV } from './support/webhooks';
 
@@ -27,7 +28,6 @@ const SCHEMAS: Record<string, ServiceDefinition<any>> = {
   branding: brandingService,
 };
 const password = (schema: string) => `pw-${schema}-${randomBytes(6).toString('hex')}`;
-const ADMIN = { email: 'roles-admin@example.com', password: 'roles-admin-password' };
 
 /**
  * The deployment's roles as docs/operations.md sets them up, on a fresh cluster: init-roles.sh as
@@ -49,11 +49,7 @@ describe('least-privilege database roles', () => {
       NATS_URL: testNatsUrl(),
       BUS_NAMESPACE: namespace,
       DATABASE_URL: roleUrl(schema),
-      BCRYPT_COST: '4',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      BOOTSTRAP_PUBLICATION_NAME: 'Roles Weekly',
-      BOOTSTRAP_PUBLICATION_DOMAINS: 'roles.example',
+      ...bootstrapEnv({ name: 'Roles Weekly', domains: ['roles.example'] }),
       PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
       SIGNING_KEYS_KEY: randomBytes(32).toString('base64'),
       ...WEBHOOKS_ENV,
@@ -114,9 +110,7 @@ describe('least-privilege database roles', () => {
     expect(health.status).toBe(200);
 
     // Each service writes its own tables under its role.
-    const login = await call(gateway.url, '/api/v1/admin/session', { body: ADMIN });
-    expect(login.status).toBe(200);
-    const session = sessionFrom(login);
+    const { session } = await adminSession(gateway.url);
     const keys = await call(gateway.url, '/api/v1/admin/api-keys', { session, body: { name: 'roles' } });
     expect(keys.status).toBe(201);
     const customer = await call(gateway.url, '/api/v1/auth/customers/register', {

@@ -9,21 +9,15 @@ import { identityService } from '@gatehouse/identity';
 import { loadConfig, type ServiceDefinition } from '@gatehouse/platform';
 import { databaseOf, startService, type RunningService } from '@gatehouse/runtime';
 import { eventually, uniqueNamespace } from '@gatehouse/testing';
-import { call, sessionFrom, type Answer } from './support/http';
+import { call, type Answer } from './support/http';
 import { freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
+import { adminSession, bootstrapEnv } from './support/staff';
 import { startGatewayOverNats, type TestGateway } from './support/system';
 
 jest.setTimeout(300_000);
 
 const SITE = 'https://faults.example';
-const ADMIN = { email: 'faults-admin@example.com', password: 'faults-admin-password' };
-const ENV = {
-  BCRYPT_COST: '4',
-  BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-  BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-  BOOTSTRAP_PUBLICATION_NAME: 'Faults Gazette',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'faults.example',
-};
+const ENV = bootstrapEnv({ name: 'Faults Gazette', domains: ['faults.example'] });
 /** The readiness probe's period in the manifests (k8s/base: periodSeconds 5). */
 const PROBE_PERIOD_MS = 5_000;
 /** How long the gateway waits for one Redis call here: a probe that waited on frozen Redis would take at least this. */
@@ -93,7 +87,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
       throw new Error(`identity did not become ready: ${err}\n${identityOutput}`);
     });
-    session = sessionFrom(await api('/admin/session', { body: ADMIN }));
+    ({ session } = await adminSession(gateway.url));
     publishableKey = (await api('/admin/api-keys', { session, body: { name: 'faults' } })).body.publishableKey;
     expect((await api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
     // The access check's rules and the key are in memory from here on.

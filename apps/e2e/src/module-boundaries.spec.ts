@@ -65,11 +65,27 @@ describe('replica-local caches (lint)', () => {
       '}',
       '',
     ].join('\n');
-    expect(cacheErrors('libs/admin/src/lib/team/seen.ts', evicting)).toEqual([expect.stringMatching(/ReadModel/)]);
+    expect(cacheErrors('libs/admin/src/lib/team/seen.ts', evicting)).toEqual([expect.stringMatching(/ReadModel/), expect.stringMatching(/ReadModel/)]);
     const remembered = 'export class Lookups {\n  private readonly cache = new Map<string, string>();\n  size = () => this.cache.size;\n}\n';
     expect(cacheErrors('libs/gateway/src/lib/edge/lookups.ts', remembered)).toEqual([expect.stringMatching(/ReadModel/)]);
     const ownLru = "import { LRUCache } from 'lru-cache';\nexport const prices = new LRUCache<string, number>({ max: 10 });\n";
-    expect(cacheErrors('libs/billing/src/lib/catalog/prices-memo.ts', ownLru)).toEqual([expect.stringMatching(/ReadModel/)]);
+    expect(cacheErrors('libs/billing/src/lib/catalog/prices-memo.ts', ownLru)).toEqual([expect.stringMatching(/ReadModel/), expect.stringMatching(/ReadModel/)]);
+  });
+
+  it('refuses a Map held across calls whatever its name: in a field, set in a method, or at module scope', () => {
+    const field = 'export class Plans {\n  private readonly byId = new Map<string, number>();\n  of = (id: string) => this.byId.get(id);\n}\n';
+    expect(cacheErrors('libs/billing/src/lib/catalog/plans.ts', field)).toEqual([expect.stringMatching(/ReadModel/)]);
+    const assigned = 'export class Plans {\n  private byId: Map<string, number>;\n  reset(): void {\n    this.byId = new Map();\n  }\n}\n';
+    expect(cacheErrors('libs/billing/src/lib/catalog/plans.ts', assigned)).toEqual([expect.stringMatching(/ReadModel/)]);
+    const moduleScope = 'export const plans = new WeakMap<object, number>();\n';
+    expect(cacheErrors('apps/gateway/src/plans.ts', moduleScope)).toEqual([expect.stringMatching(/ReadModel/)]);
+  });
+
+  it('lets a call keep a Map of its own, and the allow-listed state (eslint.config.mjs) keep theirs', () => {
+    const local = 'export function byId(rows: Array<{ id: string }>): Map<string, { id: string }> {\n  const map = new Map(rows.map((row) => [row.id, row]));\n  return map;\n}\n';
+    expect(cacheErrors('libs/billing/src/lib/catalog/by-id.ts', local)).toEqual([]);
+    const counters = 'export class Counters {\n  private readonly windows = new Map<number, number>();\n}\n';
+    expect(cacheErrors('libs/gateway/src/lib/edge/rate-limit.storage.ts', counters)).toEqual([]);
   });
 
   it('lets a service keep what others own in a read model', () => {

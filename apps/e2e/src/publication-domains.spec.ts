@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { call, sessionFrom } from './support/http';
-import { ADMIN, AccessSystem } from './support/access';
+import { call } from './support/http';
+import { AccessSystem } from './support/access';
+import { adminSession } from './support/staff';
 import { startGatewayOverNats, type TestGateway } from './support/system';
 import { eventually } from '@gatehouse/testing';
 
@@ -25,15 +26,15 @@ describe('publication domains', () => {
   it('applies a change of domains to the next check, on this gateway and on the others', async () => {
     const fresh = `fresh-${randomUUID()}.example`;
     // Both gateways have the key, and with it the old domains, cached.
-    for (const base of [system.base, second.url]) {
+    for (const base of [system.url, second.url]) {
       expect((await checkOn(base, 'news.example.com')).status).toBe(200);
       expect((await checkOn(base, fresh)).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
     }
     const changed = await system.admin(`/admin/publications/${system.publicationId}`, { method: 'PATCH', body: { domains: [fresh] } });
     expect(changed.status).toBe(200);
 
-    expect((await checkOn(system.base, fresh)).status).toBe(200);
-    expect((await checkOn(system.base, 'news.example.com')).body).toMatchObject({ code: 'url_not_in_publication' });
+    expect((await checkOn(system.url, fresh)).status).toBe(200);
+    expect((await checkOn(system.url, 'news.example.com')).body).toMatchObject({ code: 'url_not_in_publication' });
     // The other replica hears of it over the bus, well within the minute its cache would have kept the key.
     await eventually(async () => ((await checkOn(second.url, fresh)).status === 200 ? true : undefined), 5_000);
     expect((await checkOn(second.url, 'news.example.com')).body).toMatchObject({ code: 'url_not_in_publication' });
@@ -42,20 +43,19 @@ describe('publication domains', () => {
   });
 
   it("refuses a publication claiming another publication's domain with 409, on creation and on change", async () => {
-    const login = await call(system.base, '/api/v1/admin/session', { body: ADMIN });
-    const session = sessionFrom(login);
-    const claimed = await call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Squatter', domains: ['News.Example.com'] } });
+    const { session } = await adminSession(system.url);
+    const claimed = await call(system.url, '/api/v1/admin/publications', { session, body: { name: 'Squatter', domains: ['News.Example.com'] } });
     expect(claimed.body).toMatchObject({ status: 409, code: 'conflict', errors: [{ field: 'domains' }] });
 
-    const own = await call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Neighbour', domains: [`neighbour-${randomUUID()}.example`] } });
+    const own = await call(system.url, '/api/v1/admin/publications', { session, body: { name: 'Neighbour', domains: [`neighbour-${randomUUID()}.example`] } });
     expect(own.status).toBe(201);
-    const changed = await call(system.base, `/api/v1/admin/publications/${own.body.id}`, { method: 'PATCH', session, body: { domains: ['*.blog.example'] } });
+    const changed = await call(system.url, `/api/v1/admin/publications/${own.body.id}`, { method: 'PATCH', session, body: { domains: ['*.blog.example'] } });
     expect(changed.body).toMatchObject({ status: 409, code: 'conflict' });
   });
 
   it('refuses public suffixes and wildcards over them (400), and domains overlapping another publication\'s wildcard or under it (409)', async () => {
-    const session = sessionFrom(await call(system.base, '/api/v1/admin/session', { body: ADMIN }));
-    const create = (domains: string[]) => call(system.base, '/api/v1/admin/publications', { session, body: { name: 'Claimant', domains } });
+    const { session } = await adminSession(system.url);
+    const create = (domains: string[]) => call(system.url, '/api/v1/admin/publications', { session, body: { name: 'Claimant', domains } });
     for (const domains of [['com'], ['*.com'], ['*.example'], ['co.uk'], ['*.github.io']]) {
       expect({ domains, answer: (await create(domains)).body }).toMatchObject({ domains, answer: { status: 400, code: 'validation_failed', errors: [{ field: 'domains' }] } });
     }

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { SecretBox } from '@gatehouse/platform';
 import { Client } from 'pg';
 import { call, sessionFrom, type Answer } from './support/http';
-import { addStaff, staffSession } from './support/staff';
+import { ADMIN, addStaff, bootstrapEnv, staffSession } from './support/staff';
 import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './support/system';
 
 /** Routes owned by later features, mounted here to exercise each credential rule of spec 5.1 at the edge. */
@@ -64,17 +64,9 @@ class ProbeController {
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
 
-const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 /** Identity's key sealing its signing keys, so a test can sign a token of its own with one. */
 const SIGNING_KEYS_KEY = randomBytes(32).toString('base64');
-const ENV = {
-  SIGNING_KEYS_KEY,
-  BCRYPT_COST: '4',
-  BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-  BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-  BOOTSTRAP_PUBLICATION_NAME: 'Alpha Times',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'alpha.example',
-};
+const ENV = { SIGNING_KEYS_KEY, ...bootstrapEnv({ name: 'Alpha Times', domains: ['alpha.example'] }) };
 
 interface KeyPair {
   name: string;

@@ -275,7 +275,7 @@ describe('the stats view: access and billing composed by admin', () => {
 
   it('lets a viewer read the same figures', async () => {
     const range = rangeOf('hour');
-    const viewer = await system.staffSession('viewer');
+    const { session: viewer } = await system.staffSession('viewer', system.publicationId);
     const answer = await stats(range, { session: viewer });
     expect(answer.status).toBe(200);
     expect(normalised(answer.body)).toEqual(expected(range, experiment.variants[0].id));

@@ -18,7 +18,7 @@ describe('outbound webhook registrations', () => {
   afterAll(() => system?.close());
 
   it('creates a webhook, showing its secret once and never again', async () => {
-    const res = await system.api('/admin/webhooks', {
+    const res = await system.admin('/admin/webhooks', {
       body: { url: target('crm'), events: ['subscription.created', 'customer.created', 'subscription.created'], description: 'CRM sync' },
     });
     expect(res.status).toBe(201);
@@ -32,7 +32,7 @@ describe('outbound webhook registrations', () => {
     });
     const { id, secret } = res.body;
 
-    const list = await system.api('/admin/webhooks');
+    const list = await system.admin('/admin/webhooks');
     expect(list.status).toBe(200);
     const listed = list.body.webhooks.find((webhook: { id: string }) => webhook.id === id);
     expect(listed).toEqual({ id, url: target('crm'), events: ['subscription.created', 'customer.created'], description: 'CRM sync', createdAt: res.body.createdAt, deliveries: [] });
@@ -48,12 +48,12 @@ describe('outbound webhook registrations', () => {
     const { id } = await system.register(target('patch-me'), ['invoice.paid']);
     const [before] = await system.query('SELECT secret_sealed FROM webhooks WHERE id = $1', [id]);
 
-    const res = await system.api(`/admin/webhooks/${id}`, { method: 'PATCH', body: { url: target('patched'), events: ['invoice.upcoming'], description: 'billing' } });
+    const res = await system.admin(`/admin/webhooks/${id}`, { method: 'PATCH', body: { url: target('patched'), events: ['invoice.upcoming'], description: 'billing' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id, url: target('patched'), events: ['invoice.upcoming'], description: 'billing', createdAt: expect.any(String) });
     expect(res.body).not.toHaveProperty('secret');
 
-    const cleared = await system.api(`/admin/webhooks/${id}`, { method: 'PATCH', body: { description: null } });
+    const cleared = await system.admin(`/admin/webhooks/${id}`, { method: 'PATCH', body: { description: null } });
     expect(cleared.body).toMatchObject({ url: target('patched'), events: ['invoice.upcoming'], description: null });
     const [after] = await system.query('SELECT secret_sealed FROM webhooks WHERE id = $1', [id]);
     expect(after.secret_sealed).toBe(before.secret_sealed);
@@ -61,20 +61,20 @@ describe('outbound webhook registrations', () => {
 
   it('deletes a webhook with 204; it is gone from the list and further calls are 404', async () => {
     const { id } = await system.register(target('short-lived'), ['customer.deleted']);
-    expect((await system.api(`/admin/webhooks/${id}`, { method: 'DELETE' })).status).toBe(204);
-    const list = await system.api('/admin/webhooks');
+    expect((await system.admin(`/admin/webhooks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    const list = await system.admin('/admin/webhooks');
     expect(list.body.webhooks.map((webhook: { id: string }) => webhook.id)).not.toContain(id);
-    expect((await system.api(`/admin/webhooks/${id}`, { method: 'DELETE' })).body).toMatchObject({ status: 404, code: 'not_found' });
-    expect((await system.api(`/admin/webhooks/${id}`, { method: 'PATCH', body: { description: 'x' } })).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.admin(`/admin/webhooks/${id}`, { method: 'DELETE' })).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.admin(`/admin/webhooks/${id}`, { method: 'PATCH', body: { description: 'x' } })).body).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('accepts every event of spec 6.2 and refuses anything else, naming the field', async () => {
-    const all = await system.api('/admin/webhooks', { body: { url: target('all'), events: OUTBOUND_EVENT_NAMES } });
+    const all = await system.admin('/admin/webhooks', { body: { url: target('all'), events: OUTBOUND_EVENT_NAMES } });
     expect(all.status).toBe(201);
     expect(all.body.events).toEqual(OUTBOUND_EVENT_NAMES);
 
     for (const events of [['subscription.created', 'subscription.exploded'], [], 'customer.created', ['webhook.test'], [42]]) {
-      const res = await system.api('/admin/webhooks', { body: { url: target('bad-events'), events } });
+      const res = await system.admin('/admin/webhooks', { body: { url: target('bad-events'), events } });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'validation_failed' });
       expect(res.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['events']));
@@ -91,26 +91,26 @@ describe('outbound webhook registrations', () => {
       [{ url: target('x'), events: ['invoice.paid'], secret: 'whsec_mine' }, 'secret'],
     ];
     for (const [body, field] of cases) {
-      const res = await system.api('/admin/webhooks', { body });
+      const res = await system.admin('/admin/webhooks', { body });
       expect(res.status).toBe(400);
       expect(res.body.errors.map((error: { field: string }) => error.field)).toContain(field);
     }
     const { id } = await system.register(target('patch-validation'), ['invoice.paid']);
     for (const body of [{ url: null }, { events: [] }, { events: ['nope'] }]) {
-      expect((await system.api(`/admin/webhooks/${id}`, { method: 'PATCH', body })).body).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect((await system.admin(`/admin/webhooks/${id}`, { method: 'PATCH', body })).body).toMatchObject({ status: 400, code: 'validation_failed' });
     }
   });
 
   it('refuses plain http and targets in private networks (decisions G2), at creation and on PATCH', async () => {
     const refusal = (message: string) => ({ status: 400, code: 'validation_failed', errors: [{ field: 'url', message }] });
-    const http = await system.api('/admin/webhooks', { body: { url: 'http://203.0.113.10/hook', events: ['invoice.paid'] } });
+    const http = await system.admin('/admin/webhooks', { body: { url: 'http://203.0.113.10/hook', events: ['invoice.paid'] } });
     expect(http.body).toMatchObject(refusal('must be an https URL'));
     for (const url of ['https://127.0.0.1/hook', 'https://localhost:8443/hook', 'https://10.0.0.8/hook', 'https://192.168.1.20/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://100.64.1.1/']) {
-      const res = await system.api('/admin/webhooks', { body: { url, events: ['invoice.paid'] } });
+      const res = await system.admin('/admin/webhooks', { body: { url, events: ['invoice.paid'] } });
       expect(res.body).toMatchObject(refusal('must not point to a private, loopback or link-local address'));
     }
     const { id } = await system.register(target('stays-public'), ['invoice.paid']);
-    const patched = await system.api(`/admin/webhooks/${id}`, { method: 'PATCH', body: { url: 'https://127.0.0.1/hook' } });
+    const patched = await system.admin(`/admin/webhooks/${id}`, { method: 'PATCH', body: { url: 'https://127.0.0.1/hook' } });
     expect(patched.body).toMatchObject(refusal('must not point to a private, loopback or link-local address'));
     expect((await system.deliveriesOf(id)).length).toBe(0);
   });
@@ -120,7 +120,7 @@ describe('outbound webhook registrations', () => {
     const other = await system.staffSession('admin');
     const theirs = await system.register(target('theirs'), ['invoice.paid'], other.session);
 
-    const listed = await system.api('/admin/webhooks', { session: other.session });
+    const listed = await system.admin('/admin/webhooks', { session: other.session });
     expect(listed.body.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([theirs.id]);
     for (const [method, path, body] of [
       ['PATCH', `/admin/webhooks/${id}`, { description: 'hijack' }],
@@ -128,25 +128,25 @@ describe('outbound webhook registrations', () => {
       ['POST', `/admin/webhooks/${id}/test`, undefined],
       ['POST', `/admin/webhooks/${id}/deliveries/${randomUUID()}/redeliver`, undefined],
     ] as const) {
-      expect((await system.api(path, { method, body, session: other.session })).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await system.admin(path, { method, body, session: other.session })).body).toMatchObject({ status: 404, code: 'not_found' });
     }
-    expect((await system.api('/admin/webhooks/not-a-uuid', { method: 'DELETE' })).body).toMatchObject({ status: 404, code: 'not_found' });
-    expect((await system.api(`/admin/webhooks/${id}/deliveries/${randomUUID()}/redeliver`, { method: 'POST' })).body).toMatchObject({ status: 404, code: 'not_found' });
-    expect((await system.api('/admin/webhooks')).body.webhooks.map((webhook: { id: string }) => webhook.id)).toContain(id);
+    expect((await system.admin('/admin/webhooks/not-a-uuid', { method: 'DELETE' })).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.admin(`/admin/webhooks/${id}/deliveries/${randomUUID()}/redeliver`, { method: 'POST' })).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.admin('/admin/webhooks')).body.webhooks.map((webhook: { id: string }) => webhook.id)).toContain(id);
   });
 
   it('keeps a publication to 50 webhooks', async () => {
     const crowded = await system.staffSession('admin');
     for (let i = 0; i < 50; i++) await system.register(target(`crowd-${i}`), ['invoice.paid'], crowded.session);
-    const refused = await system.api('/admin/webhooks', { session: crowded.session, body: { url: target('crowd-51'), events: ['invoice.paid'] } });
+    const refused = await system.admin('/admin/webhooks', { session: crowded.session, body: { url: target('crowd-51'), events: ['invoice.paid'] } });
     expect(refused.body).toMatchObject({ status: 409, code: 'conflict' });
-    expect((await system.api('/admin/webhooks', { session: crowded.session })).body.webhooks).toHaveLength(50);
+    expect((await system.admin('/admin/webhooks', { session: crowded.session })).body.webhooks).toHaveLength(50);
   });
 
   it('lets a viewer list but not create, change, delete, test or redeliver; no session is 401', async () => {
     const { id } = await system.register(target('viewer'), ['invoice.paid']);
     const viewer = await system.staffSession('viewer', system.publicationId);
-    const list = await system.api('/admin/webhooks', { session: viewer.session });
+    const list = await system.admin('/admin/webhooks', { session: viewer.session });
     expect(list.status).toBe(200);
     expect(list.body.webhooks.map((webhook: { id: string }) => webhook.id)).toContain(id);
     for (const [method, path, body] of [
@@ -156,8 +156,8 @@ describe('outbound webhook registrations', () => {
       ['POST', `/admin/webhooks/${id}/test`, undefined],
       ['POST', `/admin/webhooks/${id}/deliveries/${randomUUID()}/redeliver`, undefined],
     ] as const) {
-      expect((await system.api(path, { method, body, session: viewer.session })).body).toMatchObject({ status: 403, code: 'forbidden' });
+      expect((await system.admin(path, { method, body, session: viewer.session })).body).toMatchObject({ status: 403, code: 'forbidden' });
     }
-    expect((await system.api('/admin/webhooks', { session: undefined })).body).toMatchObject({ status: 401, code: 'session_required' });
+    expect((await system.admin('/admin/webhooks', { session: undefined })).body).toMatchObject({ status: 401, code: 'session_required' });
   });
 });

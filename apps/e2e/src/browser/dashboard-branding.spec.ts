@@ -1,7 +1,8 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 

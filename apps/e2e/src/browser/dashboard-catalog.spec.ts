@@ -3,7 +3,8 @@ import { eventually } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { FakeProcessorProcess, SECRET_KEY } from '../support/billing';
 import { sessionFrom } from '../support/http';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 

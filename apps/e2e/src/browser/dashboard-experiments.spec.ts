@@ -2,7 +2,8 @@ import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
 import { FakeProcessorProcess, SECRET_KEY, WEBHOOK_SECRET } from '../support/billing';
 import { sessionFrom } from '../support/http';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 

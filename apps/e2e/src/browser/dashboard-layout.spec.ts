@@ -1,6 +1,7 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
-import { DashboardSystem, OWNER, signIn, staffBrowser, settled } from '../support/dashboard';
+import { DashboardSystem, signIn, staffBrowser, settled } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 import { addStaff } from '../support/staff';
 
 jest.setTimeout(300_000);

@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { PHONE } from '../support/access';
 import { sessionFrom } from '../support/http';
 import { querySchema } from '../support/system';
-import { DashboardSystem, openAndCloseEditorLink, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, openAndCloseEditorLink, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 

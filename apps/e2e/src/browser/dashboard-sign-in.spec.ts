@@ -1,6 +1,7 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser, tabTo } from '../support/dashboard';
+import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser, tabTo } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 

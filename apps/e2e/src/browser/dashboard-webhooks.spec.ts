@@ -1,7 +1,8 @@
 import { OUTBOUND_EVENT_NAMES } from '@gatehouse/contracts';
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
-import { DashboardSystem, OWNER, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
+import { ADMIN as OWNER } from '../support/staff';
 import { verifiesServiceSignature, WebhookReceiver } from '../support/webhooks';
 
 jest.setTimeout(120_000);

@@ -1,149 +1,15 @@
-import { adminService } from '@gatehouse/admin';
-import { billingService } from '@gatehouse/billing';
-import { BusClient, type BusOptions, createRequestClient, deleteEventStream, type EventSubscription, JetStreamEventTransport } from '@gatehouse/bus';
-import { type RunningService, startService } from '@gatehouse/runtime';
-import type { EventEnvelope, RequestPattern } from '@gatehouse/contracts';
-import { identityService } from '@gatehouse/identity';
-import { Clock, loadConfig } from '@gatehouse/platform';
-import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { Client } from 'pg';
-import { call, sessionFrom, type Answer, type Call } from './http';
-import { startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import type { EventEnvelope } from '@gatehouse/contracts';
+import { Clock } from '@gatehouse/platform';
+import type { RunningService } from '@gatehouse/runtime';
+import { eventually } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
+import { EventReader } from './events';
+import { ENVIRONMENT_WEBHOOK_SECRET, SECRET_KEY, WEBHOOK_SECRET } from './fake-processor';
+import type { Answer } from './http';
+import { adminSession } from './staff';
+import { TestSystem } from './test-system';
 
-const ROOT = resolve(__dirname, '../../../..');
-
-/* What the fake processor answers, as far as these tests read it (tools/fake-processor has the whole shape). */
-export type ProcessorObject = Record<string, any>;
-export interface ProcessorEvent {
-  id: string;
-  type: string;
-  created: number;
-  data: { object: ProcessorObject };
-}
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  body: Record<string, any>;
-  apiKey: string | null;
-}
-export interface EventOptions {
-  created?: number;
-}
-
-/**
- * tools/fake-processor run as its own process, as in local development, and driven through its
- * control routes (`/_fake/...`): what it was sent, failures on demand, the customer's side of a
- * checkout, and events signed and delivered exactly as the processor delivers them.
- */
-export class FakeProcessorProcess {
-  private constructor(
-    private readonly child: ChildProcess,
-    readonly url: string,
-  ) {}
-
-  static async spawn(): Promise<FakeProcessorProcess> {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/fake-processor/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, FAKE_PROCESSOR_PORT: '0', FAKE_PROCESSOR_DELIVER: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const url = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`the fake processor did not start:\n${output}`)), 20_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          ok(match[1]);
-        }
-      };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
-      child.once('exit', (code) => fail(new Error(`the fake processor exited with ${code}:\n${output}`)));
-    });
-    return new FakeProcessorProcess(child, url);
-  }
-
-  requests(): Promise<RecordedRequest[]> {
-    return this.control('GET', '/requests');
-  }
-
-  async requestsTo(method: string, path: string): Promise<RecordedRequest[]> {
-    const prefix = path.endsWith('*') ? path.slice(0, -1) : null;
-    return (await this.requests()).filter((r) => r.method === method && (prefix ? r.path.startsWith(prefix) : r.path === path));
-  }
-
-  failNext(rule: { method?: string; path: string; status?: number; times?: number }): Promise<unknown> {
-    return this.control('POST', '/failures', rule);
-  }
-
-  completeCheckout(sessionId: string, options: EventOptions & { status?: string } = {}): Promise<{ session: ProcessorObject; subscription: ProcessorObject | null; events: ProcessorEvent[] }> {
-    return this.control('POST', `/checkout/sessions/${sessionId}/complete`, options);
-  }
-
-  createSubscription(
-    spec: { customer?: string; price: string; status?: string; metadata?: Record<string, string>; trialDays?: number },
-    options: EventOptions = {},
-  ): Promise<{ subscription: ProcessorObject; event: ProcessorEvent }> {
-    return this.control('POST', '/subscriptions', { spec, options });
-  }
-
-  updateSubscription(id: string, changes: Record<string, unknown>, options: EventOptions = {}): Promise<ProcessorEvent> {
-    return this.control('POST', `/subscriptions/${id}/update`, { changes, options });
-  }
-
-  deleteSubscription(id: string, options: EventOptions = {}): Promise<ProcessorEvent> {
-    return this.control('POST', `/subscriptions/${id}/delete`, { options });
-  }
-
-  invoiceEvent(id: string, type: 'invoice.payment_succeeded' | 'invoice.payment_failed' | 'invoice.upcoming', options: EventOptions = {}): Promise<ProcessorEvent> {
-    return this.control('POST', `/subscriptions/${id}/invoices`, { type, options });
-  }
-
-  customerEvent(id: string, type: 'customer.created' | 'customer.updated', changes: { email?: string; name?: string } = {}, options: EventOptions = {}): Promise<ProcessorEvent> {
-    return this.control('POST', `/customers/${id}/events`, { type, changes, options });
-  }
-
-  object(collection: string, id: string): Promise<ProcessorObject> {
-    return this.control('GET', `/objects/${collection}/${id}`);
-  }
-
-  /** Signs and POSTs the event as the processor does; `timestamp` backdates the signature, `signature` replaces it (null: none). */
-  deliver(targetUrl: string, secret: string, event: object, options: { timestamp?: number; signature?: string | null } = {}): Promise<Answer> {
-    return this.control<{ status: number; body: unknown }>('POST', '/deliveries', { targetUrl, secret, event, options }).then((result) => ({
-      ...result,
-      headers: new Headers(),
-    }));
-  }
-
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((ok) => this.child.once('exit', ok));
-    this.child.kill('SIGTERM');
-    await exited;
-  }
-
-  private async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/_fake${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await res.json()) as T;
-    if (!res.ok) throw new Error(`fake processor ${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-    return answer;
-  }
-}
-
-const ADMIN = { email: 'billing-admin@example.com', password: 'billing-admin-password' };
-export const WEBHOOK_SECRET = `whsec_${randomBytes(18).toString('base64url')}`;
-export const ENVIRONMENT_WEBHOOK_SECRET = `whsec_${randomBytes(18).toString('base64url')}`;
-export const SECRET_KEY = 'sk_test_gatehouse_e2e_0001';
-export const PUBLIC_BASE_URL = 'https://gatehouse.test';
+export * from './fake-processor';
 
 /** The real time, moved forward when a test says so: what billing sees when a test needs days to pass. */
 export class SteerableClock extends Clock {
@@ -168,97 +34,37 @@ export interface Customer {
  * Identity, admin, billing and the gateway over the real NATS and PostgreSQL, billing pointed
  * at a fake processor; a staff session, a key pair, and helpers for what billing tests repeat.
  */
-export class BillingSystem {
-  readonly namespace = uniqueNamespace('billing');
-  readonly outbound: EventEnvelope[] = [];
-  fake: FakeProcessorProcess;
-  gateway: TestGateway;
-  session: string;
-  publicationId: string;
-  publishableKey: string;
-  secretKey: string;
-  billing: RunningService;
-  private db: TestDatabase;
-  private sql: Client;
-  private bus: BusClient;
-  private readonly services: RunningService[] = [];
-  private events?: JetStreamEventTransport;
-  private reader?: EventSubscription;
+export class BillingSystem extends TestSystem {
+  private reader?: EventReader;
 
   /** `clock`: the time billing reads, the system's unless given. */
-  static async start(clock?: Clock): Promise<BillingSystem> {
-    const system = new BillingSystem();
-    await system.boot(clock);
-    return system;
-  }
-
-  private async boot(clock?: Clock): Promise<void> {
-    const env = {
-      BCRYPT_COST: '4',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      BOOTSTRAP_PUBLICATION_NAME: 'Billing Gazette',
-      BOOTSTRAP_PUBLICATION_DOMAINS: 'billing.example',
-    };
-    [this.db, this.fake] = await Promise.all([createTestDatabase(), FakeProcessorProcess.spawn()]);
-    const billingEnv = {
-      PROCESSOR_API_URL: this.fake.url,
-      PROCESSOR_WEBHOOK_SECRET: ENVIRONMENT_WEBHOOK_SECRET,
-      PUBLIC_BASE_URL,
-      PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
-    };
-    const billingConfig = loadConfig(billingService.config, {
-      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-      BUS_NAMESPACE: this.namespace,
-      DATABASE_URL: this.db.url,
-      ...billingEnv,
+  static start(clock?: Clock): Promise<BillingSystem> {
+    return this.boot({
+      name: 'billing',
+      services: ['identity', 'admin', 'billing'],
+      publication: { name: 'Billing Gazette', domains: ['billing.example'] },
+      env: { billing: { PROCESSOR_WEBHOOK_SECRET: ENVIRONMENT_WEBHOOK_SECRET } },
+      clocks: { billing: clock },
+      processor: true,
+      keys: 'billing-site',
+      busClient: true,
     });
-    const services = await Promise.all([
-      startServiceOverNats(identityService, this.db.url, this.namespace, env),
-      startServiceOverNats(adminService, this.db.url, this.namespace, env),
-      startService(billingService, { config: billingConfig, transport: { kind: 'nats', servers: [testNatsUrl()] }, databaseUrl: this.db.url, clock, migrate: true }),
-    ]);
-    this.services.push(...services);
-    this.billing = services[2];
-    this.gateway = await startGatewayOverNats(this.namespace);
-    const options: BusOptions = { service: 'gateway', namespace: this.namespace, transport: { kind: 'nats', servers: [testNatsUrl()] } };
-    this.bus = new BusClient(options, createRequestClient(options));
-    this.sql = new Client({ connectionString: this.db.url, options: '-c search_path=billing' });
-    await this.sql.connect();
-
-    const login = await this.api('/admin/session', { body: ADMIN });
-    this.session = sessionFrom(login);
-    this.publicationId = login.body.publication.id;
-    const keys = await this.api('/admin/api-keys', { session: this.session, body: { name: 'billing-site' } });
-    ({ publishableKey: this.publishableKey, secretKey: this.secretKey } = keys.body);
   }
 
-  get databaseUrl(): string {
-    return this.db.url;
-  }
-
-  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
-    return call<T>(this.gateway.url, `/api/v1${path}`, options);
-  }
-
-  admin<T = any>(path: string, options: Omit<Call, 'session'> = {}): Promise<Answer<T>> {
-    return this.api<T>(path, { ...options, session: this.session });
-  }
-
-  /** A bus request as another service would send it. */
-  request<Req, Res>(pattern: RequestPattern<Req, Res>, payload: NoInfer<Req>): Promise<Res> {
-    return this.bus.request(pattern, payload);
+  /** The billing service. */
+  get billing(): RunningService {
+    return this.replicasOf('billing')[0];
   }
 
   /** Reads billing's own tables, to see what is (not) stored. */
-  async query<T extends Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.sql.query<T>(text, params)).rows;
+  query<T extends Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.querySchema<T>('billing', text, params);
   }
 
   /** A second publication of the same admin, with its own key pair: for tenant boundaries. */
   async otherPublication(): Promise<{ publicationId: string; publishableKey: string; secretKey: string }> {
     const created = await this.admin('/admin/publications', { body: { name: `Other ${randomUUID().slice(0, 6)}`, domains: [`other-${randomUUID()}.example`] } });
-    const session = sessionFrom(await this.api('/admin/session', { body: ADMIN }));
+    const { session } = await adminSession(this.gateway.url);
     await this.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.body.id } });
     const keys = await this.api('/admin/api-keys', { session, body: { name: 'other-site' } });
     return { publicationId: created.body.id, ...keys.body };
@@ -341,8 +147,7 @@ export class BillingSystem {
 
   /** Starts collecting what billing publishes on the event stream, from the beginning, as another service would consume it. */
   async readOutboundEvents(): Promise<void> {
-    this.events = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, this.namespace);
-    const names = [
+    this.reader = await EventReader.start(this.namespace, [
       'subscription.created',
       'subscription.updated',
       'subscription.cancelled',
@@ -352,26 +157,17 @@ export class BillingSystem {
       'invoice.upcoming',
       'experiment.converted',
       'internal.entitlements.changed',
-    ];
-    this.reader = await this.events.consume('test-reader', names, async (envelope) => void this.outbound.push(envelope));
+    ]);
   }
 
   outboundFor(name: string, match: (data: any) => boolean = () => true): EventEnvelope<any>[] {
-    return this.outbound.filter((envelope) => envelope.name === name && match(envelope.data));
+    return this.reader?.all(name, match) ?? [];
   }
 
-  async close(): Promise<void> {
-    await this.reader?.stop();
-    await this.events?.close();
-    await this.bus?.onApplicationShutdown();
-    await this.sql?.end();
-    await this.gateway?.close();
-    for (const service of this.services) await service.close();
-    await this.fake?.close();
-    await this.db?.drop();
-    await deleteEventStream([testNatsUrl()], this.namespace);
+  override async close(): Promise<void> {
+    await this.reader?.close();
+    await super.close();
   }
 }
-
 
 export const unixNow = (): number => Math.floor(Date.now() / 1000);

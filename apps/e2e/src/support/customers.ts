@@ -1,17 +1,8 @@
-import { JetStreamEventTransport } from '@gatehouse/bus';
-import type { EventEnvelope } from '@gatehouse/contracts';
-import { testNatsUrl } from '@gatehouse/testing';
-import { call, sessionFrom, type Answer, type Call } from './http';
+import { call, type Answer, type Call } from './http';
+import { adminSession, bootstrapEnv } from './staff';
 
-/** The first admin and publication, created by the admin service at its start (decisions A3). */
-export const STAFF = { email: 'staff@example.com', password: 'staff-password-1' };
-export const STAFF_ENV: Record<string, string> = {
-  BCRYPT_COST: '4',
-  BOOTSTRAP_ADMIN_EMAIL: STAFF.email,
-  BOOTSTRAP_ADMIN_PASSWORD: STAFF.password,
-  BOOTSTRAP_PUBLICATION_NAME: 'Alpha Times',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'alpha.example',
-};
+/** The configuration of identity and admin here: ADMIN and the first publication, Alpha Times at alpha.example. */
+export const STAFF_ENV: Record<string, string> = bootstrapEnv({ name: 'Alpha Times', domains: ['alpha.example'] });
 
 export interface KeyPair {
   name: string;
@@ -26,10 +17,11 @@ export interface Tenant {
   keys: KeyPair;
 }
 
-export type Api = <T = any>(path: string, options?: Call) => Promise<Answer<T>>;
+/** Calls to `/api/v1/...` of the gateway at `base`. */
+export type Api = (<T = any>(path: string, options?: Call) => Promise<Answer<T>>) & { base: string };
 
 export function apiOf(base: string): Api {
-  return (path, options = {}) => call(base, `/api/v1${path}`, options);
+  return Object.assign(<T = any>(path: string, options: Call = {}) => call<T>(base, `/api/v1${path}`, options), { base });
 }
 
 async function expectStatus<T>(answer: Promise<Answer<T>>, status: number): Promise<T> {
@@ -38,47 +30,18 @@ async function expectStatus<T>(answer: Promise<Answer<T>>, status: number): Prom
   return body;
 }
 
-async function logIn(api: Api): Promise<{ session: string; publicationId: string }> {
-  const answer = await api('/admin/session', { body: STAFF });
-  if (answer.status !== 200) throw new Error(`staff login failed: ${JSON.stringify(answer.body)}`);
-  return { session: sessionFrom(answer), publicationId: answer.body.publication.id };
-}
-
 /** The bootstrap publication, as its admin sees it. */
 export async function bootstrapTenant(api: Api): Promise<Tenant> {
-  const { session, publicationId } = await logIn(api);
+  const { session, publicationId } = await adminSession(api.base);
   const keys = await expectStatus<KeyPair>(api('/admin/api-keys', { session, body: { name: 'site' } }), 201);
   return { publicationId, session, keys };
 }
 
 /** A further publication of the same staff member, on a session of its own that is switched to it. */
 export async function anotherTenant(api: Api, name: string): Promise<Tenant> {
-  const { session } = await logIn(api);
+  const { session } = await adminSession(api.base);
   const created = await expectStatus<{ id: string }>(api('/admin/publications', { session, body: { name, domains: [`${name}.example`] } }), 201);
   await expectStatus(api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: created.id } }), 200);
   const keys = await expectStatus<KeyPair>(api('/admin/api-keys', { session, body: { name: 'site' } }), 201);
   return { publicationId: created.id, session, keys };
 }
-
-/** Every event of these names on the namespace's stream, as a durable consumer of the test receives them. */
-export class EventReader {
-  readonly received: EventEnvelope[] = [];
-
-  private constructor(private readonly transport: JetStreamEventTransport) {}
-
-  static async start(namespace: string, names: string[]): Promise<EventReader> {
-    const reader = new EventReader(await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace));
-    await reader.transport.consume('test-reader', names, async (envelope) => void reader.received.push(envelope));
-    return reader;
-  }
-
-  /** The events of one name, in the order received. */
-  named(name: string): EventEnvelope[] {
-    return this.received.filter((event) => event.name === name);
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-}
-

@@ -1,75 +1,36 @@
-import { accessService } from '@gatehouse/access';
-import { adminService } from '@gatehouse/admin';
-import { billingService } from '@gatehouse/billing';
-import { brandingService } from '@gatehouse/branding';
-import { identityService } from '@gatehouse/identity';
-import { deleteEventStream } from '@gatehouse/bus';
-import { type RunningService } from '@gatehouse/runtime';
-import { createTestDatabase, eventually, launchBrowser, testNatsUrl, uniqueNamespace, type TestBrowser, type TestDatabase } from '@gatehouse/testing';
-import { webhooksOutService } from '@gatehouse/webhooks-out';
-import { randomBytes } from 'node:crypto';
+import { eventually, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PUBLIC_BASE_URL, WEBHOOK_SECRET, type FakeProcessorProcess } from './billing';
-import { call, sessionFrom, type Answer, type Call } from './http';
-import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
-import { WEBHOOKS_ENV } from './webhooks';
+import { WEBHOOK_SECRET, type FakeProcessorProcess } from './fake-processor';
+import { ROOT } from './processes';
+import { ADMIN, adminSession } from './staff';
+import { TestSystem } from './test-system';
 
-const ROOT = resolve(__dirname, '../../../..');
 export const DASHBOARD_DIR = resolve(ROOT, 'dist/apps/dashboard');
-
-export const OWNER = { email: 'owner@dashboard.example', password: 'owner-password-1' };
-const STAFF_ENV = {
-  BCRYPT_COST: '4',
-  BOOTSTRAP_ADMIN_EMAIL: OWNER.email,
-  BOOTSTRAP_ADMIN_PASSWORD: OWNER.password,
-  BOOTSTRAP_PUBLICATION_NAME: 'Dashboard Daily',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'daily.example,*.daily.example',
-};
 
 /**
  * What the dashboard talks to: admin, access, branding and webhooks-out as their own applications
  * over the real NATS and PostgreSQL, and the gateway in front serving the built dashboard at
  * /dashboard, as `npm start` does.
  */
-export class DashboardSystem {
-  readonly namespace = uniqueNamespace('dash');
-  db!: TestDatabase;
-  gateway!: TestGateway;
-  private readonly services: RunningService[] = [];
-
+export class DashboardSystem extends TestSystem {
   /** `billing`: also billing (the stats view asks it), at `processorUrl` (a local fake) when given; `customers`: also identity, which keeps them. */
-  static async start(options: { billing?: boolean; customers?: boolean; processorUrl?: string } = {}): Promise<DashboardSystem> {
+  static start(options: { billing?: boolean; customers?: boolean; processorUrl?: string } = {}): Promise<DashboardSystem> {
     if (!existsSync(resolve(DASHBOARD_DIR, 'index.html'))) throw new Error(`the dashboard is not built: run npm run build:web (looked in ${DASHBOARD_DIR})`);
-    const system = new DashboardSystem();
-    system.db = await createTestDatabase();
-    system.services.push(
-      ...(await Promise.all([
-        startServiceOverNats(adminService, system.db.url, system.namespace, STAFF_ENV),
-        startServiceOverNats(accessService, system.db.url, system.namespace),
-        startServiceOverNats(brandingService, system.db.url, system.namespace),
-        startServiceOverNats(webhooksOutService, system.db.url, system.namespace, WEBHOOKS_ENV),
-        ...(options.billing
-          ? [startServiceOverNats(billingService, system.db.url, system.namespace, {
-              PUBLIC_BASE_URL,
-              PROCESSOR_SETTINGS_KEY: randomBytes(32).toString('base64'),
-              ...(options.processorUrl ? { PROCESSOR_API_URL: options.processorUrl } : {}),
-            })]
-          : []),
-        ...(options.customers ? [startServiceOverNats(identityService, system.db.url, system.namespace, { BCRYPT_COST: '4' })] : []),
-      ])),
-    );
-    system.gateway = await startGatewayOverNats(system.namespace, { DASHBOARD_DIR });
-    return system;
+    return this.boot({
+      name: 'dash',
+      services: ['admin', 'access', 'branding', 'webhooks-out', ...(options.billing ? (['billing'] as const) : []), ...(options.customers ? (['identity'] as const) : [])],
+      publication: { name: 'Dashboard Daily', domains: ['daily.example', '*.daily.example'] },
+      env: { billing: options.processorUrl ? { PROCESSOR_API_URL: options.processorUrl } : {}, gateway: { DASHBOARD_DIR } },
+      // The tests sign in themselves, in the browser or with `sessionOf`.
+      login: false,
+    });
   }
 
-  get url(): string {
+  /** The dashboard's address: the gateway's /dashboard. */
+  override get url(): string {
     return `${this.gateway.url}/dashboard`;
-  }
-
-  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
-    return call<T>(this.gateway.url, `/api/v1${path}`, options);
   }
 
   /**
@@ -92,9 +53,9 @@ export class DashboardSystem {
     }
   }
 
-  /** A staff member's session cookie, signed in through the gateway as the dashboard does. */
-  async sessionOf(account: { email: string; password: string } = OWNER): Promise<string> {
-    return sessionFrom(await this.api('/admin/session', { body: account }));
+  /** A staff member's session cookie (ADMIN's unless given), signed in through the gateway as the dashboard does. */
+  async sessionOf(account: { email: string; password: string } = ADMIN): Promise<string> {
+    return (await adminSession(this.gateway.url, account)).session;
   }
 
   /**
@@ -120,14 +81,7 @@ export class DashboardSystem {
 
   /** Reads or changes admin's schema directly, e.g. to let a session run out. */
   adminSql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    return querySchema<T>(this.db.url, 'admin', text, params);
-  }
-
-  async close(): Promise<void> {
-    await this.gateway?.close();
-    for (const service of this.services) await service.close();
-    await this.db?.drop();
-    await deleteEventStream([testNatsUrl()], this.namespace);
+    return this.querySchema<T>('admin', text, params);
   }
 }
 

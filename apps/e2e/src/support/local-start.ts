@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, sessionFrom, type Answer, type Call } from './http';
+import { call, type Answer, type Call } from './http';
 import { freePort, ROOT } from './processes';
-
+import { adminSession } from './staff';
 
 /**
  * `npm start` itself (the `start` script of package.json) on a free port and a fresh DATA_DIR:
@@ -72,7 +72,7 @@ export class LocalStart {
 
   /** A session of the bootstrap admin. */
   async adminSession(): Promise<string> {
-    return sessionFrom(await this.api('/admin/session', { body: this.admin }));
+    return (await adminSession(this.base, this.admin)).session;
   }
 
   /** Whatever is left running (the whole process group, embedded PostgreSQL and the fake processor included), then the data. */

@@ -2,7 +2,52 @@ import type { StaffRole } from '@gatehouse/contracts';
 import { hash } from 'bcrypt';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { call, sessionFrom } from './http';
+import { call, sessionFrom, type Answer } from './http';
+
+/**
+ * The bootstrap admin of every system a test starts: the admin service creates it, with its
+ * first publication, at its start from BOOTSTRAP_* (see `bootstrapEnv`).
+ */
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+
+/** The password of every other staff member a test adds (`addStaff`). */
+export const STAFF_PASSWORD = 'staff-password-1';
+
+/** A test's first publication: its name and the domains its pages are on. */
+export interface Publication {
+  name: string;
+  domains: string[];
+}
+
+/** The configuration identity and admin start with: ADMIN and `publication`, and bcrypt at its cheapest. */
+export function bootstrapEnv(publication: Publication): Record<string, string> {
+  return {
+    BCRYPT_COST: '4',
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    BOOTSTRAP_PUBLICATION_NAME: publication.name,
+    BOOTSTRAP_PUBLICATION_DOMAINS: publication.domains.join(','),
+  };
+}
+
+export interface AdminSession {
+  /** The session cookie's value. */
+  session: string;
+  /** The publication the session is in: the account's first. */
+  publicationId: string;
+  /** The whole login answer. */
+  login: Answer;
+}
+
+/**
+ * `POST /api/v1/admin/session` at the gateway `base` as a staff member (ADMIN unless given), as the
+ * dashboard signs in: the session, failing unless the login is answered 200.
+ */
+export async function adminSession(base: string, account: { email: string; password: string } = ADMIN): Promise<AdminSession> {
+  const login = await call(base, '/api/v1/admin/session', { body: { email: account.email, password: account.password } });
+  if (login.status !== 200) throw new Error(`login of ${account.email} answered ${login.status}: ${JSON.stringify(login.body)}`);
+  return { session: sessionFrom(login), publicationId: login.body.publication.id, login };
+}
 
 export interface StaffAccount {
   email: string;
@@ -16,7 +61,7 @@ export interface StaffAccount {
  */
 export async function addStaff(databaseUrl: string, role: StaffRole, publicationId: string = randomUUID()): Promise<StaffAccount> {
   const email = `${role}-${randomUUID()}@example.com`;
-  const password = 'staff-password-1';
+  const password = STAFF_PASSWORD;
   const sql = new Client({ connectionString: databaseUrl });
   await sql.connect();
   try {
@@ -46,6 +91,6 @@ export async function staffSession(
   publicationId?: string,
 ): Promise<{ session: string; publicationId: string }> {
   const account = await addStaff(databaseUrl, role, publicationId);
-  const login = await call(gatewayUrl, '/api/v1/admin/session', { body: { email: account.email, password: account.password } });
-  return { session: sessionFrom(login), publicationId: account.publicationId };
+  const { session } = await adminSession(gatewayUrl, account);
+  return { session, publicationId: account.publicationId };
 }

@@ -1,90 +1,61 @@
-import { adminService } from '@gatehouse/admin';
-import { CreateBusTables1763700000000, deleteEventStream, JetStreamEventTransport, Outbox, OutboxRelay } from '@gatehouse/bus';
+import { CreateBusTables1763700000000, JetStreamEventTransport, Outbox, OutboxRelay } from '@gatehouse/bus';
 import { type RunningService } from '@gatehouse/runtime';
 import { Events, type CustomerEventData, type EventEnvelope, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
 import { openMigratedDatabase } from '@gatehouse/db';
-import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
-import { webhooksOutService } from '@gatehouse/webhooks-out';
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { testNatsUrl } from '@gatehouse/testing';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { call, sessionFrom, type Answer, type Call } from './http';
-import { staffSession } from './staff';
-import { querySchema, startGatewayOverNats, startServiceOverNats, type TestGateway } from './system';
+import type { Call } from './http';
+import { TestSystem, WEBHOOKS_ENV } from './test-system';
 
-export const ADMIN = { email: 'webhooks-admin@example.com', password: 'admin-password-1' };
-const ADMIN_ENV = {
-  BCRYPT_COST: '4',
-  BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-  BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-  BOOTSTRAP_PUBLICATION_NAME: 'Webhook Weekly',
-  BOOTSTRAP_PUBLICATION_DOMAINS: 'weekly.example',
-};
-
-/** webhooks-out settings for tests: a fixed encryption key (nothing written under DATA_DIR) and local receivers allowed. */
-export const WEBHOOKS_ENV = {
-  WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
-  ALLOW_INSECURE_WEBHOOK_URLS: 'true',
-};
+export { WEBHOOKS_ENV } from './test-system';
 
 /**
  * The system a publisher's webhooks go through: admin (sessions), webhooks-out and the gateway as
  * separate applications over the real NATS and PostgreSQL, the bootstrap admin logged in, and an
  * outbox of its own from which tests emit the events of spec 6.2.
  */
-export class WebhooksSystem {
-  readonly namespace = uniqueNamespace('wh');
-  readonly webhooksOut: RunningService[] = [];
-  db: TestDatabase;
-  gateway: TestGateway;
-  producer: EventProducer;
-  /** The bootstrap admin's session and current publication. */
-  session: string;
-  publicationId: string;
-  private admin: RunningService;
+export class WebhooksSystem extends TestSystem {
+  producer!: EventProducer;
 
+  /** `webhooksEnv`: the configuration of webhooks-out (WEBHOOKS_ENV unless given). */
   static async start(webhooksEnv: Record<string, string> = WEBHOOKS_ENV): Promise<WebhooksSystem> {
-    const system = new WebhooksSystem();
-    system.db = await createTestDatabase();
-    system.admin = await startServiceOverNats(adminService, system.db.url, system.namespace, ADMIN_ENV);
-    await system.startWebhooksOut(webhooksEnv);
-    system.gateway = await startGatewayOverNats(system.namespace);
+    const system = await this.boot({
+      name: 'wh',
+      services: ['admin', 'webhooks-out'],
+      publication: { name: 'Webhook Weekly', domains: ['weekly.example'] },
+      env: { 'webhooks-out': webhooksEnv },
+    });
     system.producer = await EventProducer.start(system.db.url, system.namespace);
-    const login = await call(system.gateway.url, '/api/v1/admin/session', { body: ADMIN });
-    if (login.status !== 200) throw new Error(`admin login failed: ${login.status}`);
-    system.session = sessionFrom(login);
-    system.publicationId = login.body.publication.id;
     return system;
   }
 
+  /** The webhooks-out replicas running. */
+  get webhooksOut(): RunningService[] {
+    return this.replicasOf('webhooks-out');
+  }
+
   /** One more webhooks-out replica (or a restart) on the same database and bus. */
-  async startWebhooksOut(env: Record<string, string> = WEBHOOKS_ENV): Promise<RunningService> {
-    const service = await startServiceOverNats(webhooksOutService, this.db.url, this.namespace, env);
-    this.webhooksOut.push(service);
-    return service;
+  startWebhooksOut(env: Record<string, string> = WEBHOOKS_ENV): Promise<RunningService> {
+    return this.startReplica('webhooks-out', env);
   }
 
-  async stopWebhooksOut(service: RunningService): Promise<void> {
-    this.webhooksOut.splice(this.webhooksOut.indexOf(service), 1);
-    await service.close();
-  }
-
-  /** A call to `/api/v1/...` as the bootstrap admin unless another session is given. */
-  api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
-    return call<T>(this.gateway.url, `/api/v1${path}`, { session: this.session, ...options });
+  stopWebhooksOut(service: RunningService): Promise<void> {
+    return this.stopReplica(service);
   }
 
   /** Registers a webhook through the gateway; fails the test unless it is created. */
   async register(url: string, events: string[], session = this.session): Promise<CreatedWebhookBody> {
-    const res = await this.api<CreatedWebhookBody>('/admin/webhooks', { session, body: { url, events } });
+    const res = await this.admin<CreatedWebhookBody>('/admin/webhooks', { session, body: { url, events } });
     if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
   /** The delivery log of one webhook, as the dashboard lists it. */
   async deliveriesOf(webhookId: string, session = this.session): Promise<AttemptBody[]> {
-    const res = await this.api<{ webhooks: Array<{ id: string; deliveries: AttemptBody[] }> }>('/admin/webhooks', { session });
+    const res = await this.admin<{ webhooks: Array<{ id: string; deliveries: AttemptBody[] }> }>('/admin/webhooks', { session });
     const webhook = res.body.webhooks.find((w) => w.id === webhookId);
     if (!webhook) throw new Error(`webhook ${webhookId} not listed`);
     return webhook.deliveries;
@@ -98,27 +69,18 @@ export class WebhooksSystem {
       session,
       register: (path: string, events: string[]) => this.register(`${receiver.url}${path}`, events, session),
       log: (webhookId: string) => this.deliveriesOf(webhookId, session),
-      api: (path: string, options: Call = {}) => this.api(path, { session, ...options }),
+      api: (path: string, options: Call = {}) => this.admin(path, { session, ...options }),
     };
-  }
-
-  /** A staff member with a role in a publication (a new one of their own by default), logged in. */
-  staffSession(role: 'admin' | 'viewer', publicationId?: string): Promise<{ session: string; publicationId: string }> {
-    return staffSession(this.gateway.url, this.db.url, role, publicationId);
   }
 
   /** Reads webhooks-out's schema directly, to see what it stores. */
   query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    return querySchema<T>(this.db.url, 'webhooks_out', text, params);
+    return this.querySchema<T>('webhooks_out', text, params);
   }
 
-  async close(): Promise<void> {
-    await this.gateway?.close();
+  override async close(): Promise<void> {
     await this.producer?.close();
-    for (const service of [...this.webhooksOut].reverse()) await service.close();
-    await this.admin?.close();
-    await this.db?.drop();
-    await deleteEventStream([testNatsUrl()], this.namespace);
+    await super.close();
   }
 }
 
