@@ -10,7 +10,7 @@ import { loadConfig, type ServiceDefinition } from '@gatehouse/platform';
 import { databaseOf, startService, type RunningService } from '@gatehouse/runtime';
 import { eventually, uniqueNamespace } from '@gatehouse/testing';
 import { call, sessionFrom, type Answer } from './support/http';
-import { freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
+import { exited, freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
 import { startGatewayOverNats, type TestGateway } from './support/system';
 
 jest.setTimeout(300_000);
@@ -28,6 +28,32 @@ const ENV = {
 const PROBE_PERIOD_MS = 5_000;
 /** How long the gateway waits for one Redis call here: a probe that waited on frozen Redis would take at least this. */
 const REDIS_TIMEOUT_MS = 500;
+
+interface ServiceProcess {
+  child: ChildProcess;
+  /** Its /healthz, /readyz and /metrics (HEALTH_PORT). */
+  probes: string;
+  output(): string;
+}
+
+/** A service run as a deployment runs it: its own process, `apps/<app>/src/main.ts`, configured by the environment. */
+async function spawnService(app: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...ENV, HEALTH_PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, probes: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+/** Whether the probe at `url` answers `status` (a refused connection is no answer). */
+async function answers(base: string, path: string, status: number): Promise<true | undefined> {
+  return (await call(base, path).catch(() => undefined))?.status === status ? true : undefined;
+}
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -47,7 +73,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
   let pg: PrivatePostgres;
   let redis: PrivateRedis;
   let identity: ChildProcess;
-  let identityOutput = '';
+  let identityProcess: ServiceProcess;
   let identityProbes: string;
   let gatewayOps: string;
   let gateway: TestGateway;
@@ -78,20 +104,14 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
   beforeAll(async () => {
     [nats, pg, redis] = await Promise.all([PrivateNatsServer.start(), PrivatePostgres.start(), PrivateRedis.start()]);
     await migrateServiceSchema(databaseOf(identityService, pg.url()));
-    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
-    identityProbes = `http://127.0.0.1:${identityPort}`;
+    const gatewayPort = await freePort();
     gatewayOps = `http://127.0.0.1:${gatewayPort}`;
-    identity = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/identity/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...ENV, NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace, HEALTH_PORT: String(identityPort), LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    identity.stdout!.on('data', (chunk) => (identityOutput += chunk));
-    identity.stderr!.on('data', (chunk) => (identityOutput += chunk));
+    identityProcess = await spawnService('identity', { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace });
+    ({ child: identity, probes: identityProbes } = identityProcess);
     services.push(...(await Promise.all([inProcess(adminService), inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' })])));
     gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: String(REDIS_TIMEOUT_MS), HEALTH_PORT: String(gatewayPort), TRUST_PROXY: '1' });
     await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
-      throw new Error(`identity did not become ready: ${err}\n${identityOutput}`);
+      throw new Error(`identity did not become ready: ${err}\n${identityProcess.output()}`);
     });
     session = sessionFrom(await api('/admin/session', { body: ADMIN }));
     publishableKey = (await api('/admin/api-keys', { session, body: { name: 'faults' } })).body.publishableKey;
@@ -187,7 +207,40 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     await eventually(async () => ((await register()).status === 201 ? true : undefined), 30_000);
     expect(identity.exitCode).toBeNull();
     expect(identity.pid).toBe(pid);
-    expect(identityOutput).not.toMatch(/Unhandled|uncaught/i);
+    expect(identityProcess.output()).not.toMatch(/Unhandled|uncaught/i);
+  });
+
+  it('starts a service while PostgreSQL is down: alive, not ready, and ready once the database returns', async () => {
+    await pg.stop();
+    let databaseDown = true;
+    const replica = await spawnService('identity', { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace });
+    try {
+      // It serves its probes while it waits: alive (no restart by the kubelet), not ready.
+      await eventually(() => answers(replica.probes, '/healthz', 200), 60_000).catch((err) => {
+        throw new Error(`no liveness while waiting for the database: ${err}\n${replica.output()}`);
+      });
+      const waitingSince = Date.now();
+      while (Date.now() - waitingSince < 8_000) {
+        const ready = await call(replica.probes, '/readyz');
+        expect(ready.status).toBe(503);
+        expect(ready.body).toMatchObject({ status: 'down', checks: { database: 'down' } });
+        expect((await call(replica.probes, '/healthz')).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(replica.child.exitCode).toBeNull();
+      expect(replica.output()).toMatch(/database of identity: .*retrying in/);
+
+      await pg.resume();
+      databaseDown = false;
+      // Its next attempt (the backoff has reached a few seconds) finds the database.
+      await eventually(() => answers(replica.probes, '/readyz', 200), 60_000);
+      expect(replica.child.exitCode).toBeNull();
+      expect(replica.output()).not.toMatch(/Unhandled|uncaught/i);
+    } finally {
+      if (databaseDown) await pg.resume();
+      replica.child.kill('SIGTERM');
+      await exited(replica.child);
+    }
   });
 
   it('turns readiness red within one probe period when NATS freezes, leaves the queue group, and never runs a write it answered 503', async () => {
