@@ -26,6 +26,8 @@ const ENV = {
 };
 /** The readiness probe's period in the manifests (k8s/base: periodSeconds 5). */
 const PROBE_PERIOD_MS = 5_000;
+/** A bus request's timeout (DEFAULT_REQUEST_TIMEOUT_MS): a check sent to a frozen replica is answered 503 then. */
+const BUS_TIMEOUT_MS = 5_000;
 /** How long the gateway waits for one Redis call here: a probe that waited on frozen Redis would take at least this. */
 const REDIS_TIMEOUT_MS = 500;
 
@@ -63,9 +65,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 /**
  * Faults of the servers a deployment depends on, each a server of the test's own: Redis frozen
- * and stopped, PostgreSQL stopped under a running service, NATS frozen with writes in flight and
- * absent while a service starts. Identity runs as its own process, so "the service survived" is
- * its process still running.
+ * and stopped, PostgreSQL stopped under a running service and while one starts, one of two access
+ * replicas frozen, NATS frozen with writes in flight and absent while a service starts. Identity
+ * runs as its own process, so "the service survived" is its process still running.
  */
 describe('faults of Redis, PostgreSQL and NATS', () => {
   const namespace = uniqueNamespace('faults');
@@ -240,6 +242,61 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
       if (databaseDown) await pg.resume();
       replica.child.kill('SIGTERM');
       await exited(replica.child);
+    }
+  });
+
+  it('answers every check with one of two access replicas frozen: 200 from the other, 503 problem+json at the deadline, none left hanging', async () => {
+    const env = { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace, ENTITLEMENTS_TIMEOUT_MS: '1000' };
+    const replicas = [await spawnService('access', env), await spawnService('access', env)];
+    const [frozen] = replicas;
+    const allGranted = async (path: string) => {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => check(path)));
+      return answers.every((answer) => answer.status === 200 && answer.body.granted === false) ? true : undefined;
+    };
+    try {
+      for (const replica of replicas) {
+        await eventually(() => answers(replica.probes, '/readyz', 200), 60_000).catch((err) => {
+          throw new Error(`access did not become ready: ${err}\n${replica.output()}`);
+        });
+      }
+      // The two processes are the only access replicas from here on.
+      await services.splice(services.findIndex((service) => service.name === 'access'), 1)[0].close();
+      await eventually(() => allGranted('/premium/c'), 30_000);
+
+      frozen.child.kill('SIGSTOP');
+      const frozenAt = Date.now();
+      // Bursts of 4 concurrent checks every 500 ms for 10 s.
+      const bursts: Array<Promise<Array<[Answer, number]>>> = [];
+      while (Date.now() - frozenAt < 10_000) {
+        bursts.push(Promise.all(Array.from({ length: 4 }, () => timed(() => check('/premium/d')))));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const outcomes = (await Promise.all(bursts)).flat();
+      const failures = outcomes.filter(([answer]) => answer.status !== 200);
+      // The frozen replica takes its share of checks (NATS still counts it in the queue group)...
+      expect(failures.length).toBeGreaterThan(0);
+      for (const [answer] of failures) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(answer.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+      }
+      // ...the other one answers the rest...
+      expect(failures.length).toBeLessThan(outcomes.length);
+      for (const [answer] of outcomes.filter(([answer]) => answer.status === 200)) expect(answer.body.granted).toBe(false);
+      // ...and a check sent to the frozen one is answered at its deadline, never left hanging (a loaded machine may add a few seconds).
+      expect(Math.max(...outcomes.map(([, ms]) => ms))).toBeLessThan(BUS_TIMEOUT_MS + 5_000);
+
+      // Thawed, the replica drops the checks whose callers were answered and serves again, nothing restarted.
+      frozen.child.kill('SIGCONT');
+      await eventually(() => answers(frozen.probes, '/readyz', 200), 30_000);
+      await eventually(() => allGranted('/premium/e'), 30_000);
+      expect(frozen.child.exitCode).toBeNull();
+      expect(frozen.output()).not.toMatch(/Unhandled|uncaught/i);
+    } finally {
+      frozen.child.kill('SIGCONT');
+      for (const replica of replicas) replica.child.kill('SIGKILL');
+      await Promise.all(replicas.map((replica) => exited(replica.child)));
+      if (!services.some((service) => service.name === 'access')) services.push(await inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' }));
     }
   });
 
