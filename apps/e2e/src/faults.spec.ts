@@ -10,7 +10,7 @@ import { loadConfig, type ServiceDefinition } from '@gatehouse/platform';
 import { databaseOf, startService, type RunningService } from '@gatehouse/runtime';
 import { eventually, uniqueNamespace } from '@gatehouse/testing';
 import { call, type Answer } from './support/http';
-import { freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
+import { exited, freePort, PrivateNatsServer, PrivatePostgres, PrivateRedis, ROOT } from './support/processes';
 import { adminSession, bootstrapEnv } from './support/staff';
 import { startGatewayOverNats, type TestGateway } from './support/system';
 
@@ -20,8 +20,36 @@ const SITE = 'https://faults.example';
 const ENV = bootstrapEnv({ name: 'Faults Gazette', domains: ['faults.example'] });
 /** The readiness probe's period in the manifests (k8s/base: periodSeconds 5). */
 const PROBE_PERIOD_MS = 5_000;
+/** A bus request's timeout (DEFAULT_REQUEST_TIMEOUT_MS): a check sent to a frozen replica is answered 503 then. */
+const BUS_TIMEOUT_MS = 5_000;
 /** How long the gateway waits for one Redis call here: a probe that waited on frozen Redis would take at least this. */
 const REDIS_TIMEOUT_MS = 500;
+
+interface ServiceProcess {
+  child: ChildProcess;
+  /** Its /healthz, /readyz and /metrics (HEALTH_PORT). */
+  probes: string;
+  output(): string;
+}
+
+/** A service run as a deployment runs it: its own process, `apps/<app>/src/main.ts`, configured by the environment. */
+async function spawnService(app: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...ENV, HEALTH_PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, probes: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+/** Whether the probe at `url` answers `status` (a refused connection is no answer). */
+async function answers(base: string, path: string, status: number): Promise<true | undefined> {
+  return (await call(base, path).catch(() => undefined))?.status === status ? true : undefined;
+}
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -31,9 +59,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 /**
  * Faults of the servers a deployment depends on, each a server of the test's own: Redis frozen
- * and stopped, PostgreSQL stopped under a running service, NATS frozen with writes in flight and
- * absent while a service starts. Identity runs as its own process, so "the service survived" is
- * its process still running.
+ * and stopped, PostgreSQL stopped under a running service and while one starts, one of two access
+ * replicas frozen, NATS frozen with writes in flight and absent while a service starts. Identity
+ * runs as its own process, so "the service survived" is its process still running.
  */
 describe('faults of Redis, PostgreSQL and NATS', () => {
   const namespace = uniqueNamespace('faults');
@@ -41,7 +69,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
   let pg: PrivatePostgres;
   let redis: PrivateRedis;
   let identity: ChildProcess;
-  let identityOutput = '';
+  let identityProcess: ServiceProcess;
   let identityProbes: string;
   let gatewayOps: string;
   let gateway: TestGateway;
@@ -72,20 +100,14 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
   beforeAll(async () => {
     [nats, pg, redis] = await Promise.all([PrivateNatsServer.start(), PrivatePostgres.start(), PrivateRedis.start()]);
     await migrateServiceSchema(databaseOf(identityService, pg.url()));
-    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
-    identityProbes = `http://127.0.0.1:${identityPort}`;
+    const gatewayPort = await freePort();
     gatewayOps = `http://127.0.0.1:${gatewayPort}`;
-    identity = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/identity/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...ENV, NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace, HEALTH_PORT: String(identityPort), LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    identity.stdout!.on('data', (chunk) => (identityOutput += chunk));
-    identity.stderr!.on('data', (chunk) => (identityOutput += chunk));
+    identityProcess = await spawnService('identity', { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace });
+    ({ child: identity, probes: identityProbes } = identityProcess);
     services.push(...(await Promise.all([inProcess(adminService), inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' })])));
     gateway = await startGatewayOverNats(namespace, { NATS_URL: nats.url, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: String(REDIS_TIMEOUT_MS), HEALTH_PORT: String(gatewayPort), TRUST_PROXY: '1' });
     await eventually(async () => ((await call(identityProbes, '/readyz')).status === 200 ? true : undefined), 60_000).catch((err) => {
-      throw new Error(`identity did not become ready: ${err}\n${identityOutput}`);
+      throw new Error(`identity did not become ready: ${err}\n${identityProcess.output()}`);
     });
     ({ session } = await adminSession(gateway.url));
     publishableKey = (await api('/admin/api-keys', { session, body: { name: 'faults' } })).body.publishableKey;
@@ -181,7 +203,95 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     await eventually(async () => ((await register()).status === 201 ? true : undefined), 30_000);
     expect(identity.exitCode).toBeNull();
     expect(identity.pid).toBe(pid);
-    expect(identityOutput).not.toMatch(/Unhandled|uncaught/i);
+    expect(identityProcess.output()).not.toMatch(/Unhandled|uncaught/i);
+  });
+
+  it('starts a service while PostgreSQL is down: alive, not ready, and ready once the database returns', async () => {
+    await pg.stop();
+    let databaseDown = true;
+    const replica = await spawnService('identity', { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace });
+    try {
+      // It serves its probes while it waits: alive (no restart by the kubelet), not ready.
+      await eventually(() => answers(replica.probes, '/healthz', 200), 60_000).catch((err) => {
+        throw new Error(`no liveness while waiting for the database: ${err}\n${replica.output()}`);
+      });
+      const waitingSince = Date.now();
+      while (Date.now() - waitingSince < 8_000) {
+        const ready = await call(replica.probes, '/readyz');
+        expect(ready.status).toBe(503);
+        expect(ready.body).toMatchObject({ status: 'down', checks: { database: 'down' } });
+        expect((await call(replica.probes, '/healthz')).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(replica.child.exitCode).toBeNull();
+      expect(replica.output()).toMatch(/database of identity: .*retrying in/);
+
+      await pg.resume();
+      databaseDown = false;
+      // Its next attempt (the backoff has reached a few seconds) finds the database.
+      await eventually(() => answers(replica.probes, '/readyz', 200), 60_000);
+      expect(replica.child.exitCode).toBeNull();
+      expect(replica.output()).not.toMatch(/Unhandled|uncaught/i);
+    } finally {
+      if (databaseDown) await pg.resume();
+      replica.child.kill('SIGTERM');
+      await exited(replica.child);
+    }
+  });
+
+  it('answers every check with one of two access replicas frozen: 200 from the other, 503 problem+json at the deadline, none left hanging', async () => {
+    const env = { NATS_URL: nats.url, DATABASE_URL: pg.url(), BUS_NAMESPACE: namespace, ENTITLEMENTS_TIMEOUT_MS: '1000' };
+    const replicas = [await spawnService('access', env), await spawnService('access', env)];
+    const [frozen] = replicas;
+    const allGranted = async (path: string) => {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => check(path)));
+      return answers.every((answer) => answer.status === 200 && answer.body.granted === false) ? true : undefined;
+    };
+    try {
+      for (const replica of replicas) {
+        await eventually(() => answers(replica.probes, '/readyz', 200), 60_000).catch((err) => {
+          throw new Error(`access did not become ready: ${err}\n${replica.output()}`);
+        });
+      }
+      // The two processes are the only access replicas from here on.
+      await services.splice(services.findIndex((service) => service.name === 'access'), 1)[0].close();
+      await eventually(() => allGranted('/premium/c'), 30_000);
+
+      frozen.child.kill('SIGSTOP');
+      const frozenAt = Date.now();
+      // Bursts of 4 concurrent checks every 500 ms for 10 s.
+      const bursts: Array<Promise<Array<[Answer, number]>>> = [];
+      while (Date.now() - frozenAt < 10_000) {
+        bursts.push(Promise.all(Array.from({ length: 4 }, () => timed(() => check('/premium/d')))));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const outcomes = (await Promise.all(bursts)).flat();
+      const failures = outcomes.filter(([answer]) => answer.status !== 200);
+      // The frozen replica takes its share of checks (NATS still counts it in the queue group)...
+      expect(failures.length).toBeGreaterThan(0);
+      for (const [answer] of failures) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(answer.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+      }
+      // ...the other one answers the rest...
+      expect(failures.length).toBeLessThan(outcomes.length);
+      for (const [answer] of outcomes.filter(([answer]) => answer.status === 200)) expect(answer.body.granted).toBe(false);
+      // ...and a check sent to the frozen one is answered at its deadline, never left hanging (a loaded machine may add a few seconds).
+      expect(Math.max(...outcomes.map(([, ms]) => ms))).toBeLessThan(BUS_TIMEOUT_MS + 5_000);
+
+      // Thawed, the replica drops the checks whose callers were answered and serves again, nothing restarted.
+      frozen.child.kill('SIGCONT');
+      await eventually(() => answers(frozen.probes, '/readyz', 200), 30_000);
+      await eventually(() => allGranted('/premium/e'), 30_000);
+      expect(frozen.child.exitCode).toBeNull();
+      expect(frozen.output()).not.toMatch(/Unhandled|uncaught/i);
+    } finally {
+      frozen.child.kill('SIGCONT');
+      for (const replica of replicas) replica.child.kill('SIGKILL');
+      await Promise.all(replicas.map((replica) => exited(replica.child)));
+      if (!services.some((service) => service.name === 'access')) services.push(await inProcess(accessService, { ENTITLEMENTS_TIMEOUT_MS: '1000' }));
+    }
   });
 
   it('turns readiness red within one probe period when NATS freezes, leaves the queue group, and never runs a write it answered 503', async () => {

@@ -25,6 +25,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { OperationsModule, ProcessState } from './operations.module';
+import { serveStartupProbes } from './startup-probes';
 import { waitFor } from './wait-for';
 
 export interface RunningService {
@@ -59,7 +60,7 @@ export function databaseOf(definition: ServiceDefinition, url: string, caFile?: 
 /**
  * Boots one service: waits for its database (and its schema at this release's version), then
  * answers its requests over the bus, consumes its events, and serves probes and metrics on
- * HEALTH_PORT when set. Readiness leaves and rejoins the queue group as the bus path fails and
+ * HEALTH_PORT when set (from the first moment: not ready while it waits). Readiness leaves and rejoins the queue group as the bus path fails and
  * returns.
  */
 export async function startService<C extends ServiceConfig>(definition: ServiceDefinition<C>, runtime: ServiceRuntime<C>): Promise<RunningService> {
@@ -67,12 +68,22 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   collectProcessMetrics();
   const database = databaseOf(definition, runtime.databaseUrl, config.DATABASE_CA_FILE);
-  const dataSource = await waitFor(
-    `database of ${definition.name}`,
-    () => (runtime.migrate ? openMigratedDatabase(database) : openServiceDatabase(database)),
-    logger,
-    { retryable: (err) => err instanceof SchemaNotMigratedError || isDatabaseUnavailable(err) },
-  );
+  // Until the service's own routes listen: alive and not ready, however long the database or NATS take.
+  const startup = config.HEALTH_PORT ? await serveStartupProbes(config.HEALTH_PORT) : undefined;
+  if (startup) startup.checks['database'] = 'down';
+  let dataSource: DataSource;
+  try {
+    dataSource = await waitFor(
+      `database of ${definition.name}`,
+      () => (runtime.migrate ? openMigratedDatabase(database) : openServiceDatabase(database)),
+      logger,
+      { retryable: (err) => err instanceof SchemaNotMigratedError || isDatabaseUnavailable(err) },
+    );
+  } catch (err) {
+    await startup?.close();
+    throw err;
+  }
+  if (startup) Object.assign(startup.checks, { database: 'up', bus: 'down' });
   const busOptions: BusOptions = {
     service: definition.name,
     namespace: config.BUS_NAMESPACE,
@@ -112,8 +123,10 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     await app.init();
     await app.startAllMicroservices();
+    await startup?.close();
     if (config.HEALTH_PORT) await app.listen({ port: config.HEALTH_PORT, host: '0.0.0.0' });
   } catch (err) {
+    await startup?.close();
     await dataSource.destroy();
     throw err;
   }
