@@ -1,5 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+export interface DomainProof {
+  token: string;
+  /** ISO time; null until the token was found. */
+  verifiedAt: string | null;
+}
+
 /** The tenant (decisions A1): everything a publisher owns belongs to exactly one publication. */
 @Entity({ name: 'publications' })
 export class Publication {
@@ -12,6 +18,10 @@ export class Publication {
   /** Lower-case host names; `*.example.com` matches any subdomain. */
   @Column({ type: 'text', array: true })
   domains: string[];
+
+  /** Per claimed domain: the token its owner publishes to prove it, and when it was found. */
+  @Column({ name: 'domain_proofs', type: 'jsonb', default: {} })
+  domainProofs: Record<string, DomainProof>;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

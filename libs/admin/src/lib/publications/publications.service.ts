@@ -4,7 +4,7 @@ import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { domainsOverlap, normaliseDomains, refusePublicSuffixes } from './domains';
+import { domainsOverlap, normaliseDomains, proofsFor, refusePublicSuffixes, verifiedDomainsOf } from './domains';
 import { Membership } from './membership.entity';
 import { Publication } from './publication.entity';
 
@@ -37,7 +37,7 @@ export class PublicationsService {
   async get(publicationId: string): Promise<PublicationView> {
     const publication = isUuid(publicationId) ? await this.dataSource.getRepository(Publication).findOneBy({ id: publicationId }) : null;
     if (!publication) throw new AppError('not_found', 'No such publication.');
-    return { id: publication.id, name: publication.name, domains: publication.domains };
+    return publicationView(publication);
   }
 
   async membership(staffId: string, publicationId: string): Promise<MembershipView | null> {
@@ -70,12 +70,13 @@ export class PublicationsService {
       id,
       name: draft.name,
       domains,
+      domainProofs: proofsFor(domains),
       createdAt: now,
       updatedAt: now,
     });
     await manager.insert(Publication, publication);
     await this.grant(staffId, publication.id, 'admin', manager);
-    return { id: publication.id, name: publication.name, domains: publication.domains, role: 'admin' };
+    return { ...publicationView(publication), role: 'admin' };
   }
 
   async grant(staffId: string, publicationId: string, role: StaffRole, manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -85,18 +86,18 @@ export class PublicationsService {
   async update(staffId: string, publicationId: string, changes: PublicationChanges): Promise<MembershipView> {
     const membership = await this.requireMembership(staffId, publicationId);
     if (membership.role !== 'admin') throw new AppError('forbidden', 'Only an admin of the publication may change it.');
-    const updated = {
-      name: changes.name ?? membership.name,
-      domains: changes.domains ? normaliseDomains(changes.domains) : membership.domains,
-    };
-    const domainsChanged = updated.domains.join(',') !== membership.domains.join(',');
-    await this.dataSource.transaction(async (manager) => {
-      if (domainsChanged) await this.assertDomainsFree(manager, publicationId, updated.domains);
-      await manager.update(Publication, publicationId, { ...updated, updatedAt: this.clock.now() });
+    return this.dataSource.transaction(async (manager) => {
+      // Locked, so a verification recorded meanwhile is kept (or its domain's proof dropped with it).
+      const publication = await manager.findOneOrFail(Publication, { where: { id: publicationId }, lock: { mode: 'pessimistic_write' } });
+      const domains = changes.domains ? normaliseDomains(changes.domains) : publication.domains;
+      const domainsChanged = domains.join(',') !== publication.domains.join(',');
+      if (domainsChanged) await this.assertDomainsFree(manager, publicationId, domains);
+      const updated = { name: changes.name ?? publication.name, domains, domainProofs: proofsFor(domains, publication.domainProofs), updatedAt: this.clock.now() };
+      await manager.update(Publication, publicationId, updated);
       // Gateways keep a key's publication and its domains with the key: they forget them now, not in a minute.
       if (domainsChanged) await this.outbox.add(manager, InternalEvents.PublicationDomainsChanged, { publicationId }, publicationId);
+      return { ...publicationView({ ...publication, ...updated }), role: membership.role };
     });
-    return { ...membership, ...updated };
   }
 
   /**
@@ -120,5 +121,9 @@ export class PublicationsService {
 }
 
 function membershipView({ publication, role }: Membership): MembershipView {
-  return { id: publication.id, name: publication.name, domains: publication.domains, role };
+  return { ...publicationView(publication), role };
+}
+
+function publicationView(publication: Publication): PublicationView {
+  return { id: publication.id, name: publication.name, domains: publication.domains, verifiedDomains: verifiedDomainsOf(publication) };
 }
