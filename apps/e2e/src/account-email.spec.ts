@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anotherTenant, apiOf, bootstrapTenant, STAFF_ENV, type Api, type KeyPair, type Tenant } from './support/customers';
 import { EventReader } from './support/events';
+import { TestDnsServer } from './support/dns-server';
 import { codeIn, linkIn, SmtpSink } from './support/mail';
 import { freePort } from './support/processes';
 import { staffSession } from './support/staff';
@@ -53,6 +54,25 @@ describe('account email through the gateway, over SMTP', () => {
   let site: Server;
   let siteUrl: string;
   const siteRequests: IncomingMessage[] = [];
+  /** Domain proofs: the well-known file's content per host (served by the site, where admin is told to fetch it) and TXT records. */
+  const proofFiles = new Map<string, string>();
+  const publicationPath = () => `/admin/publications/${tenant.publicationId}`;
+  const verifyDomain = (domain: string, session = tenant.session) => api(`${publicationPath()}/domains/verify`, { session, body: { domain } });
+  /** Verifies `domain` while a local DNS server answers the TXT records given: the process's resolver points at it only meanwhile. */
+  async function verifyWithDns(domain: string, txt: Record<string, string>, session = tenant.session) {
+    const dns = await TestDnsServer.start();
+    for (const [name, value] of Object.entries(txt)) dns.txt(name, value);
+    dns.useForThisProcess();
+    try {
+      return await verifyDomain(domain, session);
+    } finally {
+      dns.close();
+    }
+  }
+  async function proofToken(domain: string): Promise<string> {
+    const proofs = await api(`${publicationPath()}/domains`, { session: tenant.session });
+    return proofs.body.items.find((proof: { domain: string }) => proof.domain === domain).token;
+  }
 
   function startIdentity(env: Record<string, string>): Promise<RunningService> {
     const config = loadConfig(identityService.config, {
@@ -83,13 +103,20 @@ describe('account email through the gateway, over SMTP', () => {
     db = await createTestDatabase();
     sink = await SmtpSink.start();
     site = createServer((req, res) => {
+      const proofFile = /^\/([^/]+)\/\.well-known\/gatehouse-verification\.txt$/.exec(req.url ?? '');
+      if (proofFile) {
+        const content = proofFiles.get(proofFile[1]);
+        res.writeHead(content ? 200 : 404, { 'content-type': 'text/plain' }).end(content ?? 'not found');
+        return;
+      }
       siteRequests.push(req);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Sign in to Alpha Times? <button>Continue</button></p>');
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     identity = await startIdentity({ SMTP_URL: sink.url });
-    others.push(await startServiceOverNats(adminService, db.url, namespace, STAFF_ENV));
+    // Well-known proof files are fetched from the local site, over http as on loopback only.
+    others.push(await startServiceOverNats(adminService, db.url, namespace, { ...STAFF_ENV, DOMAIN_PROOF_FILE_URL: `${siteUrl}/{host}/.well-known/gatehouse-verification.txt` }));
     others.push(await startServiceOverNats(brandingService, db.url, namespace));
     others.push(await startServiceOverNats(accessService, db.url, namespace));
     gateway = await startGatewayOverNats(namespace);
@@ -97,6 +124,8 @@ describe('account email through the gateway, over SMTP', () => {
     tenant = await bootstrapTenant(api);
     const domains = await api(`/admin/publications/${tenant.publicationId}`, { method: 'PATCH', session: tenant.session, body: { domains: ['alpha.example', '127.0.0.1'] } });
     expect(domains.status).toBe(200);
+    // The publisher proved alpha.example (127.0.0.1, a loopback host, needs no proof).
+    expect((await verifyWithDns('alpha.example', { '_gatehouse.alpha.example': await proofToken('alpha.example') })).status).toBe(200);
     const branding = await api('/branding/admin', {
       method: 'PUT',
       session: tenant.session,
@@ -277,6 +306,57 @@ describe('account email through the gateway, over SMTP', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.customer).toMatchObject({ id: registered.customer.id, email, emailVerified: true });
     expect((await api('/auth/customers/login-code/link', { key: publishableKey, body: { token: link.token } })).body.code).toBe('email_token_invalid');
+  });
+
+  it('leads account email links only to domains the owner proved, by a DNS TXT record or the well-known file', async () => {
+    const { publishableKey } = await keys();
+    const setDomains = (domains: string[]) => api(publicationPath(), { method: 'PATCH', session: tenant.session, body: { domains } });
+    expect((await setDomains(['alpha.example', '127.0.0.1', 'beta.example', '*.gamma.example'])).body.verifiedDomains).toEqual(['alpha.example', '127.0.0.1']);
+    const proofs = await api(`${publicationPath()}/domains`, { session: tenant.session });
+    const token = expect.stringMatching(/^gatehouse-verification=[0-9a-f]{32}$/);
+    expect(proofs.body.items).toEqual([
+      { domain: 'alpha.example', token, txtRecord: '_gatehouse.alpha.example', fileUrl: 'https://alpha.example/.well-known/gatehouse-verification.txt', verified: true, verifiedAt: expect.any(String) },
+      { domain: '127.0.0.1', token, txtRecord: '_gatehouse.127.0.0.1', fileUrl: 'https://127.0.0.1/.well-known/gatehouse-verification.txt', verified: true, verifiedAt: null },
+      { domain: 'beta.example', token, txtRecord: '_gatehouse.beta.example', fileUrl: 'https://beta.example/.well-known/gatehouse-verification.txt', verified: false, verifiedAt: null },
+      { domain: '*.gamma.example', token, txtRecord: '_gatehouse.gamma.example', fileUrl: 'https://gamma.example/.well-known/gatehouse-verification.txt', verified: false, verifiedAt: null },
+    ]);
+
+    const email = newEmail('proof');
+    await register(publishableKey, email);
+    await sink.nextTo(email);
+    let sent = 1;
+    const resetLink = async (returnUrl: string) => {
+      expect((await api('/auth/customers/password-reset', { key: publishableKey, body: { email, returnUrl } })).status).toBe(202);
+      return linkIn((await sink.nextTo(email, ++sent)).text, 'password_reset').url;
+    };
+    // Claimed but not proven: the link leads where it would without a returnUrl, the first proven domain.
+    expect(await resetLink('https://beta.example/reset')).toMatch(/^https:\/\/alpha\.example\/#gatehouse-reset-password=/);
+
+    // Nothing published, or another token: not verified.
+    expect((await verifyDomain('beta.example')).body).toMatchObject({ status: 409, code: 'conflict', detail: expect.stringContaining('_gatehouse.beta.example') });
+    expect((await verifyWithDns('beta.example', { '_gatehouse.beta.example': 'gatehouse-verification=0123456789abcdef0123456789abcdef' })).status).toBe(409);
+    const verified = await verifyWithDns(' Beta.Example ', { '_gatehouse.beta.example': await proofToken('beta.example') });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ domain: 'beta.example', verified: true, verifiedAt: expect.any(String) });
+    expect(await resetLink('https://beta.example/reset')).toMatch(/^https:\/\/beta\.example\/reset#gatehouse-reset-password=/);
+
+    // A wildcard is proven on its base domain, here by the well-known file.
+    expect(await resetLink('https://www.gamma.example/reset')).toMatch(/^https:\/\/alpha\.example\/#/);
+    proofFiles.set('gamma.example', `gatehouse-verification=0123456789abcdef0123456789abcdef\n${await proofToken('*.gamma.example')}\n`);
+    expect((await verifyDomain('*.gamma.example')).body).toMatchObject({ domain: '*.gamma.example', verified: true });
+    expect(await resetLink('https://www.gamma.example/reset')).toMatch(/^https:\/\/www\.gamma\.example\/reset#gatehouse-reset-password=/);
+
+    // Owners only; a domain not claimed is not found; a domain dropped and claimed again is proven again, with a new token.
+    const editor = await staffSession(gateway.url, db.url, 'editor', tenant.publicationId);
+    expect((await api(`${publicationPath()}/domains`, { session: editor.session })).status).toBe(403);
+    expect((await verifyDomain('beta.example', editor.session)).status).toBe(403);
+    expect((await verifyDomain('delta.example')).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await verifyDomain('not a domain')).body).toMatchObject({ status: 400, code: 'validation_failed' });
+    const betaToken = await proofToken('beta.example');
+    await setDomains(['alpha.example', '127.0.0.1']);
+    expect((await setDomains(['alpha.example', '127.0.0.1', 'beta.example'])).body.verifiedDomains).toEqual(['alpha.example', '127.0.0.1']);
+    expect(await proofToken('beta.example')).not.toBe(betaToken);
+    expect((await setDomains(['alpha.example', '127.0.0.1'])).status).toBe(200);
   });
 
   it('answers a known and an unknown email alike, in similar time, and throttles per email either way', async () => {

@@ -21,7 +21,8 @@ describe('the OpenAPI document against real answers', () => {
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
-    [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true, identityEnv: { SMTP_URL: sink.url } }), WebhookReceiver.start()]);
+    // Account email links lead only to verified domains: a loopback host needs no proof.
+    [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true, identityEnv: { SMTP_URL: sink.url }, domains: ['127.0.0.1'] }), WebhookReceiver.start()]);
     conformance = new ApiConformance((await call(system.url, '/docs/json')).body);
     stop = observeAnswers((request, answer) => conformance.check(request.method, request.path, answer));
   }, 120_000);
@@ -71,6 +72,14 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin('/admin/publications'));
     await ok(200, admin(`/admin/publications/${other.publicationId}`, { method: 'PATCH', body: { name: 'Renamed' } }));
     await ok(404, admin(`/admin/publications/${randomUUID()}`, { method: 'PATCH', body: { name: 'Renamed' } }));
+    // Domain proof: a loopback host is verified without a lookup.
+    const localHost = `conf-${randomUUID().slice(0, 8)}.localhost`;
+    const proofs = await ok(200, admin(`/admin/publications/${other.publicationId}/domains`));
+    const claimed = proofs.body.items.map((proof: { domain: string }) => proof.domain);
+    await ok(200, admin(`/admin/publications/${other.publicationId}`, { method: 'PATCH', body: { domains: [...claimed, localHost] } }));
+    await ok(200, admin(`/admin/publications/${other.publicationId}/domains/verify`, { body: { domain: localHost } }));
+    await ok(404, admin(`/admin/publications/${other.publicationId}/domains/verify`, { body: { domain: `unclaimed-${randomUUID()}.example` } }));
+    await ok(400, admin(`/admin/publications/${other.publicationId}/domains/verify`, { body: { domain: 'not a host' } }));
     await ok(204, api('/admin/session', { method: 'DELETE', session: other.session }));
     await ok(403, api('/admin/paywalls', { session: system.session, origin: 'https://evil.example', body: { name: 'x' } }));
 

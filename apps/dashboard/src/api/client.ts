@@ -109,6 +109,8 @@ export const api = {
     list: async () => (await data(client.GET('/api/v1/admin/publications'))).items,
     create: (body: BodyOf<'/api/v1/admin/publications', 'post'>) => data(client.POST('/api/v1/admin/publications', { body })),
     update: (id: string, body: BodyOf<'/api/v1/admin/publications/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/publications/{id}', { ...byId(id), body })),
+    domainProofs: async (id: string) => (await data(client.GET('/api/v1/admin/publications/{id}/domains', byId(id)))).items,
+    verifyDomain: (id: string, domain: string) => data(client.POST('/api/v1/admin/publications/{id}/domains/verify', { ...byId(id), body: { domain } })),
   },
   team: {
     get: () => data(client.GET('/api/v1/admin/team')),

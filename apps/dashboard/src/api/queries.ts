@@ -7,7 +7,7 @@ import { api } from './client';
  */
 export const keys = {
   session: ['session'] as const,
-  publications: { all: ['publications'] as const },
+  publications: { all: ['publications'] as const, domainProofs: (id: string) => ['publications', id, 'domains'] as const },
   team: { all: ['team'] as const },
   apiKeys: { all: ['api-keys'] as const },
   branding: { all: ['branding'] as const },
@@ -33,6 +33,7 @@ type StatsRange = Parameters<typeof api.stats.get>[0];
 export const queries = {
   session: () => queryOptions({ queryKey: keys.session, queryFn: api.session.get, staleTime: 60_000, retry: false }),
   publications: () => queryOptions({ queryKey: keys.publications.all, queryFn: api.publications.list }),
+  domainProofs: (publicationId: string) => queryOptions({ queryKey: keys.publications.domainProofs(publicationId), queryFn: () => api.publications.domainProofs(publicationId) }),
   team: () => queryOptions({ queryKey: keys.team.all, queryFn: api.team.get }),
   invitation: (token: string) => queryOptions({ queryKey: keys.invitation(token), queryFn: () => api.team.previewInvitation(token) }),
   apiKeys: () => queryOptions({ queryKey: keys.apiKeys.all, queryFn: api.apiKeys.list }),

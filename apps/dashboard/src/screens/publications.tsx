@@ -13,7 +13,7 @@ import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { Dialog } from '../components/ui/dialog';
 import { Field, Input, Textarea } from '../components/ui/field';
 import { Toggle } from '../components/ui/toggle';
-import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
+import { CopyValue, Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { FormFooter } from '../components/ui/form-footer';
 
@@ -40,6 +40,7 @@ type PublicationOutput = z.output<typeof publicationSchema>;
 export function PublicationsScreen() {
   const publications = useQuery(queries.publications());
   const [editing, setEditing] = useState<MembershipView | 'new' | null>(null);
+  const [proving, setProving] = useState<MembershipView | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
   return (
@@ -73,9 +74,21 @@ export function PublicationsScreen() {
               {publications.data.map((publication) => (
                 <tr key={publication.id} className="border-b border-slate-100 last:border-0">
                   <td className="px-4 py-3 font-medium">{publication.name}</td>
-                  <td className="px-4 py-3 font-mono text-xs">{publication.domains.join(', ')}</td>
+                  <td className="px-4 py-3 font-mono text-xs">
+                    <div>{publication.domains.join(', ')}</div>
+                    <UnverifiedDomains publication={publication} />
+                  </td>
                   <td className="px-4 py-3"><Badge>{ROLE_LABELS[publication.role]}</Badge></td>
-                  <td className="px-4 py-3 text-right">
+                  <td className="space-x-2 whitespace-nowrap px-4 py-3 text-right">
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      refusal={publication.role === 'admin' ? null : `Only owners of ${publication.name} prove its domains.`}
+                      onClick={() => setProving(publication)}
+                      aria-label={`Verify the domains of ${publication.name}`}
+                    >
+                      Verify domains
+                    </Button>
                     <Button
                       size="sm"
                       variant="secondary"
@@ -92,6 +105,7 @@ export function PublicationsScreen() {
           </Table>
         </Card>
       )}
+      {proving && <DomainProofsDialog publication={proving} onClose={() => setProving(null)} />}
       {editing && (
         <PublicationDialog
           publication={editing === 'new' ? null : editing}
@@ -163,6 +177,63 @@ function PublicationDialog({
         )}
         <FormFooter error={save.error} onCancel={onClose} submitLabel={publication ? 'Save' : 'Create publication'} pending={save.isPending} />
       </form>
+    </Dialog>
+  );
+}
+
+function UnverifiedDomains({ publication }: { publication: MembershipView }) {
+  const unverified = publication.domains.filter((domain) => !publication.verifiedDomains.includes(domain));
+  if (unverified.length === 0) return null;
+  return (
+    <div className="mt-1 font-sans">
+      <Badge tone="warn">{unverified.length === 1 ? '1 domain not verified' : `${unverified.length} domains not verified`}</Badge>
+    </div>
+  );
+}
+
+/**
+ * Account email links (verification, password reset, sign-in) lead only to domains the owner
+ * proved: a DNS TXT record or a well-known file holding the domain's token (docs/admin.md).
+ */
+function DomainProofsDialog({ publication, onClose }: { publication: MembershipView; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const proofs = useQuery(queries.domainProofs(publication.id));
+  const verify = useMutation({
+    mutationFn: (domain: string) => api.publications.verifyDomain(publication.id, domain),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.publications.all }),
+  });
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Verify the domains of ${publication.name}`}>
+      <p className="text-sm text-slate-600">
+        Account email links lead only to verified domains; a link for any other page leads to the first verified one. Publish a domain’s token as a DNS TXT
+        record or as a line of the file, then verify. A wildcard (*.example.com) is proven on example.com. Local hosts need no proof.
+      </p>
+      {proofs.isPending && <Loading what="domains" />}
+      {proofs.error && <ErrorMessage error={proofs.error} onRetry={() => void proofs.refetch()} />}
+      {verify.error && <ErrorMessage error={verify.error} />}
+      <ul className="mt-4 space-y-4">
+        {proofs.data?.map((proof) => (
+          <li key={proof.domain} className="space-y-2 rounded-md border border-slate-200 p-3" aria-label={proof.domain}>
+            <div className="flex items-center justify-between gap-2">
+              <span className="font-mono text-sm">{proof.domain}</span>
+              {proof.verified ? (
+                <Badge tone="good">{proof.verifiedAt ? `verified ${new Date(proof.verifiedAt).toLocaleDateString()}` : 'local, no proof needed'}</Badge>
+              ) : (
+                <Button size="sm" onClick={() => verify.mutate(proof.domain)} disabled={verify.isPending} aria-label={`Verify ${proof.domain}`}>
+                  Verify
+                </Button>
+              )}
+            </div>
+            {!proof.verified && (
+              <>
+                <CopyValue label={`TXT record ${proof.txtRecord}`} value={proof.token} />
+                <CopyValue label={`or the file ${proof.fileUrl}`} value={proof.token} />
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
     </Dialog>
   );
 }

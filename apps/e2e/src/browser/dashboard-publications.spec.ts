@@ -70,6 +70,21 @@ describe('dashboard: publications', () => {
     const login = await system.api('/admin/session', { body: OWNER });
     const session = /service_session=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
     const { items } = (await system.api('/admin/publications', { session })).body;
-    expect(items).toContainEqual({ id: expect.any(String), name: 'The Evening Star', domains: ['eveningstar.example', '*.eveningstar.example'], selfRegistration: false, role: 'admin' });
+    expect(items).toContainEqual({ id: expect.any(String), name: 'The Evening Star', domains: ['eveningstar.example', '*.eveningstar.example'], selfRegistration: false, verifiedDomains: [], role: 'admin' });
+  });
+
+  it('marks unverified domains and shows the owner the token, the TXT record and the file that prove each', async () => {
+    await page.getByRole('link', { name: 'Publications' }).click();
+    const row = page.getByRole('row', { name: /The Evening Star/ });
+    await row.getByText('2 domains not verified').waitFor();
+    await page.getByRole('button', { name: 'Verify the domains of The Evening Star' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify the domains of The Evening Star' });
+    const wildcard = dialog.getByRole('listitem', { name: '*.eveningstar.example' });
+    await wildcard.getByText('TXT record _gatehouse.eveningstar.example').waitFor();
+    await wildcard.getByText('or the file https://eveningstar.example/.well-known/gatehouse-verification.txt').waitFor();
+    expect(await wildcard.locator('[data-copy]').first().textContent()).toMatch(/^gatehouse-verification=[0-9a-f]{32}$/);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Verify eveningstar.example' }).waitFor();
+    await browser.screenshot(page, 'dashboard-publication-domain-proof');
   });
 });

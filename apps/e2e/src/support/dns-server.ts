@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { decode, encode, type Answer } from 'dns-packet';
 
 /**
- * A real DNS server on a local UDP port, standing in for the internet's DNS: it answers the PTR and
- * A records it is given (nothing else), and `useForThisProcess` points this process's resolver at
+ * A real DNS server on a local UDP port, standing in for the internet's DNS: it answers the PTR, A
+ * and TXT records it is given (nothing else), and `useForThisProcess` points this process's resolver at
  * it, so the services under test (in this process) look names up through it as they would in production.
  */
 export class TestDnsServer {
@@ -31,6 +31,12 @@ export class TestDnsServer {
     const reverse = `${address.split('.').reverse().join('.')}.in-addr.arpa`;
     this.records.set(`PTR ${reverse}`, [{ type: 'PTR', name: reverse, ttl: 60, data: host }]);
     this.records.set(`A ${host.toLowerCase()}`, [{ type: 'A', name: host, ttl: 60, data: forwardTo }]);
+    return this;
+  }
+
+  /** A TXT record of `name` holding `value` (a publisher's domain proof). */
+  txt(name: string, value: string): this {
+    this.records.set(`TXT ${name.toLowerCase()}`, [{ type: 'TXT', name, ttl: 60, data: value }]);
     return this;
   }
 

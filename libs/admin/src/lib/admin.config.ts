@@ -45,4 +45,13 @@ export class AdminConfig extends ServiceConfig {
   @IsOptional()
   @Matches(/^\s*(\*\.)?[a-z0-9.-]+\s*(,\s*(\*\.)?[a-z0-9.-]+\s*)*$/i, { message: 'must be host names separated by commas' })
   BOOTSTRAP_PUBLICATION_DOMAINS?: string;
+
+  /**
+   * Where a domain's well-known proof file is fetched, `{host}` standing for the domain (a
+   * wildcard's base domain). https, or http on a loopback host only (tests serve the file locally).
+   */
+  @Matches(/^(https:\/\/|http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\/)\S*\{host\}\S*$/, {
+    message: 'must be an https URL holding {host} (http only on a loopback host)',
+  })
+  DOMAIN_PROOF_FILE_URL: string = 'https://{host}/.well-known/gatehouse-verification.txt';
 }

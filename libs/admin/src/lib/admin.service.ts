@@ -18,6 +18,7 @@ import { StatsModule } from './stats/stats.module';
 import { CreateTeamTables1764000000000 } from './migrations/1764000000000-create-team-tables';
 import { KeepPublishableKeys1764100000000 } from './migrations/1764100000000-keep-publishable-keys';
 import { AddSelfRegistrationSetting1764240000000 } from './migrations/1764240000000-add-self-registration-setting';
+import { AddDomainProofs1764200000000 } from './migrations/1764200000000-add-domain-proofs';
 import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
@@ -34,5 +35,5 @@ export const adminService: ServiceDefinition<AdminConfig> = {
   module: AdminModule,
   config: AdminConfig,
   entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddSelfRegistrationSetting1764240000000],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddDomainProofs1764200000000, AddSelfRegistrationSetting1764240000000],
 };

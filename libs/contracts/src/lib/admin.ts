@@ -23,6 +23,30 @@ export interface PublicationView {
    * that answers 403 `registration_closed`, and existing readers still sign in.
    */
   selfRegistration: boolean;
+  /**
+   * The domains account email links may lead to: those whose owner proved them (a DNS TXT record
+   * or a well-known file), and loopback hosts (`localhost`, `*.localhost`, `127.0.0.1`), which need no proof.
+   */
+  verifiedDomains: string[];
+}
+
+/** Where the DNS TXT record of a domain's proof lives: a wildcard claim is proven on its base domain. */
+export const DOMAIN_PROOF_TXT_PREFIX = '_gatehouse.';
+export const DOMAIN_PROOF_FILE_PATH = '/.well-known/gatehouse-verification.txt';
+
+/** `GET /api/v1/admin/publications/{id}/domains`: how to prove each domain, and whether it is. */
+export interface DomainProofView {
+  domain: string;
+  /** The value to publish, in the TXT record or as the whole file. */
+  token: string;
+  /** `_gatehouse.<domain>` (the base domain for `*.<domain>`). */
+  txtRecord: string;
+  /** `https://<domain>/.well-known/gatehouse-verification.txt` (the base domain for `*.<domain>`). */
+  fileUrl: string;
+  /** True once proven, and always for a loopback host. */
+  verified: boolean;
+  /** ISO time the proof was found; null when never, or for a loopback host. */
+  verifiedAt: string | null;
 }
 
 export interface MembershipView extends PublicationView {
@@ -175,6 +199,13 @@ export const AdminRequests = {
   UpdatePublication: requestPattern<{ staffId: string; publicationId: string; name?: string; domains?: string[]; selfRegistration?: boolean }, MembershipView>(
     'admin.publications.update',
   ),
+  /** Owners only (404 unless a member, 403 otherwise). */
+  ListDomainProofs: requestPattern<{ staffId: string; publicationId: string }, { items: DomainProofView[] }>('admin.publications.domain-proofs'),
+  /**
+   * Owners only. Looks the token up (DNS TXT, then the well-known file) and records `verifiedAt`;
+   * 404 for a domain the publication does not claim, 409 conflict when neither holds the token.
+   */
+  VerifyDomain: requestPattern<{ staffId: string; publicationId: string; domain: string }, DomainProofView>('admin.publications.verify-domain'),
 
   ListApiKeys: requestPattern<{ publicationId: string }, ApiKeyView[]>('admin.api-keys.list'),
   /** 409 conflict when the name was ever used in the publication, revoked or not. */

@@ -453,6 +453,43 @@ export interface paths {
         patch: operations["PublicationsController_update"];
         trace?: never;
     };
+    "/api/v1/admin/publications/{id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to prove each of the publication's domains, and which are (admins of it only). */
+        get: operations["PublicationsController_domains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/publications/{id}/domains/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up a domain’s proof (its token in the DNS TXT record, else the well-known file) and record it (admins of it only).
+         * @description Account email links lead only to verified domains. A wildcard claim is proven on its base domain.
+         */
+        post: operations["PublicationsController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/segments": {
         parameters: {
             query?: never;
@@ -1662,6 +1699,35 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
         };
+        DomainProofListDto: {
+            items: components["schemas"]["DomainProofViewDto"][];
+        };
+        DomainProofViewDto: {
+            /** @example *.news.example */
+            domain: string;
+            /**
+             * @description Or the file to serve (200, the token as a line of its body; no redirect).
+             * @example https://news.example/.well-known/gatehouse-verification.txt
+             */
+            fileUrl: string;
+            /**
+             * @description Publish this, as the TXT record or as the whole file.
+             * @example gatehouse-verification=6f1c0d9e2b7a4c1f8e3d5a9b0c7e2f14
+             */
+            token: string;
+            /**
+             * @description The TXT record to create; a wildcard is proven on its base domain.
+             * @example _gatehouse.news.example
+             */
+            txtRecord: string;
+            /** @description Proven, or a loopback host (no proof needed). Account email links lead only to verified domains. */
+            verified: boolean;
+            /**
+             * Format: date-time
+             * @description When the proof was found; null when never, or for a loopback host.
+             */
+            verifiedAt: string | null;
+        };
         EmailCopyDto: {
             /**
              * @description The button's label.
@@ -1950,6 +2016,13 @@ export interface components {
             role: "admin" | "editor" | "viewer";
             /** @description Whether readers may create their own accounts (`POST /auth/customers/register`). */
             selfRegistration: boolean;
+            /**
+             * @description The domains account email links may lead to: those proven by their owner (`/domains/verify`), and loopback hosts, which need no proof.
+             * @example [
+             *       "news.example"
+             *     ]
+             */
+            verifiedDomains: string[];
         };
         MeterDto: {
             limit: number;
@@ -2867,6 +2940,13 @@ export interface components {
             /** Format: uuid */
             variantId: string;
             variantName: string | null;
+        };
+        VerifyDomainDto: {
+            /**
+             * @description One of the publication’s domains, as claimed.
+             * @example *.news.example
+             */
+            domain: string;
         };
         WebhookListDto: {
             webhooks: components["schemas"]["WebhookWithDeliveriesDto"][];
@@ -7651,6 +7731,265 @@ export interface operations {
                 };
             };
             /** @description `conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    PublicationsController_domains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainProofListDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /**
+             * @description `forbidden`: not an admin of the publication
+             *
+             *     `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    PublicationsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyDomainDto"];
+            };
+        };
+        responses: {
+            /** @description The domain is verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainProofViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /**
+             * @description `forbidden`: not an admin of the publication
+             *
+             *     `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: no such publication, or it does not claim the domain */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: neither the TXT record nor the file holds the token (yet) */
             409: {
                 headers: {
                     [name: string]: unknown;

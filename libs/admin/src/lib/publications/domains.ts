@@ -1,6 +1,8 @@
 import { AppError } from '@gatehouse/platform';
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { getPublicSuffix } from 'tldts';
+import type { DomainProof, Publication } from './publication.entity';
 
 /** Host names as stored: trimmed, lower-cased, without blanks or duplicates, in the order given. */
 export function normaliseDomains(domains: readonly string[]): string[] {
@@ -33,4 +35,26 @@ function covers(wildcard: string, other: string): boolean {
   if (!wildcard.startsWith('*.')) return false;
   const host = other.startsWith('*.') ? other.slice(2) : other;
   return host.endsWith(wildcard.slice(1));
+}
+
+/** Local development and tests: a loopback host needs no proof (no one else can serve it to a reader). */
+export function isLoopbackDomain(domain: string): boolean {
+  const host = domain.startsWith('*.') ? domain.slice(2) : domain;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
+}
+
+/** The host a domain is proven on: itself, or the base domain of a wildcard (`*.news.example` → `news.example`). */
+export function proofHostOf(domain: string): string {
+  return domain.startsWith('*.') ? domain.slice(2) : domain;
+}
+
+/** Tokens for the domains claimed: kept for domains kept, new for new ones, gone with dropped ones. */
+export function proofsFor(domains: readonly string[], previous: Record<string, DomainProof> = {}): Record<string, DomainProof> {
+  return Object.fromEntries(domains.map((domain) => [domain, previous[domain] ?? { token: `gatehouse-verification=${randomBytes(16).toString('hex')}`, verifiedAt: null }]));
+}
+
+/** The domains account email links may lead to. */
+export function verifiedDomainsOf(publication: Pick<Publication, 'domains' | 'domainProofs'>): string[] {
+  return publication.domains.filter((domain) => isLoopbackDomain(domain) || Boolean(publication.domainProofs[domain]?.verifiedAt));
 }

@@ -1,5 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+export interface DomainProof {
+  token: string;
+  /** ISO time; null until the token was found. */
+  verifiedAt: string | null;
+}
+
 /** The tenant (decisions A1): everything a publisher owns belongs to exactly one publication. */
 @Entity({ name: 'publications' })
 export class Publication {
@@ -16,6 +22,10 @@ export class Publication {
   /** Whether readers may create their own accounts; existing readers sign in either way. */
   @Column({ name: 'self_registration', type: 'boolean', default: true })
   selfRegistration: boolean;
+
+  /** Per claimed domain: the token its owner publishes to prove it, and when it was found. */
+  @Column({ name: 'domain_proofs', type: 'jsonb', default: {} })
+  domainProofs: Record<string, DomainProof>;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

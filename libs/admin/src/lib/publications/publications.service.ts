@@ -4,7 +4,7 @@ import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { domainsOverlap, normaliseDomains, refusePublicSuffixes } from './domains';
+import { domainsOverlap, normaliseDomains, proofsFor, refusePublicSuffixes, verifiedDomainsOf } from './domains';
 import { Membership } from './membership.entity';
 import { Publication } from './publication.entity';
 
@@ -71,6 +71,7 @@ export class PublicationsService {
       name: draft.name,
       domains,
       selfRegistration: true,
+      domainProofs: proofsFor(domains),
       createdAt: now,
       updatedAt: now,
     });
@@ -86,20 +87,19 @@ export class PublicationsService {
   async update(staffId: string, publicationId: string, changes: PublicationChanges): Promise<MembershipView> {
     const membership = await this.requireMembership(staffId, publicationId);
     if (membership.role !== 'admin') throw new AppError('forbidden', 'Only an admin of the publication may change it.');
-    const updated = {
-      name: changes.name ?? membership.name,
-      domains: changes.domains ? normaliseDomains(changes.domains) : membership.domains,
-      selfRegistration: changes.selfRegistration ?? membership.selfRegistration,
-    };
-    const domainsChanged = updated.domains.join(',') !== membership.domains.join(',');
-    const lookupChanged = domainsChanged || updated.selfRegistration !== membership.selfRegistration;
-    await this.dataSource.transaction(async (manager) => {
-      if (domainsChanged) await this.assertDomainsFree(manager, publicationId, updated.domains);
-      await manager.update(Publication, publicationId, { ...updated, updatedAt: this.clock.now() });
+    return this.dataSource.transaction(async (manager) => {
+      // Locked, so a verification recorded meanwhile is kept (or its domain's proof dropped with it).
+      const publication = await manager.findOneOrFail(Publication, { where: { id: publicationId }, lock: { mode: 'pessimistic_write' } });
+      const domains = changes.domains ? normaliseDomains(changes.domains) : publication.domains;
+      const selfRegistration = changes.selfRegistration ?? publication.selfRegistration;
+      const domainsChanged = domains.join(',') !== publication.domains.join(',');
+      if (domainsChanged) await this.assertDomainsFree(manager, publicationId, domains);
+      const updated = { name: changes.name ?? publication.name, domains, selfRegistration, domainProofs: proofsFor(domains, publication.domainProofs), updatedAt: this.clock.now() };
+      await manager.update(Publication, publicationId, updated);
       // Gateways keep a key's publication, its domains and its self-registration setting with the key: they forget them now, not in a minute.
-      if (lookupChanged) await this.outbox.add(manager, InternalEvents.PublicationChanged, { publicationId }, publicationId);
+      if (domainsChanged || selfRegistration !== publication.selfRegistration) await this.outbox.add(manager, InternalEvents.PublicationChanged, { publicationId }, publicationId);
+      return { ...publicationView({ ...publication, ...updated }), role: membership.role };
     });
-    return { ...membership, ...updated };
   }
 
   /**
@@ -122,10 +122,11 @@ export class PublicationsService {
   }
 }
 
-function publicationView({ id, name, domains, selfRegistration }: Publication): PublicationView {
-  return { id, name, domains, selfRegistration };
-}
-
 function membershipView({ publication, role }: Membership): MembershipView {
   return { ...publicationView(publication), role };
+}
+
+function publicationView(publication: Publication): PublicationView {
+  const { id, name, domains, selfRegistration } = publication;
+  return { id, name, domains, selfRegistration, verifiedDomains: verifiedDomainsOf(publication) };
 }

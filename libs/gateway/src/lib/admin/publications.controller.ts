@@ -1,12 +1,12 @@
-import { Body, Controller, Get, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminRequests, type MembershipView } from '@gatehouse/contracts';
+import { AdminRequests, type DomainProofView, type MembershipView } from '@gatehouse/contracts';
 import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
-import { CreatePublicationDto, UpdatePublicationDto } from './dtos/admin.dto';
-import { MembershipPageDto, MembershipViewDto } from './dtos/admin-views.dto';
+import { CreatePublicationDto, UpdatePublicationDto, VerifyDomainDto } from './dtos/admin.dto';
+import { DomainProofListDto, DomainProofViewDto, MembershipPageDto, MembershipViewDto } from './dtos/admin-views.dto';
 
 const PUBLIC_SUFFIX = '`validation_failed`: a domain is a public suffix (`com`, `co.uk`, `github.io`) or a wildcard over one (`*.com`)';
 
@@ -45,5 +45,30 @@ export class PublicationsController {
   @ApiResponse({ status: 409, description: '`conflict`: a domain overlaps one of another publication (the same, under its wildcard, or a wildcard over it)' })
   async update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: UpdatePublicationDto): Promise<MembershipView> {
     return this.bus.request(AdminRequests.UpdatePublication, { staffId: sessionOf(caller).staffId, publicationId: id, ...body });
+  }
+
+  @Get(':id/domains')
+  @Auth('session')
+  @ApiOperation({ summary: "How to prove each of the publication's domains, and which are (admins of it only)." })
+  @ApiOkResponse({ type: DomainProofListDto })
+  @ApiResponse({ status: 403, description: '`forbidden`: not an admin of the publication' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  domains(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<{ items: DomainProofView[] }> {
+    return this.bus.request(AdminRequests.ListDomainProofs, { staffId: sessionOf(caller).staffId, publicationId: id });
+  }
+
+  @Post(':id/domains/verify')
+  @HttpCode(200)
+  @Auth('session', { viewerMayWrite: true })
+  @ApiOperation({
+    summary: 'Look up a domain’s proof (its token in the DNS TXT record, else the well-known file) and record it (admins of it only).',
+    description: 'Account email links lead only to verified domains. A wildcard claim is proven on its base domain.',
+  })
+  @ApiOkResponse({ type: DomainProofViewDto, description: 'The domain is verified.' })
+  @ApiResponse({ status: 403, description: '`forbidden`: not an admin of the publication' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such publication, or it does not claim the domain' })
+  @ApiResponse({ status: 409, description: '`conflict`: neither the TXT record nor the file holds the token (yet)' })
+  verify(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() body: VerifyDomainDto): Promise<DomainProofView> {
+    return this.bus.request(AdminRequests.VerifyDomain, { staffId: sessionOf(caller).staffId, publicationId: id, domain: body.domain });
   }
 }

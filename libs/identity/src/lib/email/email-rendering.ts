@@ -94,10 +94,11 @@ export function redactedEmail(context: EmailContext, withCode: boolean, returnUr
 
 /**
  * The page the link leads to with the token in its fragment, which no server receives: the
- * publisher's page uses the token with a POST only once the reader confirms (docs/email.md).
+ * publisher's page uses the token with a POST only once the reader confirms (docs/email.md). Only
+ * a domain its owner proved carries a token: a `returnUrl` elsewhere is taken as if none was given.
  */
 export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
-  const page = returnUrl && isPageOf(returnUrl, publication.domains) ? returnUrl : defaultPage(publication);
+  const page = returnUrl && isPageOf(returnUrl, publication.verifiedDomains) ? returnUrl : defaultPage(publication);
   if (!page) return null;
   const url = new URL(page);
   url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
@@ -122,7 +123,7 @@ function isPageOf(raw: string, domains: readonly string[]): boolean {
 }
 
 function defaultPage(publication: PublicationView): string | null {
-  const domain = publication.domains.find((d) => !d.startsWith('*.'));
+  const domain = publication.verifiedDomains.find((d) => !d.startsWith('*.'));
   return domain ? `https://${domain}/` : null;
 }
 

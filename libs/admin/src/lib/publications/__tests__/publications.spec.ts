@@ -20,9 +20,15 @@ describe('publications', () => {
 
   it('makes the creator its admin, with its domains trimmed, lower-cased and without duplicates', async () => {
     const created = await createPublication('The Planet', [' Planet.EXAMPLE ', '*.planet.example', 'planet.example', '']);
-    expect(created).toEqual({ id: expect.any(String), name: 'The Planet', domains: ['planet.example', '*.planet.example'], selfRegistration: true, role: 'admin' });
+    expect(created).toEqual({ id: expect.any(String), name: 'The Planet', domains: ['planet.example', '*.planet.example'], selfRegistration: true, verifiedDomains: [], role: 'admin' });
     const { publications } = await harness.request(AdminRequests.ListPublications, { staffId: admin.staff.id });
     expect(publications).toContainEqual(created);
+  });
+
+  it('counts loopback hosts as verified without proof, and no other domain until its owner proves it', async () => {
+    const local = await createPublication('Local', ['localhost', 'news.localhost', '127.0.0.1', 'local-news.example']);
+    expect(local.verifiedDomains).toEqual(['localhost', 'news.localhost', '127.0.0.1']);
+    await expect(harness.request(AdminRequests.GetPublication, { publicationId: local.id })).resolves.toMatchObject({ verifiedDomains: local.verifiedDomains });
   });
 
   it("lists only the caller's publications, oldest membership first", async () => {

@@ -6,6 +6,7 @@ import {
   type ApiKeyView,
   type CreatedApiKeyPair,
   type CreatedInvitation,
+  type DomainProofView,
   type InvitationView,
   type MembershipView,
   type ReplyOf,
@@ -32,10 +33,31 @@ export class MembershipViewDto implements MembershipView {
   @ApiProperty({ example: 'The Daily Example' }) name: string;
   @ApiProperty({ type: [String], example: ['news.example', '*.news.example'], description: '`*.example.com` matches any subdomain.' }) domains: string[];
   @ApiProperty({ description: 'Whether readers may create their own accounts (`POST /auth/customers/register`).' }) selfRegistration: boolean;
+  @ApiProperty({
+    type: [String],
+    example: ['news.example'],
+    description: 'The domains account email links may lead to: those proven by their owner (`/domains/verify`), and loopback hosts, which need no proof.',
+  })
+  verifiedDomains: string[];
   @ApiProperty({ enum: STAFF_ROLES, description: "The caller's role in it." }) role: StaffRole;
 }
 
 export const MembershipPageDto = PageOf(MembershipViewDto, 'MembershipPageDto');
+
+export class DomainProofViewDto implements DomainProofView {
+  @ApiProperty({ example: '*.news.example' }) domain: string;
+  @ApiProperty({ example: 'gatehouse-verification=6f1c0d9e2b7a4c1f8e3d5a9b0c7e2f14', description: 'Publish this, as the TXT record or as the whole file.' }) token: string;
+  @ApiProperty({ example: '_gatehouse.news.example', description: 'The TXT record to create; a wildcard is proven on its base domain.' }) txtRecord: string;
+  @ApiProperty({ example: 'https://news.example/.well-known/gatehouse-verification.txt', description: 'Or the file to serve (200, the token as a line of its body; no redirect).' })
+  fileUrl: string;
+  @ApiProperty({ description: 'Proven, or a loopback host (no proof needed). Account email links lead only to verified domains.' }) verified: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the proof was found; null when never, or for a loopback host.' })
+  verifiedAt: string | null;
+}
+
+export class DomainProofListDto {
+  @ApiProperty({ type: [DomainProofViewDto] }) items: DomainProofViewDto[];
+}
 
 export class StaffLoginResultDto implements Pick<SessionView, 'staff' | 'publication'> {
   @ApiProperty({ type: StaffViewDto }) staff: StaffViewDto;

@@ -4,12 +4,13 @@ import { STAFF_ROLES, type StaffRole } from '@gatehouse/contracts';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
 
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const lowerCaseAll = ({ value }: { value: unknown }) =>
-  Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value;
+const trimLower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
+const lowerCase = ({ value }: { value: unknown }) => trimLower(value);
+const lowerCaseAll = ({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(trimLower) : value);
 
 export class StaffLoginDto {
   @ApiProperty({ example: 'admin@example.com' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @Transform(lowerCase)
   @IsEmail({}, { message: 'must be a valid email address' })
   @MaxLength(254)
   email: string;
@@ -63,6 +64,14 @@ export class UpdatePublicationDto {
   selfRegistration?: boolean;
 }
 
+export class VerifyDomainDto {
+  @ApiProperty({ example: '*.news.example', description: 'One of the publication’s domains, as claimed.' })
+  @Transform(lowerCase)
+  @IsString()
+  @Matches(HOST, { message: 'must be a host name such as example.com or *.example.com' })
+  domain: string;
+}
+
 export class CreateApiKeyPairDto {
   @ApiProperty({ example: 'production-site', description: 'Unique in the publication forever, revoked pairs included. Letters, digits, `_ . -`.' })
   @IsString()
@@ -74,7 +83,7 @@ const ROLE_MESSAGE = 'must be admin (owner), editor or viewer';
 
 export class InviteStaffDto {
   @ApiProperty({ example: 'colleague@example.com' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @Transform(lowerCase)
   @IsEmail({}, { message: 'must be a valid email address' })
   @MaxLength(254)
   email: string;

@@ -3,7 +3,7 @@ import { DEFAULT_COPY, STAFF_INVITATION_COPY } from '../default-copy';
 import { languageOf } from '../email-language';
 import { linkUrl, renderEmail, type EmailContext } from '../email-rendering';
 
-const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'], selfRegistration: true };
+const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'], selfRegistration: true, verifiedDomains: ['*.alpha.example', 'alpha.example'] };
 
 function context(overrides: Partial<EmailContext> = {}): EmailContext {
   return {
@@ -41,7 +41,12 @@ describe('account email rendering', () => {
   it("leads links only to the publication's own pages", () => {
     expect(linkUrl('password_reset', publication, 'https://www.alpha.example/account?x=1', 't')).toBe('https://www.alpha.example/account?x=1#gatehouse-reset-password=t');
     expect(linkUrl('password_reset', publication, 'https://evil.example/', 't')).toBe('https://alpha.example/#gatehouse-reset-password=t');
-    expect(linkUrl('password_reset', { ...publication, domains: ['*.alpha.example'] }, null, 't')).toBeNull();
+    expect(linkUrl('password_reset', { ...publication, domains: ['*.alpha.example'], verifiedDomains: ['*.alpha.example'] }, null, 't')).toBeNull();
+    // A claimed domain its owner has not proven carries no token: its page is taken as if none was given.
+    const partly = { ...publication, domains: [...publication.domains, 'beta.example'], verifiedDomains: ['alpha.example'] };
+    expect(linkUrl('password_reset', partly, 'https://beta.example/account', 't')).toBe('https://alpha.example/#gatehouse-reset-password=t');
+    expect(linkUrl('password_reset', partly, 'https://www.alpha.example/account', 't')).toBe('https://alpha.example/#gatehouse-reset-password=t');
+    expect(linkUrl('password_reset', { ...partly, verifiedDomains: [] }, 'https://alpha.example/account', 't')).toBeNull();
   });
 
   it("leads a staff invitation to the dashboard's accept page named by admin, in the publication's branding", () => {
@@ -55,7 +60,7 @@ describe('account email rendering', () => {
 
   it('writes without a link when there is no page to lead to, and a subject on one line', () => {
     const copy = { ...DEFAULT_COPY.password_reset.en, subject: 'Line one\nline two' };
-    const rendered = renderEmail(context({ kind: 'password_reset', copy, publication: { ...publication, domains: [] } }));
+    const rendered = renderEmail(context({ kind: 'password_reset', copy, publication: { ...publication, domains: [], verifiedDomains: [] } }));
     expect(rendered.subject).toBe('Line one line two');
     expect(rendered.text).not.toContain('http');
     expect(rendered.html).not.toContain('href=');
