@@ -44,6 +44,7 @@ describe('bootstrap of the first admin and publication', () => {
       id: expect.any(String),
       name: BOOTSTRAP.publicationName,
       domains: ['bugle.example', '*.bugle.example'],
+      selfRegistration: true,
       verifiedDomains: [],
       role: 'admin',
     });

@@ -81,6 +81,7 @@ describe('admin sessions', () => {
         id: session.publication.id,
         name: BOOTSTRAP.publicationName,
         domains: ['bugle.example', '*.bugle.example'],
+        selfRegistration: true,
         verifiedDomains: [],
         role: 'admin',
       },
