@@ -30,11 +30,6 @@ const PASSWORD = 'first password 1';
 const NEW_PASSWORD = 'second password 2';
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 /**
  * Account email end to end (docs/email.md): identity, admin and branding over the real NATS and
  * PostgreSQL, the gateway in front, and a real SMTP server started here as the mail provider.
@@ -383,7 +378,8 @@ describe('account email through the gateway, over SMTP', () => {
         }
       }
       expect([...bodies]).toEqual(['{"accepted":true}']);
-      expect(Math.abs(median(timings.known) - median(timings.unknown))).toBeLessThan(50);
+      // The fastest answer of each: a loaded machine only adds time, so the work a known address costs shows here and the load does not.
+      expect(Math.abs(Math.min(...timings.known) - Math.min(...timings.unknown))).toBeLessThan(50);
     }
     // Only the customers got mail: their verification, 3 resets and 3 codes each.
     await eventually(() => (known.every((email) => sink.to(email).length === 7) ? true : undefined));
