@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { eventually } from '@gatehouse/testing';
+import { Client } from 'pg';
 import { call, sessionFrom } from './support/http';
 import { LocalStart } from './support/local-start';
 
@@ -97,6 +98,19 @@ describe('npm start (embedded, one process)', () => {
     expect(body.status).toBe('up');
     expect(Object.keys(body.services).sort()).toEqual(['access', 'admin', 'billing', 'branding', 'gateway', 'identity', 'webhooks-out']);
     for (const service of Object.values(body.services)) expect(service.status).toBe('up');
+  });
+
+  it('sizes the embedded PostgreSQL for a small instance, with connections enough for every pool', async () => {
+    const sql = new Client({ connectionString: started.databaseUrl });
+    await sql.connect();
+    try {
+      const setting = async (name: string) => ((await sql.query(`SHOW ${name}`)).rows[0] as Record<string, string>)[name];
+      expect({ shared_buffers: await setting('shared_buffers'), work_mem: await setting('work_mem') }).toEqual({ shared_buffers: '32MB', work_mem: '2MB' });
+      // Six services, each a pool of ten and its outbox relay's listener, and spare.
+      expect(Number(await setting('max_connections'))).toBeGreaterThanOrEqual(6 * 11 + 10);
+    } finally {
+      await sql.end();
+    }
   });
 
   it("runs a publisher's first steps on the in-process bus: keys, a paywall, a decision, a signed webhook", async () => {

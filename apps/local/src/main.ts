@@ -44,7 +44,7 @@ runMain(async () => {
   const gatewayConfig = loadConfig(GatewayConfig);
   const configs = SERVICES.map((definition) => loadConfig(definition.config));
 
-  const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR);
+  const embedded = base.DATABASE_URL ? undefined : await startEmbeddedPostgres(base.DATA_DIR, SERVICES.length);
   const databaseUrl = base.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
   const transport = busTransportFromConfig(base, () => new InProcessHub());
   // One role for everything here: each service brings its schema to this release's version first.

@@ -171,4 +171,36 @@ describe('the paywall holds on the server', () => {
     }
     await context.close();
   }, 2 * LONG);
+
+  it('/demo metered: the server sends each article whole within the meter, and without its paid text once the meter is used up', async () => {
+    // The limit the demo seeded, and the section's articles as its home page lists them.
+    const session = await local.adminSession();
+    const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ match: { include: string[] }; config: { limit: number } }>;
+    const { limit } = paywalls.find((p) => p.match.include.includes('/demo/metered/**'))!.config;
+    const home = await (await fetch(`${local.base}/demo/`)).text();
+    const articles = [...new Set([...home.matchAll(/href="(\/demo\/metered\/[^"]+)"/g)].map((m) => m[1]))];
+    expect(articles.length).toBeGreaterThan(limit);
+
+    // The visitor is known by the visitor cookie the server gives on the first page and the SDK takes up.
+    const visitor = await reader();
+    const page = await visitor.newPage();
+    for (const path of articles.slice(0, limit)) {
+      const html = await open(page, `${local.base}${path}`);
+      for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, true]);
+    }
+    expect((await visitor.cookies()).filter((c) => c.name === 'gatehouse_visitor')).toHaveLength(1);
+
+    for (const path of articles.slice(limit)) {
+      const html = await open(page, `${local.base}${path}`);
+      expect(html).toContain('The city’s plans were presented on Tuesday evening');
+      for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, false]);
+      expect(html).toContain('<gatehouse-paywall-modal');
+    }
+    await screenshot(page, 'demo-metered-visitor-meter-used-up');
+
+    // An article the meter counted stays readable in the period.
+    const counted = await open(page, `${local.base}${articles[0]}`);
+    for (const text of DEMO_PAID) expect(counted).toContain(text);
+    await visitor.close();
+  }, 2 * LONG);
 });

@@ -53,10 +53,11 @@ export class LocalStart {
     return started;
   }
 
-  /** The test database `npm start` runs on (`database: 'test'`), to see or set what it stores. */
+  /** The database `npm start` runs on, to see or set what it stores: the test database, or the embedded PostgreSQL (its port from its postmaster.pid). */
   get databaseUrl(): string {
-    if (!this.db) throw new Error('npm start runs on the embedded PostgreSQL here');
-    return this.db.url;
+    if (this.db) return this.db.url;
+    const port = readFileSync(join(this.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
+    return `postgres://postgres:postgres@127.0.0.1:${port}/gatehouse`;
   }
 
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {

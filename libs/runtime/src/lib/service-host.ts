@@ -204,7 +204,7 @@ export async function runStandaloneService<C extends ServiceConfig>(definition: 
     return undefined;
   }
   const config = loadConfig(definition.config);
-  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR);
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, 1);
   const databaseUrl = config.DATABASE_URL ?? (embedded as EmbeddedDatabase).url;
   if (!config.NATS_URL) {
     throw new ConfigError('Invalid configuration: NATS_URL is required to run a service on its own (npm start runs them all in one process without it)');
