@@ -1,2 +1,2 @@
 export * from './lib/admin.config';
-export * from './lib/admin.service';
+export * from './lib/admin.module';

@@ -1,2 +1,2 @@
-export * from './lib/billing.service';
+export * from './lib/billing.module';
 export { ManualGrantExpiry } from './lib/subscriptions/manual-grant-expiry';

@@ -1,1 +1,1 @@
-export * from './lib/branding.service';
+export * from './lib/branding.module';

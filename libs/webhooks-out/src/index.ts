@@ -1,2 +1,2 @@
-export * from './lib/webhooks-out.service';
+export * from './lib/webhooks-out.module';
 export { DeliveryRetention } from './lib/deliveries/delivery-retention';

@@ -22,7 +22,7 @@ import { DeletedCustomers } from './customers/deleted-customers';
 import { ApiKeyReadModel } from './edge/api-key.read-model';
 import { CustomerTokens, CustomerTokenStrategy, SigningKeysReadModel } from './edge/customer-tokens';
 import { EdgeGuard } from './edge/edge.guard';
-import { IdempotencyModule } from './edge/idempotency';
+import { IdempotencyModule } from './edge/idempotency.module';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
 import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
 import { GatewayConfig } from './gateway.config';

@@ -1,5 +1,3 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
-
 /** The time, injected: expiry logic reads it from here so tests can move it instead of waiting. */
 export abstract class Clock {
   abstract now(): Date;
@@ -30,13 +28,5 @@ export class ManualClock extends Clock {
 
   set(to: Date): void {
     this.current = new Date(to);
-  }
-}
-
-@Global()
-@Module({})
-export class ClockModule {
-  static forRoot(clock: Clock = new SystemClock()): DynamicModule {
-    return { module: ClockModule, providers: [{ provide: Clock, useValue: clock }], exports: [Clock] };
   }
 }

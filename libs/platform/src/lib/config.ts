@@ -1,4 +1,5 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+// Decorator metadata for class-transformer's implicit conversion, which Nest's import used to bring in.
+import 'reflect-metadata';
 import { Transform, plainToInstance } from 'class-transformer';
 import { getMetadataStorage, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy, validateSync, type ValidationError } from 'class-validator';
 
@@ -121,15 +122,6 @@ export class ServiceConfig extends BusConfig {
 
   @IsString()
   DATA_DIR: string = '.data';
-}
-
-/** Makes a validated config object injectable by its class. */
-@Global()
-@Module({})
-export class ConfigModule {
-  static forValue<T extends object>(cls: new () => T, value: T): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: cls, useValue: value }], exports: [cls] };
-  }
 }
 
 /** A true/false environment flag: `true`/`1` or `false`/`0`; anything else is reported as invalid. */

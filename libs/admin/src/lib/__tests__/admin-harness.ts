@@ -6,7 +6,7 @@ import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } f
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { AdminConfig } from '../admin.config';
-import { adminService } from '../admin.service';
+import { adminService } from '../admin.module';
 import { PublicationsService } from '../publications/publications.service';
 import { StaffService } from '../staff/staff.service';
 

@@ -5,7 +5,7 @@ import { createTestDatabase, testNatsUrl, uniqueNamespace, type TestDatabase } f
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BillingConfig, billingService } from '../billing.service';
+import { BillingConfig, billingService } from '../billing.module';
 
 /** PROCESSOR_SETTINGS_KEY: checked with the configuration, required in production, generated once and kept under DATA_DIR elsewhere. */
 describe('the key that seals processor settings', () => {

@@ -1,9 +1,5 @@
 import {
   applyDecorators,
-  Global,
-  Module,
-  type DynamicModule,
-  type OnApplicationShutdown,
   HttpStatus,
   Inject,
   Injectable,
@@ -21,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { lastValueFrom, of, type Observable } from 'rxjs';
 import type { RequestWithPrincipal } from './principal';
-import { connectRedis, RedisOrMemory } from './redis-or-memory';
+import type { RedisOrMemory } from './redis-or-memory';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -303,29 +299,4 @@ export function Idempotent(): MethodDecorator {
         'Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`.',
     }),
   );
-}
-
-/** The store and the interceptor for every routes module: shared through Redis when REDIS_URL is set. */
-@Global()
-@Module({})
-export class IdempotencyModule implements OnApplicationShutdown {
-  constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
-
-  static forRoot(redisUrl: string | undefined, timeoutMs: number, namespace: string): DynamicModule {
-    return {
-      module: IdempotencyModule,
-      providers: [
-        {
-          provide: IDEMPOTENCY_STORE,
-          useFactory: () => (redisUrl ? new RedisIdempotencyStore(new RedisOrMemory(connectRedis(redisUrl, timeoutMs, namespace), 'idempotency')) : new MemoryIdempotencyStore()),
-        },
-        IdempotencyInterceptor,
-      ],
-      exports: [IDEMPOTENCY_STORE, IdempotencyInterceptor],
-    };
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.store instanceof RedisIdempotencyStore) await this.store.close();
-  }
 }

@@ -4,7 +4,7 @@ import { IdentityRequests, type CustomerAuthResult } from '@gatehouse/contracts'
 import { ManualClock, loadConfig } from '@gatehouse/platform';
 import { createTestDatabase, testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { IdentityConfig, identityService } from '../../identity.service';
+import { IdentityConfig, identityService } from '../../identity.module';
 
 export interface IdentityUnderTest {
   /** A client on the same NATS namespace, as the gateway would call identity. */

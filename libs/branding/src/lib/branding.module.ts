@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/platform';
-import { ServiceConfig } from '@gatehouse/platform';
+import { BrandingConfig } from './branding.config';
 import { BrandingConfigurationRow } from './configuration/branding-configuration.entity';
 import { BrandingConfigurationsModule } from './configuration/branding-configurations.module';
 import { CreateBrandingConfigurations1763750239765 } from './migrations/1763750239765-create-branding-configurations';
 import { BrandingRevision1764100000000 } from './migrations/1764100000000-branding-revision';
 
-export class BrandingConfig extends ServiceConfig {}
+export { BrandingConfig };
 
 @Module({ imports: [BrandingConfigurationsModule] })
 export class BrandingModule {}
