@@ -85,7 +85,7 @@ export function PublicationsScreen() {
                       variant="secondary"
                       refusal={publication.role === 'admin' ? null : `Only owners of ${publication.name} prove its domains.`}
                       onClick={() => setProving(publication)}
-                      aria-label={`Verify the domains of ${publication.name}`}
+                      aria-label={`Verify domains of ${publication.name}`}
                     >
                       Verify domains
                     </Button>

@@ -77,7 +77,7 @@ describe('dashboard: publications', () => {
     await page.getByRole('link', { name: 'Publications' }).click();
     const row = page.getByRole('row', { name: /The Evening Star/ });
     await row.getByText('2 domains not verified').waitFor();
-    await page.getByRole('button', { name: 'Verify the domains of The Evening Star' }).click();
+    await page.getByRole('button', { name: 'Verify domains of The Evening Star' }).click();
     const dialog = page.getByRole('dialog', { name: 'Verify the domains of The Evening Star' });
     const wildcard = dialog.getByRole('listitem', { name: '*.eveningstar.example' });
     await wildcard.getByText('TXT record _gatehouse.eveningstar.example').waitFor();
