@@ -1,4 +1,4 @@
-import { AppError } from '@gatehouse/platform';
+import { AppError, isLoopbackHost } from '@gatehouse/platform';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { getPublicSuffix } from 'tldts';
@@ -39,9 +39,7 @@ function covers(wildcard: string, other: string): boolean {
 
 /** Local development and tests: a loopback host needs no proof (no one else can serve it to a reader). */
 export function isLoopbackDomain(domain: string): boolean {
-  const host = domain.startsWith('*.') ? domain.slice(2) : domain;
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
-  return isIP(host) === 4 && host.startsWith('127.');
+  return isLoopbackHost(proofHostOf(domain));
 }
 
 /** The host a domain is proven on: itself, or the base domain of a wildcard (`*.news.example` → `news.example`). */

@@ -1,5 +1,4 @@
-import { AppError, hostInDomains } from '@gatehouse/platform';
-import { isIP } from 'node:net';
+import { AppError, hostInDomains, isLoopbackHost } from '@gatehouse/platform';
 import type { Principal } from './principal';
 
 /**
@@ -16,14 +15,7 @@ export function requirePublicationPages<T extends object>(caller: Principal, bod
     if (!hostInDomains(url.hostname, caller.apiKey?.domains ?? [])) {
       throw new AppError('url_not_in_publication', `${field} must be a page on one of the publication’s domains.`);
     }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) throw AppError.invalid(field, 'must be an https URL (http only on a loopback host)');
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) throw AppError.invalid(field, 'must be an https URL (http only on a loopback host)');
   }
   return body;
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }
