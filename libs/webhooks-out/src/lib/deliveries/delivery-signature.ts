@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '../secrets/webhook-secret';
+import { Webhook } from 'standardwebhooks';
 
 const USER_AGENT = 'Gatehouse-Webhooks/1';
 
@@ -15,13 +15,12 @@ export interface SignedRequest {
 
 /**
  * The headers of one attempt. `X-Service-Signature` (spec 5.4) is the HMAC-SHA256 of the body
- * keyed with the secret as shown to the publisher; the Standard Webhooks `webhook-signature` signs
- * `id.timestamp.body` keyed with the secret's bytes (the base64 after `whsec_`), so receivers can use
- * that standard's libraries and reject replays by timestamp.
+ * keyed with the secret as shown to the publisher; `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature` are Standard Webhooks' (signed by its reference library, keyed with the bytes
+ * after `whsec_`), so receivers can verify with that standard's libraries and refuse replays by
+ * timestamp.
  */
 export function deliveryHeaders({ deliveryId, event, body, secret, at }: SignedRequest): Record<string, string> {
-  const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const standardKey = Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64');
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
@@ -29,7 +28,7 @@ export function deliveryHeaders({ deliveryId, event, body, secret, at }: SignedR
     'X-Service-Delivery': deliveryId,
     'X-Service-Signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
     'webhook-id': deliveryId,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${createHmac('sha256', standardKey).update(`${deliveryId}.${timestamp}.${body}`).digest('base64')}`,
+    'webhook-timestamp': Math.floor(at.getTime() / 1000).toString(),
+    'webhook-signature': new Webhook(secret).sign(deliveryId, at, body),
   };
 }

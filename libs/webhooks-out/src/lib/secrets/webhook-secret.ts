@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** A registration's signing secret: `whsec_` + 32 random bytes, base64 (decisions G1). */
 export function generateWebhookSecret(): string {

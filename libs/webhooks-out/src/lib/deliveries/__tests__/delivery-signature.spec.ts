@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret } from '../../secrets/webhook-secret';
 import { deliveryHeaders } from '../delivery-signature';
 
@@ -27,5 +28,11 @@ describe('delivery signatures', () => {
     const [version, signature] = headers['webhook-signature'].split(',');
     expect(version).toBe('v1');
     expect(timingSafeEqual(Buffer.from(signature, 'base64'), expected)).toBe(true);
+  });
+
+  it("passes the Standard Webhooks reference library's verification, and fails it for a changed body", () => {
+    const now = deliveryHeaders({ deliveryId: 'd-2', event: 'customer.created', body, secret, at: new Date() });
+    expect(new Webhook(secret).verify(body, now)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(secret).verify(body.replace('c1', 'c2'), now)).toThrow(/No matching signature/);
   });
 });
