@@ -222,7 +222,7 @@ describe('retention', () => {
     const abandoned = await family(50, null);
     await token(abandoned, 'abandoned', 50);
 
-    expect(await identity.app.get(IdentityRetention).prune()).toEqual({ refreshTokens: 4, refreshTokenFamilies: 2, emailMessages: 0 });
+    expect(await identity.app.get(IdentityRetention).prune()).toEqual({ refreshTokens: 4, refreshTokenFamilies: 2, emailMessages: 0, emailTokens: 0 });
     const tokens = (await sql.query('SELECT token_hash FROM identity.refresh_tokens WHERE publication_id = $1 ORDER BY token_hash', [publication])).rows.map((r) => r.token_hash);
     expect(tokens).toEqual([sha256Hex(liveToken), 'expired-lately', 'recently-out', 'used-unexpired'].sort());
     const families = (await sql.query('SELECT id FROM identity.refresh_token_families WHERE publication_id = $1', [publication])).rows.map((r) => r.id);
@@ -232,7 +232,7 @@ describe('retention', () => {
     expect(refreshed.refreshToken).toEqual(expect.any(String));
   });
 
-  it('prunes account email sent or given up EMAIL_MESSAGE_RETENTION_DAYS ago, and keeps recent ones and those still to send', async () => {
+  it('prunes account email sent or given up, and its links expired or used, EMAIL_MESSAGE_RETENTION_DAYS ago; keeps recent ones and those still to send', async () => {
     const publication = randomUUID();
     const now = Date.now();
     const message = async (subject: string, status: string, createdDaysAgo: number, dueInDays = 0) => {
@@ -248,12 +248,32 @@ describe('retention', () => {
     // Waiting for a retry (due tomorrow): its link and code are still to be sent.
     await message('old pending', 'pending', 25, 1);
 
-    expect((await identity.app.get(IdentityRetention).prune())?.emailMessages).toBe(2);
+    const customer = randomUUID();
+    await sql.query(`INSERT INTO identity.customers (id, publication_id, email, name, created_at, updated_at) VALUES ($1, $2, 'linked@example.com', 'Reader', $3, $3)`, [customer, publication, new Date(now - 90 * DAY)]);
+    const link = (name: string, expiresDaysAgo: number, usedDaysAgo: number | null = null) =>
+      sql.query(`INSERT INTO identity.email_tokens (id, publication_id, customer_id, purpose, token_hash, created_at, expires_at, used_at) VALUES ($1, $2, $3, 'password_reset', $4, $5, $6, $7)`, [
+        randomUUID(),
+        publication,
+        customer,
+        name,
+        new Date(now - (expiresDaysAgo + 1) * DAY),
+        new Date(now - expiresDaysAgo * DAY),
+        usedDaysAgo === null ? null : new Date(now - usedDaysAgo * DAY),
+      ]);
+    await link('expired-long-ago', 21);
+    await link('used-long-ago', -1, 21);
+    await link('expired-lately', 19);
+    // A link the reader has not opened yet keeps working.
+    await link('live', -1);
+
+    expect(await identity.app.get(IdentityRetention).prune()).toMatchObject({ emailMessages: 2, emailTokens: 2 });
     const left = (await sql.query('SELECT subject FROM identity.email_messages WHERE publication_id = $1 ORDER BY subject', [publication])).rows.map((r) => r.subject);
     expect(left).toEqual(['old pending', 'recent sent']);
+    const links = (await sql.query('SELECT token_hash FROM identity.email_tokens WHERE publication_id = $1 ORDER BY token_hash', [publication])).rows.map((r) => r.token_hash);
+    expect(links).toEqual(['expired-lately', 'live']);
   });
 
-  it('prunes staff sessions STAFF_SESSION_RETENTION_DAYS after they ended and the team change log after TEAM_CHANGES_RETENTION_DAYS', async () => {
+  it('prunes staff sessions and invitations STAFF_SESSION_RETENTION_DAYS after they ended and the team change log after TEAM_CHANGES_RETENTION_DAYS', async () => {
     const publication = randomUUID();
     const staff = randomUUID();
     const now = Date.now();
@@ -282,7 +302,20 @@ describe('retention', () => {
     await change('old@example.com', 101);
     await change('recent@example.com', 99);
 
-    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1 });
+    const invitation = (email: string, state: { expires: number; accepted?: number; revoked?: number }) =>
+      sql.query(
+        `INSERT INTO admin.invitations (id, publication_id, email, role, token_hash, invited_by, created_at, expires_at, accepted_at, revoked_at) VALUES ($1, $2, $3, 'viewer', $4, $5, $6, $7, $8, $9)`,
+        [randomUUID(), publication, email, `hash-${email}`, staff, ago(state.expires + 7), ago(state.expires), state.accepted === undefined ? null : ago(state.accepted), state.revoked === undefined ? null : ago(state.revoked)],
+      );
+    await invitation('expired@example.com', { expires: 4 });
+    await invitation('accepted@example.com', { expires: -3, accepted: 4 });
+    await invitation('revoked@example.com', { expires: -3, revoked: 4 });
+    await invitation('expired-lately@example.com', { expires: 2 });
+    await invitation('pending@example.com', { expires: -3 });
+
+    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1, invitations: 3 });
+    const invitations = (await sql.query('SELECT email FROM admin.invitations WHERE publication_id = $1 ORDER BY email', [publication])).rows.map((r) => r.email);
+    expect(invitations).toEqual(['expired-lately@example.com', 'pending@example.com']);
     const sessions = (await sql.query('SELECT token_hash FROM admin.sessions WHERE staff_id = $1 ORDER BY token_hash', [staff])).rows.map((r) => r.token_hash);
     expect(sessions).toEqual(['ended-lately', sha256Hex(liveToken)].sort());
     // The staff member signed in stays signed in.
@@ -291,7 +324,7 @@ describe('retention', () => {
     expect(changes).toEqual(['recent@example.com']);
   });
 
-  it("prunes processor events processed PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent and unprocessed ones", async () => {
+  it("prunes processor events processed and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent, unprocessed and completed ones", async () => {
     const now = Date.now();
     const event = (id: string, receivedDaysAgo: number, processedDaysAgo: number | null) =>
       sql.query(`INSERT INTO billing.processor_events (scope, event_id, type, payload, received_at, processed_at, outcome) VALUES ('environment', $1, 'customer.updated', '{}', $2, $3, $4)`, [
@@ -304,9 +337,25 @@ describe('retention', () => {
     await event('evt_recent', 14, 14);
     await event('evt_unprocessed', 40, null);
 
-    expect(await billing.app.get(BillingRetention).prune()).toBe(1);
+    const checkout = (id: string, startedDaysAgo: number, completed: boolean) =>
+      sql.query(`INSERT INTO billing.checkout_sessions (publication_id, processor_session_id, customer_id, price_id, created_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        publicationId,
+        id,
+        randomUUID(),
+        randomUUID(),
+        new Date(now - startedDaysAgo * DAY),
+        completed ? new Date(now - startedDaysAgo * DAY) : null,
+      ]);
+    await checkout('cs_abandoned', 16, false);
+    await checkout('cs_abandoned_lately', 14, false);
+    // A completed checkout is the record of a purchase (and of the experiment variant it converted).
+    await checkout('cs_completed', 40, true);
+
+    expect(await billing.app.get(BillingRetention).prune()).toEqual({ processorEvents: 1, abandonedCheckouts: 1 });
     const left = (await sql.query('SELECT event_id FROM billing.processor_events ORDER BY event_id')).rows.map((r) => r.event_id);
     expect(left).toEqual(['evt_recent', 'evt_unprocessed']);
+    const checkouts = (await sql.query('SELECT processor_session_id FROM billing.checkout_sessions WHERE publication_id = $1 ORDER BY 1', [publicationId])).rows.map((r) => r.processor_session_id);
+    expect(checkouts).toEqual(['cs_abandoned_lately', 'cs_completed']);
   });
 
   it('prunes published outbox rows and handled event ids past EVENT_RETENTION_DAYS, and keeps recent ones', async () => {

@@ -31,7 +31,7 @@ export class AdminConfig extends ServiceConfig {
   @IsString()
   BOOTSTRAP_PUBLICATION_NAME?: string;
 
-  /** Days a staff session is kept after it ended (expired, idle past 12 hours, or signed out). */
+  /** Days a staff session, or an invitation, is kept after it ended (expired, idle past 12 hours or signed out; accepted, revoked or expired). */
   @IsInt()
   @Min(1)
   STAFF_SESSION_RETENTION_DAYS: number = 7;

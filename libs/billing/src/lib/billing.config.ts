@@ -35,7 +35,7 @@ export class BillingConfig extends ServiceConfig {
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64' })
   PROCESSOR_SETTINGS_KEY?: string;
 
-  /** Days billing keeps an inbound processor event after processing it (its record deduplicates redeliveries). */
+  /** Days billing keeps an inbound processor event after processing it (its record deduplicates redeliveries), and a checkout never completed after it started. */
   @IsInt()
   @Min(1)
   PROCESSOR_EVENT_RETENTION_DAYS: number = 30;

@@ -47,7 +47,7 @@ export class IdentityConfig extends ServiceConfig {
   @Min(1)
   REFRESH_TOKEN_RETENTION_DAYS: number = 30;
 
-  /** Days account email is kept once sent or given up (the local mailbox shows it until then). */
+  /** Days account email is kept once sent or given up (the local mailbox shows it until then), and its links and codes once expired or used. */
   @IsInt()
   @Min(1)
   EMAIL_MESSAGE_RETENTION_DAYS: number = 30;

@@ -10,11 +10,14 @@ export interface AdminPruned {
   sessions: number;
   /** Entries of the team change log older than its retention. */
   teamChanges: number;
+  /** Invitations accepted, revoked or expired before the session cutoff. */
+  invitations: number;
 }
 
 /**
  * Keeps admin's tables from growing without bound: staff sessions STAFF_SESSION_RETENTION_DAYS
- * after they ended, and the team change log (the audit trail of who invited, changed or removed
+ * after they ended, invitations as long after they were accepted, revoked or expired (the team
+ * change log keeps who invited whom), and the team change log (the audit trail of who invited, changed or removed
  * whom) after TEAM_CHANGES_RETENTION_DAYS.
  */
 @Injectable()
@@ -33,6 +36,7 @@ export class AdminRetention extends RetentionJob<AdminPruned> {
     const idleSince = new Date(ended.getTime() - SESSION_IDLE_TIMEOUT_MS);
     const sessions = await deleteInBatches(this.dataSource, 'sessions', 'expires_at < $1 OR revoked_at < $1 OR last_seen_at < $2', [ended, idleSince]);
     const teamChanges = await deleteInBatches(this.dataSource, 'team_changes', 'created_at < $1', [daysBefore(now, this.config.TEAM_CHANGES_RETENTION_DAYS)]);
-    return { sessions, teamChanges };
+    const invitations = await deleteInBatches(this.dataSource, 'invitations', 'accepted_at < $1 OR revoked_at < $1 OR expires_at < $1', [ended]);
+    return { sessions, teamChanges, invitations };
   }
 }

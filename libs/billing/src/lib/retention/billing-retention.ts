@@ -4,13 +4,22 @@ import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { BillingConfig } from '../billing.config';
 
+export interface BillingPruned {
+  /** Inbound processor events processed before the cutoff. */
+  processorEvents: number;
+  /** Checkout sessions started before the cutoff and never completed. */
+  abandonedCheckouts: number;
+}
+
 /**
- * Keeps billing's record of the processor's inbound events from growing without bound: an event
- * processed more than PROCESSOR_EVENT_RETENTION_DAYS ago goes (the processor stops redelivering
- * within days); one not processed yet stays whatever its age. `prune()` answers how many went.
+ * Keeps billing's tables from growing without bound: an inbound processor event processed more
+ * than PROCESSOR_EVENT_RETENTION_DAYS ago goes (the processor stops redelivering within days), one
+ * not processed yet stays whatever its age; a checkout started as long ago and never completed goes
+ * too (the processor's session expired within a day). A completed checkout stays: it is the record
+ * of a purchase and of the experiment variant it converted.
  */
 @Injectable()
-export class BillingRetention extends RetentionJob<number> {
+export class BillingRetention extends RetentionJob<BillingPruned> {
   constructor(
     dataSource: DataSource,
     clock: Clock,
@@ -19,7 +28,10 @@ export class BillingRetention extends RetentionJob<number> {
     super(dataSource, clock, 'billing');
   }
 
-  protected round(now: Date): Promise<number> {
-    return deleteInBatches(this.dataSource, 'processor_events', 'processed_at < $1', [daysBefore(now, this.config.PROCESSOR_EVENT_RETENTION_DAYS)]);
+  protected async round(now: Date): Promise<BillingPruned> {
+    const cutoff = [daysBefore(now, this.config.PROCESSOR_EVENT_RETENTION_DAYS)];
+    const processorEvents = await deleteInBatches(this.dataSource, 'processor_events', 'processed_at < $1', cutoff);
+    const abandonedCheckouts = await deleteInBatches(this.dataSource, 'checkout_sessions', 'completed_at IS NULL AND created_at < $1', cutoff);
+    return { processorEvents, abandonedCheckouts };
   }
 }

@@ -11,13 +11,17 @@ export interface IdentityPruned {
   refreshTokenFamilies: number;
   /** Account email sent or given up before the cutoff. */
   emailMessages: number;
+  /** Links and codes of account email that expired or were used before the same cutoff. */
+  emailTokens: number;
 }
 
 /**
  * Keeps identity's tables from growing without bound: refresh tokens REFRESH_TOKEN_RETENTION_DAYS
  * after they expired or were revoked (a used token stays until then, so presenting it again still
  * revokes its family), and account email EMAIL_MESSAGE_RETENTION_DAYS after it was created, once
- * sent or given up (a message still to send keeps its sealed link and code).
+ * sent or given up (a message still to send keeps its sealed link and code), and the links and
+ * codes themselves as long after they expired or were used (dead either way: kept only so the logs
+ * of that time can be read against them).
  */
 @Injectable()
 export class IdentityRetention extends RetentionJob<IdentityPruned> {
@@ -46,9 +50,9 @@ export class IdentityRetention extends RetentionJob<IdentityPruned> {
       'created_at < $1 AND NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE refresh_tokens.family_id = refresh_token_families.id)',
       tokensCutoff,
     );
-    const emailMessages = await deleteInBatches(this.dataSource, 'email_messages', "status IN ('sent', 'failed') AND created_at < $1", [
-      daysBefore(now, this.config.EMAIL_MESSAGE_RETENTION_DAYS),
-    ]);
-    return { refreshTokens: revokedFamilyTokens + refreshTokens, refreshTokenFamilies, emailMessages };
+    const emailCutoff = [daysBefore(now, this.config.EMAIL_MESSAGE_RETENTION_DAYS)];
+    const emailMessages = await deleteInBatches(this.dataSource, 'email_messages', "status IN ('sent', 'failed') AND created_at < $1", emailCutoff);
+    const emailTokens = await deleteInBatches(this.dataSource, 'email_tokens', 'expires_at < $1 OR used_at < $1', emailCutoff);
+    return { refreshTokens: revokedFamilyTokens + refreshTokens, refreshTokenFamilies, emailMessages, emailTokens };
   }
 }
