@@ -181,8 +181,12 @@ describe('account email through the web components', () => {
       // The page opened again keeps saying so; signing out brings the sign-in form back.
       await linked.reload();
       await eventually(async () => ((await text(linkedForm.locator('[part="heading"]'))) === 'You are signed in' ? true : undefined), 30_000);
+      await expect(text(linkedForm.locator('[part="description"]'))).resolves.toBe(`You are signed in as ${email}.`);
+      // On load it says so without taking the focus from the page.
+      await expect(focused(linked)).resolves.toBe('body');
       await linkedForm.locator('[part="sign-out-link"]').click();
       await eventually(async () => ((await text(linkedForm.locator('[part="heading"]'))) === 'Sign in' ? true : undefined), 30_000);
+      await expect(focused(linked)).resolves.toBe('input[name=email](input)');
       expect(await storedEmail(linked)).toBeNull();
 
       // The same link a second time: refused in words the reader understands.

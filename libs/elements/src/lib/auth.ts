@@ -23,7 +23,7 @@ export class LoginForm extends SignInElement {
   }
 
   protected override openedSignedIn(session: unknown): void {
-    this.showSignedIn(session);
+    this.showSignedIn(session, false);
   }
 }
 

@@ -81,10 +81,10 @@ export abstract class SignInElement extends GatehouseElement {
           () => undefined,
         );
       }
-      // Signed out here or in another tab: the confirmation gives way to the sign-in form again.
+      // Signed out elsewhere (another element, another tab): the confirmation gives way to the sign-in form, focus left where it is.
       this.stopListening?.();
       this.stopListening = sdk.onAuthChange((session) => {
-        if (!session && this.path === 'signed-in') void this.goTo('password');
+        if (!session && this.path === 'signed-in') void this.goTo('password', false);
       });
     });
   }
@@ -192,13 +192,13 @@ export abstract class SignInElement extends GatehouseElement {
     </div>`;
   }
 
-  /** Moves to a step, its form fresh, and focus to it. */
-  protected async goTo(path: SignInPath): Promise<void> {
+  /** Moves to a step, its form fresh, and focus to it (unless the reader is busy elsewhere on the page). */
+  protected async goTo(path: SignInPath, focus = true): Promise<void> {
     if (path !== 'signed-in') this.finishedFrom = 'password';
     this.path = path;
     this.form = { fieldErrors: {}, formError: '', busy: false };
     await this.updateComplete;
-    (this.renderRoot.querySelector('[data-focus], form input, form button') as HTMLElement | null)?.focus();
+    if (focus) (this.renderRoot.querySelector('[data-focus], form input, form button') as HTMLElement | null)?.focus();
   }
 
   private async submitStep(event: SubmitEvent, action: (values: Record<string, string>, sdk: Sdk) => Promise<void>): Promise<void> {
@@ -217,14 +217,17 @@ export abstract class SignInElement extends GatehouseElement {
 
   /** What the `signed-in` step offers: signing out (the auth modal offers to go on reading instead). */
   protected signedInActions(): TemplateResult {
-    const signOut = async () => (await whenSdk()).logout();
+    const signOut = async () => {
+      await (await whenSdk()).logout();
+      await this.goTo('password');
+    };
     return html`<p class="switch"><button type="button" class="link" part="sign-out-link" @click=${signOut}>${this.messages.signOut}</button></p>`;
   }
 
-  /** The form gives way to the confirmation that the reader is signed in, which takes the focus. */
-  protected showSignedIn(result: unknown): void {
+  /** The form gives way to the confirmation that the reader is signed in, which takes the focus after a sign-in here. */
+  protected showSignedIn(result: unknown, focus = true): void {
     this.signedInAs = (result as Partial<CustomerAuthResult> | undefined)?.customer?.email ?? '';
-    void this.goTo('signed-in');
+    void this.goTo('signed-in', focus);
   }
 
   private async signedIn(session: Promise<unknown>): Promise<void> {
