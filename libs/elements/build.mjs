@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const out = join(root, 'dist/libs/elements');
-const BUDGET = 25 * 1024;
+const BUDGET = 26 * 1024;
 const common = { bundle: true, minify: true, sourcemap: true, target: 'es2021', legalComments: 'none', tsconfig: join(root, 'libs/elements/tsconfig.lib.json'), logLevel: 'warning' };
 
 mkdirSync(out, { recursive: true });

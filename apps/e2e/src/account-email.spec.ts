@@ -354,6 +354,66 @@ describe('account email through the gateway, over SMTP', () => {
     expect((await setDomains(['alpha.example', '127.0.0.1'])).status).toBe(200);
   });
 
+  it("keeps every account email link on the publication's own pages: a hostile returnUrl is refused and sends nothing, on every route that takes one", async () => {
+    const otherName = `other-${randomUUID().slice(0, 6)}`;
+    await anotherTenant(api, otherName);
+    const otherDomain = `${otherName}.example`;
+    const HOSTILE: Array<[string, unknown, 400 | 403]> = [
+      ['a javascript: URL', 'javascript:alert(document.cookie)//alpha.example/', 400],
+      ['a data: URL', 'data:text/html,<script>alert(1)</script>', 400],
+      ['a relative path', '/welcome', 400],
+      ['a scheme-relative URL', '//evil.example/welcome', 400],
+      ['a user name and password', 'https://reader:secret@alpha.example/welcome', 400],
+      ['the domain as a user name', 'https://alpha.example@evil.example/', 400],
+      ['a backslash before the domain', 'https://evil.example\\@alpha.example/', 400],
+      ['plain http off loopback', 'http://alpha.example/welcome', 400],
+      ['over 2000 characters', `https://alpha.example/${'a'.repeat(2000)}`, 400],
+      ['not a string', 42, 400],
+      ['another site', 'https://evil.example/steal', 403],
+      ['a suffix look-alike', 'https://alpha.example.evil.example/', 403],
+      ['a prefix look-alike', 'https://evilalpha.example/', 403],
+      ['the domain after a fragment', 'https://evil.example#@alpha.example', 403],
+      ["another publication's domain", `https://${otherDomain}/account`, 403],
+    ];
+    const refusals = (answers: Array<{ status: number; body: { code?: string; errors?: Array<{ field: string }> } }>) =>
+      answers.map(({ status, body }) => [status, body.code, status === 400 ? body.errors?.[0]?.field : undefined]);
+    const expected = HOSTILE.map(([, , status]) => [status, status === 400 ? 'validation_failed' : 'url_not_in_publication', status === 400 ? 'returnUrl' : undefined]);
+    const email = newEmail('hostile');
+    const registered = await register((await keys()).publishableKey, email);
+    await sink.nextTo(email);
+
+    // Each route on a key of its own: a table's worth of calls stays within the account-email limit.
+    for (const path of ['/auth/customers/password-reset', '/auth/customers/login-code']) {
+      const key = (await keys()).publishableKey;
+      const answers = [];
+      for (const [, returnUrl] of HOSTILE) answers.push(await api(path, { key, body: { email, returnUrl } }));
+      expect(refusals(answers)).toEqual(expected);
+    }
+    const verifyKey = (await keys()).publishableKey;
+    const verifyAnswers = [];
+    for (const [, returnUrl] of HOSTILE) verifyAnswers.push(await api('/auth/customers/verify-email/send', { key: verifyKey, token: registered.accessToken, body: { returnUrl } }));
+    expect(refusals(verifyAnswers)).toEqual(expected);
+    // A registration with one creates no one.
+    const registerKey = (await keys()).publishableKey;
+    const registerAnswers = [];
+    const joiners = HOSTILE.map(() => newEmail('hostile-join'));
+    for (const [i, [, returnUrl]] of HOSTILE.entries()) registerAnswers.push(await api('/auth/customers/register', { key: registerKey, body: { email: joiners[i], password: PASSWORD, name: 'Mallory', returnUrl } }));
+    expect(refusals(registerAnswers)).toEqual(expected);
+    const customers = (await api('/customers?limit=100', { session: tenant.session })).body.items as Array<{ email: string }>;
+    expect(customers.filter((c) => joiners.includes(c.email))).toEqual([]);
+
+    // None of them sent anything: the next message is the one asked for from a page of the site,
+    // on a port of its own, with a path and a query; then one from a proven domain, its host's case folded.
+    const page = `${siteUrl}/members/account?tab=profile`;
+    expect((await api('/auth/customers/password-reset', { key: verifyKey, body: { email, returnUrl: page } })).status).toBe(202);
+    const reset = linkIn((await sink.nextTo(email, 2)).text, 'password_reset');
+    expect(reset.url).toBe(`${page}#gatehouse-reset-password=${reset.token}`);
+    expect((await api('/auth/customers/login-code', { key: verifyKey, body: { email, returnUrl: 'https://ALPHA.example:8443/News/Story?id=7' } })).status).toBe(202);
+    const signIn = linkIn((await sink.nextTo(email, 3)).text, 'login_code');
+    expect(signIn.url).toBe(`https://alpha.example:8443/News/Story?id=7#gatehouse-login=${signIn.token}`);
+    expect(sink.to(email)).toHaveLength(3);
+  });
+
   it('answers a known and an unknown email alike, in similar time, and throttles per email either way', async () => {
     const { publishableKey } = await keys();
     // Two customers take turns, so that neither reaches the per-address limit while being timed.

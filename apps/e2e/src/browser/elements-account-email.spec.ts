@@ -32,9 +32,11 @@ describe('account email through the web components', () => {
   /** Every API request of the browser, in order. */
   const requests: Request[] = [];
 
+  /** Pages below the site's root, each on the site's own port: an emailed link must come back to the very page. */
   const PAGES: Record<string, string> = {
-    '/account': '<h1>Your account</h1><gatehouse-login-form></gatehouse-login-form>',
-    '/story': '<h1>A story</h1><p>Words.</p><button class="signin" type="button" onclick="document.querySelector(\'gatehouse-auth-modal\').show(\'login\')">Sign in</button><gatehouse-auth-modal></gatehouse-auth-modal>',
+    '/members/account': '<h1>Your account</h1><gatehouse-login-form></gatehouse-login-form>',
+    '/members/join': '<h1>Join the Gazette</h1><gatehouse-register-form></gatehouse-register-form>',
+    '/news/2026/a-story': '<h1>A story</h1><p>Words.</p><button class="signin" type="button" onclick="document.querySelector(\'gatehouse-auth-modal\').show(\'login\')">Sign in</button><gatehouse-auth-modal></gatehouse-auth-modal>',
   };
 
   beforeAll(async () => {
@@ -113,11 +115,15 @@ describe('account email through the web components', () => {
   const mailOf = (email: string, kind: EmailKind): Promise<ReceivedMail> =>
     eventually(() => sink.to(email).find((mail) => mail.text.includes(`#${EMAIL_LINK_PARAMETERS[kind]}=`)), 60_000);
 
+  const ACCOUNT = () => `${siteUrl}/members/account`;
+  const STORY = () => `${siteUrl}/news/2026/a-story?ref=front`;
+  const JOIN = () => `${siteUrl}/members/join`;
+
   it(
-    'a reader who forgot the password asks in the login form, opens the emailed link, chooses a new password and is signed in',
+    'a reader who forgot the password asks in the login form, opens the emailed link on that same page, chooses a new password and sees that they are signed in',
     async () => {
       const email = await reader();
-      const page = await open(`${siteUrl}/account`);
+      const page = await open(ACCOUNT());
       const form = page.locator('gatehouse-login-form');
       await expect(text(form.locator('[part="forgot-link"]'))).resolves.toBe('Forgot password?');
       await expect(text(form.locator('[part="code-link"]'))).resolves.toBe('Email me a code');
@@ -137,15 +143,15 @@ describe('account email through the web components', () => {
 
       const mail = await mailOf(email, 'password_reset');
       const link = linkIn(mail.text, 'password_reset');
-      // The link leads back to the page the reader asked on.
-      expect(link.url).toBe(`${siteUrl}/account#gatehouse-reset-password=${link.token}`);
+      // The link leads back to the page the reader asked on: its origin, port included, and path.
+      expect(link.url).toBe(`${ACCOUNT()}#gatehouse-reset-password=${link.token}`);
 
       // Opening the link uses nothing up: the form asks for the new password first, and the token leaves the address bar.
       const since = requests.length;
       const linked = await open(link.url);
       const linkedForm = linked.locator('gatehouse-login-form');
       await eventually(async () => ((await text(linkedForm.locator('[part="heading"]'))) === 'Choose a new password' ? true : undefined), 30_000);
-      expect(linked.url()).toBe(`${siteUrl}/account`);
+      expect(linked.url()).toBe(ACCOUNT());
       expect(await linked.locator('gatehouse-login-form').getByLabel('New password').getAttribute('autocomplete')).toBe('new-password');
       expect(await seriousViolations(linked)).toEqual([]);
       await browser.screenshot(linked, 'account-email-reset-form');
@@ -163,13 +169,27 @@ describe('account email through the web components', () => {
       await linkedForm.locator('[part="primary-button"]').click();
       await eventually(async () => ((await storedEmail(linked)) === email ? true : undefined), 30_000);
       expect(await seen(linked)).toEqual([`signed in as ${email}`, 'login']);
-      // Back to the sign-in form: the link is used.
-      await expect(text(linkedForm.locator('[part="heading"]'))).resolves.toBe('Sign in');
+      // The form gives way to what happened, on the page the link opened, and a screen reader says it.
+      await expect(text(linkedForm.locator('[part="heading"]'))).resolves.toBe('You are signed in');
+      await expect(text(linkedForm.locator('[part="description"]'))).resolves.toBe(`Your new password is saved, and you are signed in as ${email}.`);
+      await expect(focused(linked)).resolves.toBe('p(description)');
+      expect(linked.url()).toBe(ACCOUNT());
+      expect(await seriousViolations(linked)).toEqual([]);
+      await browser.screenshot(linked, 'account-email-reset-signed-in');
       expect((await login(email, PASSWORD)).status).toBe(401);
       expect((await login(email, NEW_PASSWORD)).status).toBe(200);
+      // The page opened again keeps saying so; signing out brings the sign-in form back.
+      await linked.reload();
+      await eventually(async () => ((await text(linkedForm.locator('[part="heading"]'))) === 'You are signed in' ? true : undefined), 30_000);
+      await expect(text(linkedForm.locator('[part="description"]'))).resolves.toBe(`You are signed in as ${email}.`);
+      // On load it says so without taking the focus from the page.
+      await expect(focused(linked)).resolves.toBe('body');
+      await linkedForm.locator('[part="sign-out-link"]').click();
+      await eventually(async () => ((await text(linkedForm.locator('[part="heading"]'))) === 'Sign in' ? true : undefined), 30_000);
+      await expect(focused(linked)).resolves.toBe('input[name=email](input)');
+      expect(await storedEmail(linked)).toBeNull();
 
       // The same link a second time: refused in words the reader understands.
-      await linked.evaluate(() => (globalThis as any).gatehouse.logout());
       const again = await open(link.url);
       const againForm = again.locator('gatehouse-login-form');
       await eventually(async () => ((await text(againForm.locator('[part="heading"]'))) === 'Choose a new password' ? true : undefined), 30_000);
@@ -187,7 +207,7 @@ describe('account email through the web components', () => {
     'a reader signs in with an emailed code in the auth modal: a wrong code is refused, the right one signs in',
     async () => {
       const email = await reader();
-      const page = await open(`${siteUrl}/story`);
+      const page = await open(STORY());
       await page.locator('button.signin').click();
       const dialog = page.locator('gatehouse-auth-modal dialog');
       await dialog.waitFor({ state: 'visible' });
@@ -237,12 +257,21 @@ describe('account email through the web components', () => {
   );
 
   it(
-    "the sign-in email's link opens the auth modal on a page without a login form, and signs in only when the reader presses the button",
+    "the sign-in email's link, asked for in the auth modal of an article, opens that article with the modal, and signs in only when the reader presses the button",
     async () => {
       const email = await reader();
-      const asked = await local.api('/auth/customers/login-code', { key: publishableKey, body: { email, returnUrl: `${siteUrl}/story` } });
-      expect(asked.status).toBe(202);
+      const asking = await open(STORY());
+      await asking.locator('button.signin').click();
+      const askingDialog = asking.locator('gatehouse-auth-modal dialog');
+      await askingDialog.waitFor({ state: 'visible' });
+      await askingDialog.locator('[part="code-link"]').click();
+      await askingDialog.getByLabel('Email').fill(email);
+      await askingDialog.locator('[part="primary-button"]').click();
+      await eventually(async () => ((await text(askingDialog.locator('[part="heading"]'))) === 'Check your inbox' ? true : undefined), 30_000);
       const link = linkIn((await mailOf(email, 'login_code')).text, 'login_code');
+      // Back to the article the reader asked from: port, path and query kept.
+      expect(link.url).toBe(`${STORY()}#gatehouse-login=${link.token}`);
+      await asking.close();
 
       const since = requests.length;
       const page = await open(link.url);
@@ -251,38 +280,58 @@ describe('account email through the web components', () => {
       const button = dialog.locator('[part="primary-button"]');
       await expect(text(button)).resolves.toBe('Sign me in');
       await expect(focused(page)).resolves.toBe('button(primary-button)');
-      expect(page.url()).toBe(`${siteUrl}/story`);
+      expect(page.url()).toBe(STORY());
       expect(requests.slice(since).some((r) => r.url().includes('/login-code/link'))).toBe(false);
       expect(await storedEmail(page)).toBeNull();
       await browser.screenshot(page, 'account-email-link-confirm');
 
       await button.click();
-      await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+      // Signed in on the article, and told so before going on reading.
+      await eventually(async () => ((await text(dialog.locator('[part="description"]'))) === `You are signed in as ${email}.` ? true : undefined), 30_000);
+      await expect(focused(page)).resolves.toBe('p(description)');
       expect(await storedEmail(page)).toBe(email);
+      expect(await seen(page)).toEqual([`signed in as ${email}`, 'login']);
+      await browser.screenshot(page, 'account-email-link-signed-in');
+      await dialog.locator('[part="primary-button"]').click();
+      await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
       expect(await seen(page)).toEqual([`signed in as ${email}`, 'login', 'close']);
+      expect(page.url()).toBe(STORY());
+      await page.evaluate(() => (globalThis as any).gatehouse.logout());
       await page.close();
     },
     4 * LONG,
   );
+
   it(
-    'the verification link of the registration email confirms the address in the login form, on the button only',
+    'the verification link of the email sent on registering in the register form opens that page, which confirms the address on the button only',
     async () => {
       const email = `reader-${randomUUID().slice(0, 8)}@example.com`;
-      const body = { email, password: PASSWORD, name: 'Ada Reader', returnUrl: `${siteUrl}/account` };
-      expect((await local.api('/auth/customers/register', { key: publishableKey, body })).status).toBe(201);
+      const joining = await open(JOIN());
+      const register = joining.locator('gatehouse-register-form');
+      await register.getByLabel('Name').fill('Ada Reader');
+      await register.getByLabel('Email').fill(email);
+      await register.getByLabel('Password').fill(PASSWORD);
+      await register.locator('[part="primary-button"]').click();
+      await eventually(async () => ((await storedEmail(joining)) === email ? true : undefined), 30_000);
       const link = linkIn((await mailOf(email, 'email_verification')).text, 'email_verification');
+      expect(link.url).toBe(`${JOIN()}#gatehouse-verify-email=${link.token}`);
+      await joining.close();
 
+      // The page has a register form only: an auth modal takes up the link.
       const page = await open(link.url);
-      const form = page.locator('gatehouse-login-form');
-      await eventually(async () => ((await text(form.locator('[part="heading"]'))) === 'Confirm your email address' ? true : undefined), 30_000);
+      const dialog = page.locator('gatehouse-auth-modal dialog');
+      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+      await expect(text(dialog.locator('[part="heading"]'))).resolves.toBe('Confirm your email address');
+      expect(page.url()).toBe(JOIN());
       expect((await login(email, PASSWORD)).body.customer.emailVerified).toBe(false);
 
-      await form.locator('[part="primary-button"]').click();
-      await eventually(async () => ((await text(form.locator('[part="description"]'))) === 'Thank you: your email address is confirmed.' ? true : undefined), 30_000);
+      await dialog.locator('[part="primary-button"]').click();
+      await eventually(async () => ((await text(dialog.locator('[part="description"]'))) === 'Thank you: your email address is confirmed.' ? true : undefined), 30_000);
       await expect(focused(page)).resolves.toBe('p(description)');
       expect(await seriousViolations(page)).toEqual([]);
       await browser.screenshot(page, 'account-email-verified');
       expect((await login(email, PASSWORD)).body.customer.emailVerified).toBe(true);
+      await page.evaluate(() => (globalThis as any).gatehouse.logout());
       await page.close();
     },
     4 * LONG,

@@ -1839,8 +1839,8 @@ export interface components {
              */
             email: string;
             /**
-             * @description The page of the publication's site the email's link opens, with the token in its fragment; the publication's first domain when absent. Its host must be one of the publication's domains (403 `url_not_in_publication`).
-             * @example https://news.example/account
+             * @description The page of the publication's site the email's link opens, port, path and query kept, the token in its fragment: the page the reader asked from (the browser SDK sends it). Its host must be one of the publication's domains (403 `url_not_in_publication`); https, or http on a loopback host; no user name or password; at most 2000 characters (400 `validation_failed`). On a domain the owner has not proved yet, or when absent, the link opens `https://<first proven domain>/`.
+             * @example https://news.example:8443/members/account?tab=profile
              */
             returnUrl?: string;
         };
@@ -2407,13 +2407,16 @@ export interface components {
              * @example correct horse battery
              */
             password: string;
-            /** @description Where the link of the verification email leads (see ReturnUrl). */
+            /**
+             * @description Where the link of the verification email leads. The page of the publication's site the email's link opens, port, path and query kept, the token in its fragment: the page the reader asked from (the browser SDK sends it). Its host must be one of the publication's domains (403 `url_not_in_publication`); https, or http on a loopback host; no user name or password; at most 2000 characters (400 `validation_failed`). On a domain the owner has not proved yet, or when absent, the link opens `https://<first proven domain>/`.
+             * @example https://news.example:8443/members/account?tab=profile
+             */
             returnUrl?: string;
         };
         ReturnUrlDto: {
             /**
-             * @description The page of the publication's site the email's link opens, with the token in its fragment; the publication's first domain when absent. Its host must be one of the publication's domains (403 `url_not_in_publication`).
-             * @example https://news.example/account
+             * @description The page of the publication's site the email's link opens, port, path and query kept, the token in its fragment: the page the reader asked from (the browser SDK sends it). Its host must be one of the publication's domains (403 `url_not_in_publication`); https, or http on a loopback host; no user name or password; at most 2000 characters (400 `validation_failed`). On a domain the owner has not proved yet, or when absent, the link opens `https://<first proven domain>/`.
+             * @example https://news.example:8443/members/account?tab=profile
              */
             returnUrl?: string;
         };

@@ -1,7 +1,7 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues, type CSSResultGroup } from 'lit';
 import { GatehouseElement, deepActiveElement, sharedStyles, trapFocus, type AuthMode } from './base';
 import { SignInElement, signInStyles } from './email-paths';
-import { recheckAccess } from './sdk';
+import { recheckAccess, whenSdk } from './sdk';
 
 /**
  * `<gatehouse-login-form>`: email and password, a reset link or a code by email, and the step of
@@ -15,9 +15,15 @@ export class LoginForm extends SignInElement {
     return this.frame(html`${this.logo()} ${this.signInIntro('login')} ${this.signInForm('login')}`);
   }
 
+  /** However the reader signed in here (password, new password, code or link), the form gives way to a confirmation. */
   protected override authenticated(mode: AuthMode, result: unknown): void {
     super.authenticated(mode, result);
+    this.showSignedIn(result);
     void recheckAccess().catch(() => undefined);
+  }
+
+  protected override openedSignedIn(session: unknown): void {
+    this.showSignedIn(session, false);
   }
 }
 
@@ -25,6 +31,14 @@ export class LoginForm extends SignInElement {
 export class RegisterForm extends GatehouseElement {
   static override elementName = 'register-form' as const;
   static override properties: PropertyDeclarations = { ...GatehouseElement.properties, ...GatehouseElement.brandingProperties('register-form') };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The verification email leads back to this page: with no element here to take up its link, an auth modal does.
+    void whenSdk().then((sdk) => {
+      if (sdk.readEmailLink() && !document.querySelector('gatehouse-login-form, gatehouse-auth-modal')) pageAuthModal();
+    });
+  }
 
   override render() {
     return this.frame(html`${this.logo()}
@@ -175,6 +189,7 @@ export class AuthModal extends SignInElement {
   close(): void {
     this.open = false;
     this.path = 'password';
+    this.finishedFrom = 'password';
     if (this.dialog.close()) this.emit('close');
   }
 
@@ -210,10 +225,20 @@ export class AuthModal extends SignInElement {
     void this.show('login');
   }
 
+  /**
+   * A sign-in begun here (password, code, registration) closes the dialog, so that what the reader
+   * was doing goes on (a checkout); one finished from an emailed link (a new password, the sign-in
+   * link) says so first, and the reader closes it.
+   */
   protected override authenticated(mode: AuthMode, result: unknown): void {
     super.authenticated(mode, result);
-    this.close();
+    if (this.finishedFrom === 'reset' || this.finishedFrom === 'link') this.showSignedIn(result);
+    else this.close();
     void recheckAccess().catch(() => undefined);
+  }
+
+  protected override signedInActions() {
+    return html`<button type="button" part="primary-button" @click=${() => this.close()}>${this.messages.continueReading}</button>`;
   }
 }
 

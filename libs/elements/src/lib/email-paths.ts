@@ -1,13 +1,15 @@
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles, type AuthMode } from './base';
+import type { CustomerAuthResult } from '@gatehouse/contracts';
 import type { Messages } from './messages';
 import { errorOf, whenSdk, type Sdk } from './sdk';
 
 /**
  * Where a sign-in element is: the password form, or a step of account email (docs/email.md):
- * a reset link or a code asked for, a code to enter, or a link from an email to confirm.
+ * a reset link or a code asked for, a code to enter, or a link from an email to confirm; and
+ * `signed-in`, the confirmation that the form gave way to once the reader is signed in.
  */
-export type SignInPath = 'password' | 'forgot' | 'forgot-sent' | 'code' | 'code-sent' | 'reset' | 'link' | 'verify' | 'verified';
+export type SignInPath = 'password' | 'forgot' | 'forgot-sent' | 'code' | 'code-sent' | 'reset' | 'link' | 'verify' | 'verified' | 'signed-in';
 
 type Text = { [K in keyof Messages]: Messages[K] extends string ? K : never }[keyof Messages];
 
@@ -21,6 +23,7 @@ const STEP_TEXT: Record<Exclude<SignInPath, 'password'>, [Text, Text]> = {
   link: ['linkHeading', 'linkDescription'],
   verify: ['verifyHeading', 'verifyDescription'],
   verified: ['verifyHeading', 'verified'],
+  'signed-in': ['signedInHeading', 'signedInAs'],
 };
 
 export const signInStyles = css`
@@ -53,6 +56,11 @@ export abstract class SignInElement extends GatehouseElement {
   /** The address a reset link or a code was sent to. */
   private sentTo = '';
   private linkToken = '';
+  /** The signed-in reader's address, which the `signed-in` step names. */
+  protected signedInAs = '';
+  /** The step the last sign-in finished from: after a reset the confirmation says the new password is saved. */
+  protected finishedFrom: SignInPath = 'password';
+  private stopListening?: () => void;
 
   constructor() {
     super();
@@ -67,13 +75,34 @@ export abstract class SignInElement extends GatehouseElement {
         this.linkToken = link.token;
         this.path = LINK_STEP[link.kind];
         this.openedFromLink();
+      } else {
+        void sdk.getSession().then(
+          (session) => session && this.path === 'password' && this.openedSignedIn(session),
+          () => undefined,
+        );
       }
+      // Signed out elsewhere (another element, another tab): the confirmation gives way to the sign-in form, focus left where it is.
+      this.stopListening?.();
+      this.stopListening = sdk.onAuthChange((session) => {
+        if (!session && this.path === 'signed-in') void this.goTo('password', false);
+      });
     });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopListening?.();
+    this.stopListening = undefined;
   }
 
   /** Whether this element shows the step of a link the page was opened from. */
   protected handlesEmailLink(): boolean {
     return true;
+  }
+
+  /** Called when the page opens with the reader signed in (and no emailed link to take up). */
+  protected openedSignedIn(_session: unknown): void {
+    // The modal stays as it is: it opens when asked.
   }
 
   /** Called when this element takes up a link the page was opened from. */
@@ -86,9 +115,10 @@ export abstract class SignInElement extends GatehouseElement {
     const m = this.messages;
     const step = mode === 'login' && this.path !== 'password' ? STEP_TEXT[this.path] : null;
     const heading = step ? m[step[0]] : mode === 'login' ? this.copy('authHeading') : this.copy('authRegisterHeading');
-    const description = step ? m[step[1]].replace('{email}', this.sentTo) : mode === 'login' ? this.copy('authDescription') : this.copy('authRegisterDescription');
+    const said = this.path === 'signed-in' && this.finishedFrom === 'reset' ? m.passwordSaved : step ? m[step[1]] : '';
+    const description = step ? said.replace('{email}', this.path === 'signed-in' ? this.signedInAs : this.sentTo) : mode === 'login' ? this.copy('authDescription') : this.copy('authRegisterDescription');
     // A step that only tells something takes the focus, so that a screen reader reads it.
-    const told = this.path === 'forgot-sent' || this.path === 'verified';
+    const told = this.path === 'forgot-sent' || this.path === 'verified' || this.path === 'signed-in';
     return html`<h2 part="heading" id="heading">${heading}</h2>
       <p part="description" id="description" class="muted" tabindex=${told ? '-1' : nothing} ?data-focus=${told}>${description}</p>`;
   }
@@ -133,6 +163,8 @@ export abstract class SignInElement extends GatehouseElement {
           await sdk.verifyEmail(this.linkToken);
           this.goTo('verified');
         })}${back}`;
+      case 'signed-in':
+        return this.signedInActions();
       default:
         return back;
     }
@@ -160,12 +192,13 @@ export abstract class SignInElement extends GatehouseElement {
     </div>`;
   }
 
-  /** Moves to a step, its form fresh, and focus to it. */
-  protected async goTo(path: SignInPath): Promise<void> {
+  /** Moves to a step, its form fresh, and focus to it (unless the reader is busy elsewhere on the page). */
+  protected async goTo(path: SignInPath, focus = true): Promise<void> {
+    if (path !== 'signed-in') this.finishedFrom = 'password';
     this.path = path;
     this.form = { fieldErrors: {}, formError: '', busy: false };
     await this.updateComplete;
-    (this.renderRoot.querySelector('[data-focus], form input, form button') as HTMLElement | null)?.focus();
+    if (focus) (this.renderRoot.querySelector('[data-focus], form input, form button') as HTMLElement | null)?.focus();
   }
 
   private async submitStep(event: SubmitEvent, action: (values: Record<string, string>, sdk: Sdk) => Promise<void>): Promise<void> {
@@ -182,9 +215,25 @@ export abstract class SignInElement extends GatehouseElement {
     );
   }
 
+  /** What the `signed-in` step offers: signing out (the auth modal offers to go on reading instead). */
+  protected signedInActions(): TemplateResult {
+    const signOut = async () => {
+      await (await whenSdk()).logout();
+      await this.goTo('password');
+    };
+    return html`<p class="switch"><button type="button" class="link" part="sign-out-link" @click=${signOut}>${this.messages.signOut}</button></p>`;
+  }
+
+  /** The form gives way to the confirmation that the reader is signed in, which takes the focus after a sign-in here. */
+  protected showSignedIn(result: unknown, focus = true): void {
+    this.signedInAs = (result as Partial<CustomerAuthResult> | undefined)?.customer?.email ?? '';
+    void this.goTo('signed-in', focus);
+  }
+
   private async signedIn(session: Promise<unknown>): Promise<void> {
     const result = await session;
     this.linkToken = '';
+    this.finishedFrom = this.path;
     this.path = 'password';
     this.authenticated('login', result);
   }

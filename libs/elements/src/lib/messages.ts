@@ -61,6 +61,13 @@ export interface Messages {
   verifyDescription: string;
   confirmEmail: string;
   verified: string;
+  signedInHeading: string;
+  /** `{email}` is the address. */
+  signedInAs: string;
+  /** `{email}` is the address. */
+  passwordSaved: string;
+  signOut: string;
+  continueReading: string;
   backToSignIn: string;
   codeInvalid: string;
   linkInvalid: string;
@@ -131,6 +138,11 @@ const en: Messages = {
   verifyDescription: 'You opened a link from your email to confirm that this address is yours.',
   confirmEmail: 'Confirm my email address',
   verified: 'Thank you: your email address is confirmed.',
+  signedInHeading: 'You are signed in',
+  signedInAs: 'You are signed in as {email}.',
+  passwordSaved: 'Your new password is saved, and you are signed in as {email}.',
+  signOut: 'Sign out',
+  continueReading: 'Continue',
   backToSignIn: 'Back to sign in',
   codeInvalid: 'That code is wrong or has expired. Check the email, or ask for a new code.',
   linkInvalid: 'This link has expired or has been used already. Please ask for a new one.',
@@ -201,6 +213,11 @@ const ar: Messages = {
   verifyDescription: 'لقد فتحت رابطًا من بريدك الإلكتروني لتأكيد أن هذا العنوان يخصك.',
   confirmEmail: 'تأكيد عنوان بريدي الإلكتروني',
   verified: 'شكرًا لك: تم تأكيد عنوان بريدك الإلكتروني.',
+  signedInHeading: 'لقد سجّلت الدخول',
+  signedInAs: 'لقد سجّلت الدخول باسم {email}.',
+  passwordSaved: 'تم حفظ كلمة المرور الجديدة، ولقد سجّلت الدخول باسم {email}.',
+  signOut: 'تسجيل الخروج',
+  continueReading: 'متابعة',
   backToSignIn: 'العودة إلى تسجيل الدخول',
   codeInvalid: 'هذا الرمز غير صحيح أو انتهت صلاحيته. تحقّق من البريد، أو اطلب رمزًا جديدًا.',
   linkInvalid: 'انتهت صلاحية هذا الرابط أو تم استخدامه من قبل. يرجى طلب رابط جديد.',

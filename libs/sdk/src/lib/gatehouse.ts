@@ -115,7 +115,12 @@ const COMMANDS = new Set([
   'requestEmailVerification',
 ]);
 
-/** Where an emailed link should lead: a page on one of the publication's domains (this page when absent). */
+/**
+ * Where an emailed link should lead: a page on one of the publication's domains. When absent, this
+ * page (its origin, port included, path and query), unless the service could not take it as a
+ * link's page (plain http on a host that is not loopback, a user name or password in it, longer
+ * than 2000 characters): then the link opens the publication's default page (docs/email.md).
+ */
 export interface EmailLinkOptions {
   returnUrl?: string;
 }
@@ -326,9 +331,9 @@ export class Gatehouse {
     this.trackEvent('page_view');
   }
 
-  /** `locale` picks the language of account email; `returnUrl` is where the verification link leads. */
-  async register(details: { email: string; password: string; name: string; locale?: string; returnUrl?: string }): Promise<Session> {
-    const result = await this.call<CustomerAuthResult>('/auth/customers/register', { body: details });
+  /** `locale` picks the language of account email; `returnUrl` is where the verification link leads (this page when absent, see `EmailLinkOptions`). */
+  async register(details: { email: string; password: string; name: string; locale?: string } & EmailLinkOptions): Promise<Session> {
+    const result = await this.call<CustomerAuthResult>('/auth/customers/register', { body: { ...details, returnUrl: details.returnUrl ?? this.emailLinkPage() } });
     return (this.sessions as Sessions).save(result);
   }
 
@@ -350,7 +355,7 @@ export class Gatehouse {
 
   /** Emails a link to choose a new password, if the address is a reader's (the answer never says). */
   async requestPasswordReset(email: string, options: EmailLinkOptions = {}): Promise<void> {
-    await this.call<EmailRequestAccepted>('/auth/customers/password-reset', { body: { email, returnUrl: options.returnUrl ?? this.pageUrl() } });
+    await this.call<EmailRequestAccepted>('/auth/customers/password-reset', { body: { email, returnUrl: options.returnUrl ?? this.emailLinkPage() } });
   }
 
   /** Sets a new password with the reset link's token and signs the reader in; every other session ends. */
@@ -360,7 +365,7 @@ export class Gatehouse {
 
   /** Emails a 6-digit sign-in code and a sign-in link, if the address is a reader's (the answer never says). */
   async requestLoginCode(email: string, options: EmailLinkOptions = {}): Promise<void> {
-    await this.call<EmailRequestAccepted>('/auth/customers/login-code', { body: { email, returnUrl: options.returnUrl ?? this.pageUrl() } });
+    await this.call<EmailRequestAccepted>('/auth/customers/login-code', { body: { email, returnUrl: options.returnUrl ?? this.emailLinkPage() } });
   }
 
   /** Signs in with the emailed code; `code_invalid` when wrong, expired or used up. */
@@ -389,7 +394,7 @@ export class Gatehouse {
   /** Emails the logged-in reader a new verification link. */
   async requestEmailVerification(options: EmailLinkOptions = {}): Promise<void> {
     const api = this.ready();
-    const body = { returnUrl: options.returnUrl ?? this.pageUrl() };
+    const body = { returnUrl: options.returnUrl ?? this.emailLinkPage() };
     await this.withToken((token) => api.request<EmailRequestAccepted>('/auth/customers/verify-email/send', { body, token }), true);
   }
 
@@ -505,8 +510,21 @@ export class Gatehouse {
   }
 
   /** This page without its fragment: where emailed links lead back to by default. */
-  private pageUrl(): string {
-    return this.env.location.href.split('#')[0];
+  /**
+   * This page without its fragment, as an emailed link's page: only when the service takes it as
+   * one (https, or http on a loopback host; no user name or password; at most 2000 characters).
+   */
+  private emailLinkPage(): string | undefined {
+    const page = this.env.location.href.split('#')[0];
+    let url: URL;
+    try {
+      url = new URL(page);
+    } catch {
+      return undefined;
+    }
+    const loopback = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+    const web = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+    return web && !url.username && !url.password && page.length <= 2000 ? page : undefined;
   }
 
   private async signIn(path: string, body: Record<string, string>): Promise<Session> {

@@ -116,7 +116,7 @@ function invitationUrl(acceptUrl: string | null, token: string): string | null {
 function isPageOf(raw: string, domains: readonly string[]): boolean {
   try {
     const url = new URL(raw);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && hostInDomains(url.hostname, domains);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && hostInDomains(url.hostname, domains);
   } catch {
     return false;
   }

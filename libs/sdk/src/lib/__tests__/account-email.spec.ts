@@ -42,6 +42,24 @@ describe('Account email in the SDK', () => {
     ]);
   });
 
+  it('leads the verification email of a registration back to this page, port and path kept', async () => {
+    const here = 'http://127.0.0.1:8123/members/account?tab=profile';
+    const { gatehouse, requests } = emailPage(`${here}#top`, { '/api/v1/auth/customers/register': () => ({ status: 201, body: new RefreshServer().issue() }) });
+    await gatehouse.register({ email: 'reader@example.com', password: 'a password 1', name: 'Ada' });
+    expect(requests.at(-1)).toMatchObject({ path: '/api/v1/auth/customers/register', body: { email: 'reader@example.com', name: 'Ada', returnUrl: here } });
+  });
+
+  it.each([
+    ['plain http on a public host', 'http://news.example/story'],
+    ['a user name and password', 'https://reader:secret@news.example/story'],
+    ['over 2000 characters', `https://news.example/story?q=${'x'.repeat(2000)}`],
+  ])('sends no page for the link when this page has %s: the service falls back to the default page', async (_label, href) => {
+    const { gatehouse, requests } = emailPage(href);
+    await gatehouse.requestPasswordReset('reader@example.com');
+    expect(requests.at(-1)).toMatchObject({ path: '/api/v1/auth/customers/password-reset', body: { email: 'reader@example.com' } });
+    expect(requests.at(-1)!.body).not.toHaveProperty('returnUrl');
+  });
+
   it('rejects what the service refuses with its code, and signs no one in', async () => {
     const { gatehouse, changes } = emailPage(STORY, {
       '/api/v1/auth/customers/password-reset': () => problem(429, 'rate_limited'),

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CustomerAuthResult, CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import { Transform } from 'class-transformer';
@@ -15,15 +16,28 @@ export class CustomerEmailDto {
   email: string;
 }
 
+/**
+ * The page an account email's link opens (docs/email.md, "Links and the confirm step"): an absolute
+ * https URL (http on a loopback host), without credentials, at most 2000 characters. The gateway
+ * also requires its host to be one of the publication's domains (`requirePublicationPages`).
+ */
+function IsEmailLinkPage(): PropertyDecorator {
+  return applyDecorators(
+    IsOmittable(),
+    IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true, disallow_auth: true }, { message: 'must be an absolute http(s) URL without a user name or password' }),
+    MaxLength(2000),
+  );
+}
+
+const RETURN_URL_DESCRIPTION =
+  "The page of the publication's site the email's link opens, port, path and query kept, the token in its fragment: the page the reader asked from (the browser SDK sends it). " +
+  "Its host must be one of the publication's domains (403 `url_not_in_publication`); https, or http on a loopback host; no user name or password; at most 2000 characters (400 `validation_failed`). " +
+  "On a domain the owner has not proved yet, or when absent, the link opens `https://<first proven domain>/`.";
+
 /** Where the link of an account email leads. */
 export class ReturnUrlDto {
-  @ApiPropertyOptional({
-    example: 'https://news.example/account',
-    description: "The page of the publication's site the email's link opens, with the token in its fragment; the publication's first domain when absent. Its host must be one of the publication's domains (403 `url_not_in_publication`).",
-  })
-  @IsOmittable()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
-  @MaxLength(2000)
+  @ApiPropertyOptional({ example: 'https://news.example:8443/members/account?tab=profile', maxLength: 2000, description: RETURN_URL_DESCRIPTION })
+  @IsEmailLinkPage()
   returnUrl?: string;
 }
 
@@ -46,10 +60,8 @@ export class RegisterCustomerDto extends CustomerCredentialsDto {
   @Matches(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, { message: 'must be a language tag such as de or en-GB' })
   locale?: string;
 
-  @ApiPropertyOptional({ description: 'Where the link of the verification email leads (see ReturnUrl).' })
-  @IsOmittable()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
-  @MaxLength(2000)
+  @ApiPropertyOptional({ example: 'https://news.example:8443/members/account?tab=profile', maxLength: 2000, description: `Where the link of the verification email leads. ${RETURN_URL_DESCRIPTION}` })
+  @IsEmailLinkPage()
   returnUrl?: string;
 }
 

@@ -49,6 +49,15 @@ describe('account email rendering', () => {
     expect(linkUrl('password_reset', { ...partly, verifiedDomains: [] }, 'https://alpha.example/account', 't')).toBeNull();
   });
 
+  it('keeps the port, path and query of the page the reader asked from, and drops a page that is no plain web page', () => {
+    const local = { ...publication, domains: ['127.0.0.1', 'alpha.example'], verifiedDomains: ['127.0.0.1', 'alpha.example'] };
+    expect(linkUrl('email_verification', local, 'http://127.0.0.1:8123/members/account?tab=profile#old', 't')).toBe('http://127.0.0.1:8123/members/account?tab=profile#gatehouse-verify-email=t');
+    expect(linkUrl('login_code', local, 'https://alpha.example:8443/news/2026/story', 't')).toBe('https://alpha.example:8443/news/2026/story#gatehouse-login=t');
+    for (const hostile of ['https://reader:secret@alpha.example/account', 'javascript:alert(1)//alpha.example', 'ftp://alpha.example/', 'not a url']) {
+      expect(linkUrl('login_code', local, hostile, 't')).toBe('https://127.0.0.1/#gatehouse-login=t');
+    }
+  });
+
   it("leads a staff invitation to the dashboard's accept page named by admin, in the publication's branding", () => {
     const invitation = context({ kind: 'staff_invitation', copy: STAFF_INVITATION_COPY, link: { returnUrl: 'https://gatehouse.example/dashboard/invitation', token: 'inv_9' } });
     const { subject, text, html } = renderEmail(invitation);
