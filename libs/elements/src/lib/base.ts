@@ -342,7 +342,8 @@ export abstract class GatehouseElement extends LitElement {
     };
     for (const error of problem.errors ?? []) {
       const name = error.field.replace(/^data\./, '');
-      place(name, problem.code ? (FIELD[name] ?? fill(m.invalidValue, { field: label(name) })) : error.message);
+      const text = FIELD[name] ?? (inputs.get(name)?.type === 'email' ? m.invalidEmail : fill(m.invalidValue, { field: label(name) }));
+      place(name, problem.code ? text : error.message);
     }
     const known = problem.code && CODE[problem.code];
     if (known) place(known[1] ?? '', known[0]);

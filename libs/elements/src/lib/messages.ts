@@ -189,7 +189,7 @@ const en: Messages = {
   linkInvalid: 'This link has expired or has been used already. Please ask for a new one.',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',
   required: '{field} is required.',
-  invalidEmail: 'Enter a valid email address, such as name@example.com.',
+  invalidEmail: 'Enter a valid email address.',
   invalidValue: 'Enter a valid value for {field}.',
   passwordRule: 'Your password must be 8 to 72 characters long.',
   nameRule: 'Enter your name (at most 100 characters).',

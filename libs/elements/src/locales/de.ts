@@ -82,7 +82,7 @@ const de: Messages = {
   linkInvalid: 'Dieser Link ist abgelaufen oder wurde schon benutzt. Bitte fordern Sie einen neuen an.',
   tooMany: 'Zu viele Versuche. Bitte warten Sie ein paar Minuten und versuchen Sie es dann noch einmal.',
   required: '„{field}“ ist ein Pflichtfeld.',
-  invalidEmail: 'Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@example.com.',
+  invalidEmail: 'Geben Sie eine gültige E-Mail-Adresse ein.',
   invalidValue: 'Geben Sie einen gültigen Wert für „{field}“ ein.',
   passwordRule: 'Ihr Passwort muss 8 bis 72 Zeichen lang sein.',
   nameRule: 'Geben Sie Ihren Namen ein (höchstens 100 Zeichen).',

@@ -82,7 +82,7 @@ const es: Messages = {
   linkInvalid: 'Este enlace ha caducado o ya se ha usado. Pide uno nuevo.',
   tooMany: 'Demasiados intentos. Espera unos minutos y vuelve a intentarlo.',
   required: 'El campo «{field}» es obligatorio.',
-  invalidEmail: 'Escribe un correo electrónico válido, como nombre@example.com.',
+  invalidEmail: 'Escribe un correo electrónico válido.',
   invalidValue: 'Escribe un valor válido en «{field}».',
   passwordRule: 'Tu contraseña debe tener entre 8 y 72 caracteres.',
   nameRule: 'Escribe tu nombre (100 caracteres como máximo).',

@@ -82,7 +82,7 @@ const fr: Messages = {
   linkInvalid: 'Ce lien a expiré ou a déjà servi. Veuillez en demander un nouveau.',
   tooMany: 'Trop de tentatives. Patientez quelques minutes puis réessayez.',
   required: 'Le champ « {field} » est obligatoire.',
-  invalidEmail: 'Saisissez une adresse e-mail valide, par exemple nom@example.com.',
+  invalidEmail: 'Saisissez une adresse e-mail valide.',
   invalidValue: 'Saisissez une valeur valide pour « {field} ».',
   passwordRule: 'Votre mot de passe doit compter de 8 à 72 caractères.',
   nameRule: 'Saisissez votre nom (100 caractères au plus).',
