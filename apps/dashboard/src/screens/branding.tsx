@@ -304,32 +304,32 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
           </p>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Soft paywall</legend>
-            <CopyInput form={form} name="softHeading" label="Soft paywall heading" />
-            <CopyInput form={form} name="softDescription" label="Soft paywall description" multiline />
-            <CopyInput form={form} name="softCtaText" label="Soft paywall button text" />
+            <CopyInput form={form} name="softHeading" label="Soft: heading" />
+            <CopyInput form={form} name="softDescription" label="Soft: description" multiline />
+            <CopyInput form={form} name="softCtaText" label="Soft: button text" />
           </fieldset>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Registration wall</legend>
-            <CopyInput form={form} name="registrationHeading" label="Registration wall heading" />
-            <CopyInput form={form} name="registrationDescription" label="Registration wall description" multiline />
-            <CopyInput form={form} name="registrationCtaText" label="Registration wall button text" />
+            <CopyInput form={form} name="registrationHeading" label="Registration: heading" />
+            <CopyInput form={form} name="registrationDescription" label="Registration: description" multiline />
+            <CopyInput form={form} name="registrationCtaText" label="Registration: button text" />
           </fieldset>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Newsletter wall</legend>
-            <CopyInput form={form} name="newsletterHeading" label="Newsletter wall heading" />
-            <CopyInput form={form} name="newsletterDescription" label="Newsletter wall description" multiline />
-            <CopyInput form={form} name="newsletterCtaText" label="Newsletter wall button text" />
+            <CopyInput form={form} name="newsletterHeading" label="Newsletter: heading" />
+            <CopyInput form={form} name="newsletterDescription" label="Newsletter: description" multiline />
+            <CopyInput form={form} name="newsletterCtaText" label="Newsletter: button text" />
           </fieldset>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Data wall</legend>
-            <CopyInput form={form} name="dataHeading" label="Data wall heading" />
-            <CopyInput form={form} name="dataDescription" label="Data wall description" multiline />
-            <CopyInput form={form} name="dataCtaText" label="Data wall button text" />
+            <CopyInput form={form} name="dataHeading" label="Data wall: heading" />
+            <CopyInput form={form} name="dataDescription" label="Data wall: description" multiline />
+            <CopyInput form={form} name="dataCtaText" label="Data wall: button text" />
           </fieldset>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Meter notice</legend>
-            <CopyInput form={form} name="meterNoticeText" label="Meter notice" hint="{remaining} is the number of free articles left, {limit} the allowance." />
-            <CopyInput form={form} name="meterRegisterText" label="Meter notice's create-account link" />
+            <CopyInput form={form} name="meterNoticeText" label="Meter notice text" hint="{remaining} is the number of free articles left, {limit} the allowance." />
+            <CopyInput form={form} name="meterRegisterText" label="Meter notice link text" />
           </fieldset>
         </Card>
 
