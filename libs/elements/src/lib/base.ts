@@ -211,9 +211,9 @@ export abstract class GatehouseElement extends LitElement {
   }
 
   /** The first render waits for the locale's table, so a reader never sees English flash first. */
-  protected override async scheduleUpdate(): Promise<void> {
-    await loadMessages(this.locale);
-    super.scheduleUpdate();
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const table = loadMessages(this.locale);
+    return table ? table.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   protected get direction(): 'ltr' | 'rtl' {

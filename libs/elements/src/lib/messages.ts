@@ -212,6 +212,7 @@ const LOAD_TIMEOUT_MS = 5_000;
 
 let base: string | undefined;
 const loading: Record<string, Promise<void>> = {};
+const done = new Set<string>();
 
 const primaryOf = (lang: string | null | undefined): string => (lang ?? '').toLowerCase().split('-')[0];
 
@@ -238,15 +239,18 @@ export function loadMessages(lang: string | null | undefined): Promise<void> | n
   const primary = primaryOf(lang);
   const file = FILES[primary];
   base ??= document.querySelector<HTMLScriptElement>('script[src*="/sdk/v1/"]')?.src;
-  if (MESSAGES[primary] || !file || !base) return null;
+  if (MESSAGES[primary] || !file || !base || done.has(primary)) return null;
   loading[primary] ??= Promise.race([
     fetch(new URL(file, base).href)
       .then((response) => (response.ok ? response.json() : null))
       .then((table: Messages | null) => {
         if (table?.dir) MESSAGES[primary] = table;
       }),
-    new Promise<void>((done) => setTimeout(done, LOAD_TIMEOUT_MS)),
-  ]).catch(() => undefined);
+    new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS)),
+  ])
+    .catch(() => undefined)
+    // Tried once per page: a table that did not come leaves English, without holding later renders.
+    .finally(() => done.add(primary));
   return loading[primary];
 }
 
