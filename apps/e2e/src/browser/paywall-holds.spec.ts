@@ -237,7 +237,8 @@ ${withoutStyle ? '' : NO_FLASH}
       await open(page, path);
       await dialog(page).waitFor({ state: 'visible' });
       const lock = page.locator('gatehouse-content-lock');
-      // One offer: the modal's plans; the lock only says why, with a way back to the offer.
+      // One offer: the modal's plans (once the prices on sale arrived); the lock only says why, with a way back to the offer.
+      await dialog(page).locator('[part~="plans"]').waitFor();
       await expect(page.locator('[part~="plans"]').count()).resolves.toBe(1);
       await expect(dialog(page).locator('[part~="plans"]').count()).resolves.toBe(1);
       await expect(lock.locator('[part~="heading"]').textContent()).resolves.toBe('Subscribe to keep reading');
