@@ -1,8 +1,11 @@
 // Builds @gatehouse/elements into dist/libs/elements: an ES module for bundlers (lit left to the
-// bundler) and the classic script the gateway serves at /sdk/v1/elements.js (lit included).
+// bundler), the classic script the gateway serves at /sdk/v1/elements.js (lit included), and the
+// message tables of the locales other than English (messages/<lang>.json, served as
+// /sdk/v1/messages-<lang>.<hash>.json): both scripts name each table by the hash of its content.
 // Fails when the classic script and the SDK's together exceed the budget (min+gzip).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -13,8 +16,22 @@ const BUDGET = 26 * 1024;
 const common = { bundle: true, minify: true, sourcemap: true, target: 'es2021', legalComments: 'none', tsconfig: join(root, 'libs/elements/tsconfig.lib.json'), logLevel: 'warning' };
 
 mkdirSync(out, { recursive: true });
-await build({ ...common, entryPoints: [join(root, 'libs/elements/src/index.ts')], format: 'esm', external: ['lit', 'lit/*'], outfile: join(out, 'index.js') });
-await build({ ...common, entryPoints: [join(root, 'libs/elements/src/classic.ts')], format: 'iife', outfile: join(out, 'elements.js') });
+// Each table as JSON; its name carries the first 12 hex digits of its SHA-256, as the gateway names what it serves for good.
+const locales = join(root, 'libs/elements/src/locales');
+rmSync(join(out, 'messages'), { recursive: true, force: true });
+mkdirSync(join(out, 'messages'));
+const files = {};
+for (const source of readdirSync(locales).filter((name) => name.endsWith('.ts')).sort()) {
+  const lang = source.replace(/\.ts$/, '');
+  const compiled = await build({ ...common, sourcemap: false, minify: false, entryPoints: [join(locales, source)], format: 'esm', write: false });
+  const table = (await import(`data:text/javascript;base64,${Buffer.from(compiled.outputFiles[0].text).toString('base64')}`)).default;
+  const json = JSON.stringify(table);
+  writeFileSync(join(out, 'messages', `${lang}.json`), json);
+  files[lang] = `messages-${lang}.${createHash('sha256').update(json).digest('hex').slice(0, 12)}.json`;
+}
+const define = { GATEHOUSE_LOCALE_FILES: JSON.stringify(files) };
+await build({ ...common, define, entryPoints: [join(root, 'libs/elements/src/index.ts')], format: 'esm', external: ['lit', 'lit/*'], outfile: join(out, 'index.js') });
+await build({ ...common, define, entryPoints: [join(root, 'libs/elements/src/classic.ts')], format: 'iife', outfile: join(out, 'elements.js') });
 const manifest = {
   name: '@gatehouse/elements',
   version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,

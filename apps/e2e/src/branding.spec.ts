@@ -20,6 +20,21 @@ const DEFAULTS = {
   paywallHeading: null,
   paywallDescription: null,
   paywallCtaText: null,
+  // Beyond spec 2.7: copy per wall type and the meter notice's (docs/branding.md).
+  softHeading: null,
+  softDescription: null,
+  softCtaText: null,
+  registrationHeading: null,
+  registrationDescription: null,
+  registrationCtaText: null,
+  newsletterHeading: null,
+  newsletterDescription: null,
+  newsletterCtaText: null,
+  dataHeading: null,
+  dataDescription: null,
+  dataCtaText: null,
+  meterNoticeText: null,
+  meterRegisterText: null,
   customCss: null,
 };
 
@@ -52,7 +67,7 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
     await deleteEventStream([testNatsUrl()], namespace);
   });
 
-  it('answers all fourteen fields, null where unset and mode generic, before anything was saved', async () => {
+  it("answers every field (the spec's fourteen, each wall type's copy and the meter notice's), null where unset and mode generic, before anything was saved", async () => {
     const fresh = await anotherTenant(api, 'fresh');
     const answer = await publicBranding(fresh);
     expect(answer.status).toBe(200);
@@ -99,10 +114,14 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
       authRegisterDescription: 'It takes a minute',
       paywallDescription: 'Unlimited access',
       paywallCtaText: 'Subscribe',
+      newsletterHeading: 'Our morning briefing',
+      newsletterCtaText: longCopy,
+      meterNoticeText: '{remaining} of {limit} free stories left',
       customCss: css,
     });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ brandingMode: 'custom', authHeading: longCopy, customCss: css });
+    expect(saved.body).toMatchObject({ brandingMode: 'custom', authHeading: longCopy, newsletterHeading: 'Our morning briefing', newsletterCtaText: longCopy, meterNoticeText: '{remaining} of {limit} free stories left', customCss: css });
+    expect((await publicBranding(beta)).body).toMatchObject({ newsletterHeading: 'Our morning briefing', dataHeading: null });
     for (const brandingMode of ['generic', 'themed', 'custom']) expect((await put(beta, { brandingMode })).body.brandingMode).toBe(brandingMode);
   });
 
@@ -143,6 +162,9 @@ describe('branding (spec 2.7, 4.4, decisions G2)', () => {
       [{ brandingMode: null }, 'brandingMode'],
       [{ paywallCtaText: 42 }, 'paywallCtaText'],
       [{ paywallDescription: 'x'.repeat(2001) }, 'paywallDescription'],
+      [{ newsletterHeading: 42 }, 'newsletterHeading'],
+      [{ softDescription: ['Support us'] }, 'softDescription'],
+      [{ meterNoticeText: 'x'.repeat(2001) }, 'meterNoticeText'],
       [{ fontFamily: 'serif; } body { display: none' }, 'fontFamily'],
       [{ brandColour: '#fff' }, 'brandColour'],
       [{ brandColor: '#fff', borderRadius: 'big' }, 'borderRadius'],

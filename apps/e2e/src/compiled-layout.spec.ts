@@ -2,6 +2,7 @@ import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ELEMENT_LOCALES } from '@gatehouse/contracts';
 import { createTestDatabase, eventually, testNatsUrl, testRedisUrl, uniqueNamespace, type TestDatabase } from '@gatehouse/testing';
 import { layOutImage, type ImageLayout } from './support/image-layout';
 import { exited, freePort, ROOT } from './support/processes';
@@ -95,6 +96,12 @@ describe('the images docker/Dockerfile builds, run as laid out', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(ROOT, built)))).toBe(true);
     const map = await fetch(`${base}/sdk/v1/${name}.js.map`);
     expect(map.status).toBe(200);
+  });
+
+  it.each(ELEMENT_LOCALES)('serves the elements\' %s message table built into the image', async (lang) => {
+    const res = await fetch(`${base}/sdk/v1/messages-${lang}.json`);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(ROOT, `dist/libs/elements/messages/${lang}.json`)))).toBe(true);
   });
 
   it('serves the API docs at /docs, with Swagger UI\'s own files and the OpenAPI document', async () => {

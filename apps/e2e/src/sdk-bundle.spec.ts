@@ -73,6 +73,23 @@ describe('GET /sdk/v1/gatehouse.js', () => {
     }
   });
 
+  it("serves the web components' message tables as JSON, immutable under the hashed name elements.js fetches", async () => {
+    const elements = readFileSync(resolve(BUILT, '../../elements/elements.js'), 'utf8');
+    const table = readFileSync(resolve(BUILT, '../../elements/messages/de.json'));
+    const named = `messages-de.${createHash('sha256').update(table).digest('hex').slice(0, 12)}.json`;
+    expect(elements).toContain(named);
+    const res = await get(`/sdk/v1/${named}`, { Origin: 'https://any-publisher.example' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(((await res.json()) as { signIn: string }).signIn).toBe('Anmelden');
+    expect((await get('/sdk/v1/messages-de.json')).headers.get('content-location')).toBe(named);
+    for (const path of ['/sdk/v1/messages-de.js', '/sdk/v1/messages-de.json.map', '/sdk/v1/messages-xx.json', '/sdk/v1/gatehouse.json']) {
+      expect({ path, status: (await get(path)).status }).toEqual({ path, status: 404 });
+    }
+  });
+
   it('answers 503 problem details, not a 500, where the bundle is not built', async () => {
     const res = await get('/sdk/v1/gatehouse.js', {}, unbuilt);
     expect(res.status).toBe(503);

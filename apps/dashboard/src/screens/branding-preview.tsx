@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { queries } from '../api/queries';
-import type { BrandingConfiguration, PaywallPresentation, PaywallType } from '@gatehouse/contracts';
+import type { BrandingConfiguration, PaywallPresentation, PaywallType, WALL_COPY } from '@gatehouse/contracts';
 import type { BrandingForm } from './branding';
 import { darker, HEX_COLOUR } from '../lib/colour';
 
@@ -46,7 +46,7 @@ export function ElementsMissing({ state }: { state: ElementsState }) {
   );
 }
 
-type OfferedPrice = { id: string; currency: string; unitAmount: number; interval: string; productName: string };
+type OfferedPrice = { id: string; currency: string; unitAmount: number; interval: string; trialDays: number; productName: string };
 
 /**
  * The publication's prices as readers' paywalls offer them (`GET /api/v1/prices`: the active prices
@@ -59,10 +59,13 @@ export function useOfferedPrices(): OfferedPrice[] | undefined {
   if (!products.data || prices.some((query) => !query.data)) return undefined;
   return prices
     .flatMap((query, i) =>
-      (query.data ?? []).filter((price) => price.active).map(({ id, currency, unitAmount, interval }) => ({ id, currency, unitAmount, interval, productName: active[i].name })),
+      (query.data ?? []).filter((price) => price.active).map(({ id, currency, unitAmount, interval, trialDays }) => ({ id, currency, unitAmount, interval, trialDays, productName: active[i].name })),
     )
     .sort((a, b) => a.unitAmount - b.unitAmount);
 }
+
+/** Whose copy attributes a wall of each type reads (the contracts' table; the dashboard imports only types from there). */
+const WALL: typeof WALL_COPY = { hard: 'paywall', metered: 'paywall', soft: 'soft', registration: 'registration', newsletter: 'newsletter', data: 'data' };
 
 const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -117,9 +120,10 @@ export function PaywallPreview({ type, presentation, copy }: { type: PaywallType
   const branding = useQuery(queries.branding());
   const prices = useOfferedPrices();
   const attributes = branding.data ? attributesOf(branding.data.configuration) : {};
-  if (copy.heading) attributes['paywall-heading'] = copy.heading;
-  if (copy.description) attributes['paywall-description'] = copy.description;
-  if (copy.ctaText) attributes['paywall-cta-text'] = copy.ctaText;
+  const wall = WALL[type];
+  if (copy.heading) attributes[`${wall}-heading`] = copy.heading;
+  if (copy.description) attributes[`${wall}-description`] = copy.description;
+  if (copy.ctaText) attributes[`${wall}-cta-text`] = copy.ctaText;
   const Element = PRESENTATION_ELEMENT[presentation];
 
   return (

@@ -24,6 +24,20 @@ const SOFT_LIMITS: typeof BRANDING_COPY_SOFT_LIMITS = {
   paywallHeading: 40,
   paywallDescription: 120,
   paywallCtaText: 24,
+  softHeading: 40,
+  softDescription: 120,
+  softCtaText: 24,
+  registrationHeading: 40,
+  registrationDescription: 120,
+  registrationCtaText: 24,
+  newsletterHeading: 40,
+  newsletterDescription: 120,
+  newsletterCtaText: 24,
+  dataHeading: 40,
+  dataDescription: 120,
+  dataCtaText: 24,
+  meterNoticeText: 60,
+  meterRegisterText: 40,
 };
 type CopyField = keyof typeof SOFT_LIMITS;
 
@@ -65,6 +79,20 @@ const brandingSchema = z.object({
   paywallHeading: z.string(),
   paywallDescription: z.string(),
   paywallCtaText: z.string(),
+  softHeading: z.string(),
+  softDescription: z.string(),
+  softCtaText: z.string(),
+  registrationHeading: z.string(),
+  registrationDescription: z.string(),
+  registrationCtaText: z.string(),
+  newsletterHeading: z.string(),
+  newsletterDescription: z.string(),
+  newsletterCtaText: z.string(),
+  dataHeading: z.string(),
+  dataDescription: z.string(),
+  dataCtaText: z.string(),
+  meterNoticeText: z.string(),
+  meterRegisterText: z.string(),
   customCss: z.string().refine((css) => new TextEncoder().encode(css).length <= 20 * 1024, 'Custom CSS is limited to 20 KiB.'),
 });
 export type BrandingForm = z.infer<typeof brandingSchema>;
@@ -83,6 +111,20 @@ const THEMED_FIELDS = new Set<string>([
   'paywallHeading',
   'paywallDescription',
   'paywallCtaText',
+  'softHeading',
+  'softDescription',
+  'softCtaText',
+  'registrationHeading',
+  'registrationDescription',
+  'registrationCtaText',
+  'newsletterHeading',
+  'newsletterDescription',
+  'newsletterCtaText',
+  'dataHeading',
+  'dataDescription',
+  'dataCtaText',
+  'meterNoticeText',
+  'meterRegisterText',
 ]);
 
 function toForm(configuration: BrandingConfiguration): BrandingForm {
@@ -249,9 +291,46 @@ function BrandingStudio({ loaded }: { loaded: BrandingWithTag }) {
           <CopyInput form={form} name="authDescription" label="Sign-in description" multiline />
           <CopyInput form={form} name="authRegisterHeading" label="Create-account heading" />
           <CopyInput form={form} name="authRegisterDescription" label="Create-account description" multiline />
-          <CopyInput form={form} name="paywallHeading" label="Paywall heading" />
+          <CopyInput form={form} name="paywallHeading" label="Paywall heading" hint="Subscription walls (hard and metered)." />
           <CopyInput form={form} name="paywallDescription" label="Paywall description" multiline />
           <CopyInput form={form} name="paywallCtaText" label="Paywall button text" />
+        </Card>
+
+        <Card className="space-y-4">
+          <h2 className="text-base font-semibold">Copy per wall type</h2>
+          <p className="text-xs text-slate-600">
+            The paywall copy above is for subscription walls (hard and metered). Each other type has its own, so a newsletter wall never asks for a subscription; empty fields show the
+            default text in the reader&apos;s language.
+          </p>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium">Soft paywall</legend>
+            <CopyInput form={form} name="softHeading" label="Soft: heading" />
+            <CopyInput form={form} name="softDescription" label="Soft: description" multiline />
+            <CopyInput form={form} name="softCtaText" label="Soft: button text" />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium">Registration wall</legend>
+            <CopyInput form={form} name="registrationHeading" label="Registration: heading" />
+            <CopyInput form={form} name="registrationDescription" label="Registration: description" multiline />
+            <CopyInput form={form} name="registrationCtaText" label="Registration: button text" />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium">Newsletter wall</legend>
+            <CopyInput form={form} name="newsletterHeading" label="Newsletter: heading" />
+            <CopyInput form={form} name="newsletterDescription" label="Newsletter: description" multiline />
+            <CopyInput form={form} name="newsletterCtaText" label="Newsletter: button text" />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium">Data wall</legend>
+            <CopyInput form={form} name="dataHeading" label="Data wall: heading" />
+            <CopyInput form={form} name="dataDescription" label="Data wall: description" multiline />
+            <CopyInput form={form} name="dataCtaText" label="Data wall: button text" />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium">Meter notice</legend>
+            <CopyInput form={form} name="meterNoticeText" label="Meter notice text" hint="{remaining} is the number of free articles left, {limit} the allowance." />
+            <CopyInput form={form} name="meterRegisterText" label="Meter notice link text" />
+          </fieldset>
         </Card>
 
         <Card className="space-y-4">
@@ -307,7 +386,7 @@ function ColourField({ form, name, label, hint }: { form: UseFormReturn<Branding
   );
 }
 
-function CopyInput({ form, name, label, multiline }: { form: UseFormReturn<BrandingForm>; name: CopyField; label: string; multiline?: boolean }) {
+function CopyInput({ form, name, label, multiline, hint }: { form: UseFormReturn<BrandingForm>; name: CopyField; label: string; multiline?: boolean; hint?: string }) {
   const length = [...form.watch(name)].length;
   const limit = SOFT_LIMITS[name];
   const over = length > limit;
@@ -316,6 +395,7 @@ function CopyInput({ form, name, label, multiline }: { form: UseFormReturn<Brand
       label={label}
       hint={
         <span className={over ? 'font-medium text-amber-800' : undefined} aria-live="polite">
+          {hint ? `${hint} ` : ''}
           {length} / {limit} characters{over ? ` — ${length - limit} over the advised length (allowed)` : ''}
         </span>
       }

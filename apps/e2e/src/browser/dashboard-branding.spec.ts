@@ -55,6 +55,7 @@ describe('dashboard: branding studio', () => {
     await page.getByLabel('Font family').fill('Georgia, serif');
     await page.getByLabel('Paywall heading').fill('Members read on');
     await page.getByLabel('Paywall button text').fill('Become a member of the Dashboard Daily today');
+    await page.getByLabel('Newsletter: heading').fill('The Daily Briefing, free every morning');
 
     await page.getByText('44 / 24 characters — 20 over the advised length (allowed)').waitFor();
     expect(await style('background-color')).toBe('rgb(0, 85, 170)');
@@ -88,6 +89,8 @@ describe('dashboard: branding studio', () => {
       fontFamily: 'Georgia, serif',
       paywallHeading: 'Members read on',
       paywallCtaText: 'Become a member of the Dashboard Daily today',
+      newsletterHeading: 'The Daily Briefing, free every morning',
+      softHeading: null,
       customCss: null,
     });
     await browser.screenshot(page, 'dashboard-branding-saved');

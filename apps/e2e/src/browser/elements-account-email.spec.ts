@@ -239,8 +239,10 @@ describe('account email through the web components', () => {
       const wrong = right === '000000' ? '111111' : '000000';
       await page.keyboard.type(wrong);
       await page.keyboard.press('Enter');
-      const refused = await eventually(async () => (await text(dialog.locator('[part="form-error"]'))) || undefined, 30_000);
+      // Beside the code it names, which takes the focus.
+      const refused = await eventually(async () => (await text(dialog.locator('#code-error'))) || undefined, 30_000);
       expect(refused).toBe('That code is wrong or has expired. Check the email, or ask for a new code.');
+      await expect(code.getAttribute('aria-invalid')).resolves.toBe('true');
       await browser.screenshot(page, 'account-email-code-wrong');
       expect(await storedEmail(page)).toBeNull();
 

@@ -1,7 +1,8 @@
 // Browser code runs inside page.evaluate: the DOM types are needed here.
 /// <reference lib="dom" />
 import { BRANDING_DEFAULTS, type BrandingChanges } from '@gatehouse/contracts';
-import { launchBareBrowser, SCREENSHOT_DIR } from '@gatehouse/testing';
+import { eventually, launchBareBrowser, SCREENSHOT_DIR } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,7 +90,7 @@ describe('the web components', () => {
   }
 
   /** A page of the publisher's site in a fresh browser context (no HTTP cache), once every element has rendered with the fetched branding. */
-  async function open(body: string, options: { lang?: string; dir?: string; width?: number } = {}): Promise<Opened> {
+  async function open(body: string, options: { lang?: string; dir?: string; width?: number; prepare?: (page: Page) => Promise<unknown> } = {}): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: options.width ?? 1024, height: 768 } });
     const brandingRequests: string[] = [];
     const requests: string[] = [];
@@ -106,6 +107,7 @@ describe('the web components', () => {
 <style>body { margin: 16px; font-family: serif; } .row { margin: 24px 0; }</style></head><body><main>${body}</main></body></html>`,
     );
     const page = await context.newPage();
+    await options.prepare?.(page);
     await page.goto(`${siteUrl}${path}`);
     await page.waitForFunction(() => typeof (globalThis as any).gatehouse?.getBranding === 'function' && customElements.get('gatehouse-content-lock') !== undefined, undefined, { timeout: 30_000 });
     await page.evaluate(async () => {
@@ -264,6 +266,101 @@ describe('the web components', () => {
       'sticky-bar': ['paywallCtaText', 'paywallHeading'],
       'content-lock': ['paywallCtaText', 'paywallHeading'],
     });
+    await page.context().close();
+  }, LONG);
+
+  it("offers a price with a trial in the reader's words and currency format: 14 days free, then the price a month", async () => {
+    await brand({});
+    const product = await local.api('/admin/products', { session, body: { name: 'Trial Digital' } });
+    expect(product.status).toBe(201);
+    const price = await local.api(`/admin/products/${product.body.id}/prices`, { session, body: { currency: 'eur', unitAmount: 600, interval: 'month', trialDays: 14, active: true } });
+    expect(price.status).toBe(201);
+    try {
+      // The offer comes from the service's prices on sale (no `prices` attribute).
+      for (const [lang, label] of [
+        ['en-IE', '14 days free, then €6.00 a month'],
+        ['de-DE', '14 Tage kostenlos, danach 6,00\u00a0€ im Monat'],
+      ]) {
+        const { page } = await open('<gatehouse-inline-paywall preview="hard"></gatehouse-inline-paywall>', { lang });
+        const plan = page.locator('gatehouse-inline-paywall [part~="plan"]').filter({ hasText: 'Trial Digital' });
+        await plan.waitFor({ timeout: 10_000 });
+        await expect(plan.locator('strong').textContent()).resolves.toBe(label);
+        if (lang === 'en-IE') await screenshot(page, 'element-offer-trial');
+        await page.context().close();
+      }
+    } finally {
+      await local.api(`/admin/prices/${price.body.id}`, { method: 'PATCH', session, body: { active: false } });
+    }
+  }, LONG);
+
+  it.each([
+    [
+      'de',
+      'ltr',
+      {
+        heading: 'Konto erstellen',
+        email: 'E-Mail',
+        password: 'Passwort',
+        weak: 'Ihr Passwort muss 8 bis 72 Zeichen lang sein.',
+        taken: 'Zu dieser E-Mail-Adresse gibt es schon ein Konto. Melden Sie sich stattdessen an.',
+      },
+    ],
+    [
+      'ar',
+      'rtl',
+      {
+        heading: 'أنشئ حسابك',
+        email: 'البريد الإلكتروني',
+        password: 'كلمة المرور',
+        weak: 'يجب أن تتكون كلمة المرور من 8 إلى 72 حرفًا.',
+        taken: 'يوجد حساب بهذا البريد الإلكتروني بالفعل. سجّل الدخول بدلًا من ذلك.',
+      },
+    ],
+  ])("speaks the page's language (%s, %s) from its first render, and puts the service's refusals in it beside the field they name", async (lang, dir, words) => {
+    await brand({});
+    // The table is held back until the element was seen waiting for it: no English shows first.
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    const tables: string[] = [];
+    const prepare = (page: Page) =>
+      page.route('**/sdk/v1/messages-*', async (route) => {
+        tables.push(new URL(route.request().url()).pathname);
+        await held;
+        await route.continue();
+      });
+    let opening: Promise<Opened> | undefined;
+    const pageReady = new Promise<Page>((resolve) => (opening = open('<gatehouse-register-form></gatehouse-register-form>', { lang, dir, prepare: async (page) => (resolve(page), prepare(page)) })));
+    const page = await pageReady;
+    await eventually(async () => (tables.length > 0 ? true : undefined), 30_000);
+    await eventually(async () => ((await page.evaluate(() => customElements.get('gatehouse-register-form') !== undefined)) ? true : undefined), 10_000);
+    expect(await page.evaluate(() => document.querySelector('gatehouse-register-form')?.shadowRoot?.textContent?.trim() ?? '')).toBe('');
+    release();
+    await opening;
+    expect(tables).toEqual([expect.stringMatching(new RegExp(`^/sdk/v1/messages-${lang}\\.[0-9a-f]{12}\\.json$`))]);
+
+    const form = page.locator('gatehouse-register-form');
+    await expect(form.getByRole('heading').textContent()).resolves.toBe(words.heading);
+    await expect(form.locator('[part~="container"]').getAttribute('dir')).resolves.toBe(dir);
+    // A password the service refuses ("must be 8 to 72 bytes of UTF-8"): in the reader's words, beside the password.
+    await form.locator('input[name="name"]').fill('Lea');
+    await form.getByLabel(words.email).fill(`words-${lang}-${randomUUID()}@example.com`);
+    await form.getByLabel(words.password).fill('kurz');
+    await form.locator('[part~="primary-button"]').click();
+    await eventually(async () => ((await form.locator('#password-error').textContent())?.trim() ? true : undefined), 30_000);
+    await expect(form.locator('#password-error').textContent()).resolves.toBe(words.weak);
+    await expect(form.getByLabel(words.password).getAttribute('aria-invalid')).resolves.toBe('true');
+    // An email with an account already (409 `email_taken`): beside the email.
+    const taken = `taken-${lang}-${randomUUID()}@example.com`;
+    expect((await local.api('/auth/customers/register', { key: publishableKey, body: { email: taken, password: 'reader-password-1', name: 'First' } })).status).toBe(201);
+    await form.getByLabel(words.email).fill(taken);
+    await form.getByLabel(words.password).fill('reader-password-1');
+    await form.locator('[part~="primary-button"]').click();
+    await eventually(async () => ((await form.locator('#email-error').textContent())?.trim() ? true : undefined), 30_000);
+    await expect(form.locator('#email-error').textContent()).resolves.toBe(words.taken);
+    const text = await page.evaluate(() => document.querySelector('gatehouse-register-form')?.shadowRoot?.textContent ?? '');
+    expect(text).not.toMatch(/bytes|UTF-8|already registered|must be/i);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `element-register-form-errors-${lang}`);
     await page.context().close();
   }, LONG);
 

@@ -68,19 +68,26 @@ describe('the demo publisher site', () => {
 
   it('lets a reader read metered articles until denied, register in the auth modal, subscribe through checkout, then read the premium article', async () => {
     const page = await browser.newPage();
-    for (const slug of ['council-budget', 'new-tram-line', 'river-clean-up']) {
+    const notice = page.locator('gatehouse-meter-notice [part~="notice"]');
+    // The meter notice counts down to the wall, with a way to an account for a reader not signed in.
+    const countdown = ['2 free articles left this month', '1 free article left this month', 'This is your last free article this month.'];
+    for (const [i, slug] of ['council-budget', 'new-tram-line', 'river-clean-up'].entries()) {
       await opened(page, `/demo/metered/${slug}`);
       expect(await page.evaluate(() => (globalThis as any).gatehouse.lastAccess.granted)).toBe(true);
       await expect(paywallDialog(page).isVisible()).resolves.toBe(false);
+      await eventually(async () => ((await notice.textContent().catch(() => null))?.startsWith(countdown[i]) ? true : undefined), 10_000);
+      await expect(notice.getByRole('button', { name: 'Create a free account' }).isVisible()).resolves.toBe(true);
+      if (i === 0) await browser.screenshot(page, 'demo-meter-notice');
     }
     await opened(page, '/demo/metered/market-square');
     await paywallDialog(page).waitFor({ state: 'visible' });
+    await expect(notice.count()).resolves.toBe(0);
     await expect(paywallDialog(page).locator('h2').textContent()).resolves.toBe('Subscribe to keep reading');
     // The text stays locked, and the modal makes the page's one offer.
     await expect(page.getByText('Officials said the first stage').isVisible()).resolves.toBe(false);
     await expect(page.locator('[part~="plans"]').count()).resolves.toBe(1);
     // The publication's prices on sale, from the service.
-    await expect(paywallDialog(page).locator('[part~="plan"]').allTextContents()).resolves.toEqual(['Demo Gazette Digital$5.00 per month']);
+    await expect(paywallDialog(page).locator('[part~="plan"]').allTextContents()).resolves.toEqual(['Demo Gazette Digital$5.00 a month']);
     await browser.screenshot(page, 'demo-metered-denied');
 
     await paywallDialog(page).getByRole('button', { name: 'Subscribe', exact: true }).click();
@@ -208,10 +215,15 @@ describe('the demo publisher site', () => {
     await page.context().close();
   }, LONG);
 
-  it('opens the newsletter wall once the reader signs up: the event is sent and access checked again', async () => {
+  it("opens the newsletter wall once the reader signs up, the wall speaking of the newsletter in its own copy: the event is sent and access checked again", async () => {
     const page = await newReader();
     await opened(page, '/demo/newsletter/weekend-guide');
     const wall = page.locator('gatehouse-inline-paywall');
+    await expect(wall.getByRole('heading').textContent()).resolves.toBe('Get our newsletter to keep reading');
+    // No subscription's words on a newsletter wall.
+    const words = (await wall.locator('[part~="card"]').innerText()).replace(/\s+/g, ' ');
+    expect(words).toContain('the newsletter is free');
+    expect(words).not.toMatch(/subscri|cancel any time|per month|a month/i);
     const rest = page.locator('article').getByText('Several speakers urged the council');
     await expect(rest.count()).resolves.toBe(0);
     await wall.getByLabel('Email').fill(`newsletter-${randomUUID()}@example.com`);

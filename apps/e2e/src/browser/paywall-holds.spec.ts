@@ -237,7 +237,8 @@ ${withoutStyle ? '' : NO_FLASH}
       await open(page, path);
       await dialog(page).waitFor({ state: 'visible' });
       const lock = page.locator('gatehouse-content-lock');
-      // One offer: the modal's plans; the lock only says why, with a way back to the offer.
+      // One offer: the modal's plans (once the prices on sale arrived); the lock only says why, with a way back to the offer.
+      await dialog(page).locator('[part~="plans"]').waitFor();
       await expect(page.locator('[part~="plans"]').count()).resolves.toBe(1);
       await expect(dialog(page).locator('[part~="plans"]').count()).resolves.toBe(1);
       await expect(lock.locator('[part~="heading"]').textContent()).resolves.toBe('Subscribe to keep reading');
@@ -305,16 +306,16 @@ ${withoutStyle ? '' : NO_FLASH}
 
     // Empty, then malformed: refused in the element, nothing sent.
     await signUp.click();
-    await expect(wall.locator('#email-error').textContent()).resolves.toBe('Fill in this field.');
+    await expect(wall.locator('#email-error').textContent()).resolves.toBe('Email is required.');
     await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
     await email.fill('ada@');
     await signUp.click();
     await eventually(async () => ((await wall.locator('#email-error').textContent()) === 'Enter a valid email address.' ? true : undefined), 10_000);
     await screenshot(page, 'holds-newsletter-refused');
-    // An address the browser lets through but the service does not: its answer, beside the field.
+    // An address the browser lets through but the service does not: its answer, beside the field, in the reader's words.
     await email.fill('ada@example');
     await signUp.click();
-    await eventually(async () => ((await wall.locator('#email-error').textContent()) === 'must be an email address' ? true : undefined), 30_000);
+    await eventually(async () => (events.some((e) => e.body.type === 'newsletter_subscribe') && (await wall.locator('#email-error').textContent()) === 'Enter a valid email address.' ? true : undefined), 30_000);
     expect(events.filter((e) => e.body.type === 'newsletter_subscribe').map((e) => e.status)).toEqual([400]);
     // The service refuses an empty address however it is sent.
     const refusal = await page.evaluate((paywallId) => (window as any).gatehouse.sendEvent('newsletter_subscribe', { paywallId, data: { email: '' } }).catch((e: any) => ({ status: e.status, code: e.code, errors: e.errors })), paywallIds['newsletter']);
@@ -332,14 +333,14 @@ ${withoutStyle ? '' : NO_FLASH}
     const form = page.locator('gatehouse-inline-paywall');
     const next = form.getByRole('button', { name: 'Continue', exact: true });
     await next.click();
-    await expect(form.locator('#company-error').textContent()).resolves.toBe('Fill in this field.');
-    await expect(form.locator('#work_email-error').textContent()).resolves.toBe('Fill in this field.');
+    await expect(form.locator('#company-error').textContent()).resolves.toBe('Company is required.');
+    await expect(form.locator('#work_email-error').textContent()).resolves.toBe('Work email is required.');
     await expect(form.locator('[part~="form-error"]').textContent()).resolves.toBe('');
     await screenshot(page, 'holds-data-wall-refused');
     await form.getByLabel('Company').fill('Harbour Trust');
     await form.getByLabel('Work email').fill('ada@example');
     await next.click();
-    await eventually(async () => ((await form.locator('#work_email-error').textContent()) === 'must be an email address' ? true : undefined), 30_000);
+    await eventually(async () => (events.some((e) => e.body.type === 'data_submit') && (await form.locator('#work_email-error').textContent()) === 'Enter a valid email address.' ? true : undefined), 30_000);
     await expect(form.locator('#company-error').textContent()).resolves.toBe('');
     await expect(form.locator('[part~="form-error"]').textContent()).resolves.toBe('');
     expect(await paidVisible(page)).toBe(false);
@@ -429,8 +430,8 @@ ${withoutStyle ? '' : NO_FLASH}
     const email = `tabs-${randomUUID()}@example.com`;
     expect((await local.api('/auth/customers/register', { key: publishableKey, body: { email, password: 'reader-password-1', name: 'Tabs' } })).status).toBe(201);
 
-    // Tab B signs in through the lock's "Already a subscriber? Sign in".
-    await b.locator('gatehouse-content-lock').getByRole('button', { name: 'Already a subscriber? Sign in' }).click();
+    // Tab B signs in through the registration wall's "Already have an account? Sign in".
+    await b.locator('gatehouse-content-lock').getByRole('button', { name: 'Already have an account? Sign in' }).click();
     const auth = b.locator('gatehouse-auth-modal dialog');
     await auth.getByLabel('Email').fill(email);
     await auth.getByLabel('Password').fill('reader-password-1');
@@ -443,7 +444,7 @@ ${withoutStyle ? '' : NO_FLASH}
     const signedOutAt = await b.evaluate(() => (window as any).gatehouse.logout().then(() => Date.now()));
     await a.locator('.paid').waitFor({ state: 'hidden', timeout: 10_000 });
     expect((await seen(a)).hiddenAtEpoch - signedOutAt).toBeLessThan(2_000);
-    await expect(a.locator('gatehouse-content-lock [part~="heading"]').textContent()).resolves.toBe('Subscribe to keep reading');
+    await expect(a.locator('gatehouse-content-lock [part~="heading"]').textContent()).resolves.toBe('Create a free account to keep reading');
     await screenshot(a, 'holds-tab-signed-out-elsewhere');
     await context.close();
   }, LONG);

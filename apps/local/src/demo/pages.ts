@@ -19,6 +19,8 @@ interface Section {
   /** Where the paid text is held back: by the server (it never reaches a reader who may not read it), or only hidden in the browser. */
   gating: 'none' | 'server' | 'client';
   articles: Array<{ slug: string; title: string }>;
+  /** The section's articles show how many free ones are left (`<gatehouse-meter-notice>`), with a link to create an account. */
+  meterNotice?: boolean;
 }
 
 export const SECTIONS: Section[] = [
@@ -39,6 +41,7 @@ export const SECTIONS: Section[] = [
     rule: 'Metered: 3 free articles a month, then the paywall modal',
     element: 'gatehouse-paywall-modal',
     gating: 'server',
+    meterNotice: true,
     articles: [
       { slug: 'council-budget', title: 'Council agrees next year’s budget' },
       { slug: 'new-tram-line', title: 'The new tram line opens in spring' },
@@ -150,7 +153,8 @@ export function articlePage(settings: DemoSettings, sectionPath: string, slug: s
   const article = section?.articles.find((a) => a.slug === slug);
   if (!section || !article) return null;
   const [lede, ...rest] = LOREM.map((p) => `<p>${p}</p>`);
-  const head = `<article><h1>${escape(article.title)}</h1><p class="rule">${escape(section.rule)}</p>`;
+  const notice = section.meterNotice ? '\n<gatehouse-meter-notice register></gatehouse-meter-notice>' : '';
+  const head = `<article><h1>${escape(article.title)}</h1><p class="rule">${escape(section.rule)}</p>${notice}`;
   const body = {
     none: `${lede}\n${rest.join('\n')}</article>\n<h2>Enjoyed it? Join us</h2>\n<gatehouse-register-form></gatehouse-register-form>`,
     // The server replaces the paid region by the offer of the rule's presentation for a reader it denies.

@@ -5,6 +5,7 @@ import { BrandingConfigurationRow } from './configuration/branding-configuration
 import { BrandingConfigurationsModule } from './configuration/branding-configurations.module';
 import { CreateBrandingConfigurations1763750239765 } from './migrations/1763750239765-create-branding-configurations';
 import { BrandingRevision1764100000000 } from './migrations/1764100000000-branding-revision';
+import { BrandingWallCopy1764200000000 } from './migrations/1764200000000-branding-wall-copy';
 
 export { BrandingConfig };
 
@@ -18,5 +19,5 @@ export const brandingService: ServiceDefinition<BrandingConfig> = {
   module: BrandingModule,
   config: BrandingConfig,
   entities: [BrandingConfigurationRow],
-  migrations: [CreateBrandingConfigurations1763750239765, BrandingRevision1764100000000],
+  migrations: [CreateBrandingConfigurations1763750239765, BrandingRevision1764100000000, BrandingWallCopy1764200000000],
 };

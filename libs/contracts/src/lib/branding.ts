@@ -1,3 +1,4 @@
+import type { PaywallType } from './access';
 import { requestPattern } from './patterns';
 
 /* Branding configuration per publication (spec 2.7, 4.4, 8; decisions G2. Branding). */
@@ -21,6 +22,21 @@ export interface BrandingConfiguration {
   paywallHeading: string | null;
   paywallDescription: string | null;
   paywallCtaText: string | null;
+  /** Beyond spec 2.7: each other wall type's copy (the paywall fields are a subscription wall's, hard and metered), and the meter notice's (docs/branding.md). */
+  softHeading: string | null;
+  softDescription: string | null;
+  softCtaText: string | null;
+  registrationHeading: string | null;
+  registrationDescription: string | null;
+  registrationCtaText: string | null;
+  newsletterHeading: string | null;
+  newsletterDescription: string | null;
+  newsletterCtaText: string | null;
+  dataHeading: string | null;
+  dataDescription: string | null;
+  dataCtaText: string | null;
+  meterNoticeText: string | null;
+  meterRegisterText: string | null;
   customCss: string | null;
 }
 
@@ -41,6 +57,20 @@ export const BRANDING_DEFAULTS: BrandingConfiguration = {
   paywallHeading: null,
   paywallDescription: null,
   paywallCtaText: null,
+  softHeading: null,
+  softDescription: null,
+  softCtaText: null,
+  registrationHeading: null,
+  registrationDescription: null,
+  registrationCtaText: null,
+  newsletterHeading: null,
+  newsletterDescription: null,
+  newsletterCtaText: null,
+  dataHeading: null,
+  dataDescription: null,
+  dataCtaText: null,
+  meterNoticeText: null,
+  meterRegisterText: null,
   customCss: null,
 };
 
@@ -55,7 +85,31 @@ export const BRANDING_COPY_SOFT_LIMITS = {
   paywallHeading: 40,
   paywallDescription: 120,
   paywallCtaText: 24,
+  softHeading: 40,
+  softDescription: 120,
+  softCtaText: 24,
+  registrationHeading: 40,
+  registrationDescription: 120,
+  registrationCtaText: 24,
+  newsletterHeading: 40,
+  newsletterDescription: 120,
+  newsletterCtaText: 24,
+  dataHeading: 40,
+  dataDescription: 120,
+  dataCtaText: 24,
+  meterNoticeText: 60,
+  meterRegisterText: 40,
 } as const satisfies Partial<Record<keyof BrandingConfiguration, number>>;
+
+/** Whose copy fields a wall of each type shows: hard and metered walls sell a subscription (the `paywall*` fields); each other type has its own (`newsletterHeading`, …). */
+export type WallCopy = 'paywall' | 'soft' | 'registration' | 'newsletter' | 'data';
+export const WALL_COPY: Record<PaywallType, WallCopy> = { hard: 'paywall', metered: 'paywall', soft: 'soft', registration: 'registration', newsletter: 'newsletter', data: 'data' };
+
+/**
+ * The locales whose message tables the web components fetch besides built-in English
+ * (libs/elements/src/locales; docs/elements.md, "Messages"), served at /sdk/v1/messages-<lang>.json.
+ */
+export const ELEMENT_LOCALES = ['ar', 'de', 'es', 'fr'] as const;
 
 /** Hard caps the API enforces: far above the soft limits, only to keep the stored configuration sane. */
 export const BRANDING_COPY_MAX_CHARS = 2000;

@@ -1301,11 +1301,25 @@ export interface components {
              */
             brandingMode: "generic" | "themed" | "custom";
             customCss: string | null;
+            dataCtaText: string | null;
+            dataDescription: string | null;
+            dataHeading: string | null;
             fontFamily: string | null;
             logoUrl: string | null;
+            meterNoticeText: string | null;
+            meterRegisterText: string | null;
+            newsletterCtaText: string | null;
+            newsletterDescription: string | null;
+            newsletterHeading: string | null;
             paywallCtaText: string | null;
             paywallDescription: string | null;
             paywallHeading: string | null;
+            registrationCtaText: string | null;
+            registrationDescription: string | null;
+            registrationHeading: string | null;
+            softCtaText: string | null;
+            softDescription: string | null;
+            softHeading: string | null;
         };
         CancelSubscriptionDto: {
             /**
@@ -2737,6 +2751,12 @@ export interface components {
             brandingMode?: "generic" | "themed" | "custom";
             /** @description CSS injected into every UI component in `custom` mode; at most 20 KiB of UTF-8. */
             customCss?: string | null;
+            /** @description Data wall call-to-action button text. Soft limit 24 characters (a dashboard warning, not enforced). */
+            dataCtaText?: string | null;
+            /** @description Data wall description. Soft limit 120 characters (a dashboard warning, not enforced). */
+            dataDescription?: string | null;
+            /** @description Data wall heading. Soft limit 40 characters (a dashboard warning, not enforced). */
+            dataHeading?: string | null;
             /**
              * @description A CSS font-family value.
              * @example Georgia, serif
@@ -2747,12 +2767,34 @@ export interface components {
              * @example https://cdn.example.com/logo.svg
              */
             logoUrl?: string | null;
+            /** @description Meter notice while free articles are left; `{remaining}` is their number, `{limit}` the allowance. Soft limit 60 characters (a dashboard warning, not enforced). */
+            meterNoticeText?: string | null;
+            /** @description Meter notice's link to create an account, for a reader not signed in. Soft limit 40 characters (a dashboard warning, not enforced). */
+            meterRegisterText?: string | null;
+            /** @description Newsletter wall call-to-action button text. Soft limit 24 characters (a dashboard warning, not enforced). */
+            newsletterCtaText?: string | null;
+            /** @description Newsletter wall description. Soft limit 120 characters (a dashboard warning, not enforced). */
+            newsletterDescription?: string | null;
+            /** @description Newsletter wall heading. Soft limit 40 characters (a dashboard warning, not enforced). */
+            newsletterHeading?: string | null;
             /** @description Paywall call-to-action button text. Soft limit 24 characters (a dashboard warning, not enforced). */
             paywallCtaText?: string | null;
             /** @description Paywall description. Soft limit 120 characters (a dashboard warning, not enforced). */
             paywallDescription?: string | null;
             /** @description Paywall heading. Soft limit 40 characters (a dashboard warning, not enforced). */
             paywallHeading?: string | null;
+            /** @description Registration wall call-to-action button text. Soft limit 24 characters (a dashboard warning, not enforced). */
+            registrationCtaText?: string | null;
+            /** @description Registration wall description. Soft limit 120 characters (a dashboard warning, not enforced). */
+            registrationDescription?: string | null;
+            /** @description Registration wall heading. Soft limit 40 characters (a dashboard warning, not enforced). */
+            registrationHeading?: string | null;
+            /** @description Soft paywall call-to-action button text. Soft limit 24 characters (a dashboard warning, not enforced). */
+            softCtaText?: string | null;
+            /** @description Soft paywall description. Soft limit 120 characters (a dashboard warning, not enforced). */
+            softDescription?: string | null;
+            /** @description Soft paywall heading. Soft limit 40 characters (a dashboard warning, not enforced). */
+            softHeading?: string | null;
         };
         UpdateCrawlerPolicyDto: {
             /**

@@ -1,8 +1,8 @@
-import type { BrandingConfiguration, FieldError } from '@gatehouse/contracts';
+import type { BrandingConfiguration } from '@gatehouse/contracts';
 import { LitElement, css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { textColorOn } from './contrast';
 import { COPY_FIELDS, attributeOf, resolveCopy, type CopyField, type ElementName } from './copy';
-import { messagesFor, type Messages } from './messages';
+import { fill, loadMessages, messagesFor, type Messages } from './messages';
 import { errorOf, fetchedBranding, whenSdk, type Sdk } from './sdk';
 import { applicableConfiguration, resolveTheme, themeDeclarations, type BrandingValues } from './theme';
 
@@ -201,8 +201,19 @@ export abstract class GatehouseElement extends LitElement {
     return values;
   }
 
+  /** The language the element speaks: its `lang`, an ancestor's, the page's; English without one. */
+  protected get locale(): string {
+    return this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
+  }
+
   protected get messages(): Messages {
-    return messagesFor(this.closest('[lang]')?.getAttribute('lang') ?? document.documentElement.lang);
+    return messagesFor(this.locale);
+  }
+
+  /** The first render waits for the locale's table, so a reader never sees English flash first. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const table = loadMessages(this.locale);
+    return table ? table.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   protected get direction(): 'ltr' | 'rtl' {
@@ -211,7 +222,7 @@ export abstract class GatehouseElement extends LitElement {
   }
 
   /** The copy for a field this element shows, else the message table's default. */
-  protected copy(field: CopyField, ruleCopy?: Parameters<typeof resolveCopy>[4]): string {
+  protected copy(field: Exclude<CopyField, 'meterNoticeText'>, ruleCopy?: Parameters<typeof resolveCopy>[4]): string {
     return resolveCopy(this.elementName, field, this.attributeValues(), this.fetched, ruleCopy) ?? this.messages[field];
   }
 
@@ -284,7 +295,7 @@ export abstract class GatehouseElement extends LitElement {
       <button type="submit" part="primary-button" ?disabled=${this.form.busy}>${this.form.busy ? this.messages.working : label}</button>`;
   }
 
-  /** Runs a form's action: field errors of the problem details beside their fields, any other error in the form. */
+  /** Runs a form's action: field errors of the problem details beside their fields, any other error in the form, all in the reader's words. */
   protected async submitting(action: (sdk: Sdk) => Promise<unknown>): Promise<boolean> {
     if (this.form.busy) return false;
     this.form = { fieldErrors: {}, formError: '', busy: true };
@@ -293,23 +304,53 @@ export abstract class GatehouseElement extends LitElement {
       this.form = { fieldErrors: {}, formError: '', busy: false };
       return true;
     } catch (err) {
-      const problem = errorOf(err);
-      const fieldErrors: Record<string, string> = {};
-      const names = new Set([...this.renderRoot.querySelectorAll('input')].map((input) => input.name));
-      const loose: FieldError[] = [];
-      for (const error of problem.errors ?? []) {
-        const name = error.field.replace(/^data\./, '');
-        if (names.has(name) && !fieldErrors[name]) fieldErrors[name] = error.message;
-        else loose.push(error);
-      }
-      const formError =
-        loose.map((e) => e.message).join(' ') ||
-        (Object.keys(fieldErrors).length ? '' : !problem.status || problem.status >= 500 ? this.messages.unreachable : (problem.detail ?? this.messages.failed));
-      this.form = { fieldErrors, formError, busy: false };
+      this.form = { ...this.problemText(errorOf(err)), busy: false };
       await this.updateComplete;
       (this.renderRoot.querySelector('[aria-invalid="true"]') as HTMLElement | null)?.focus();
       return false;
     }
+  }
+
+  /**
+   * A refusal in the catalogue's words (docs/elements.md, "Messages"): the service's codes and the
+   * fields it names map to messages, its own English is never shown. An error the element made
+   * itself (no `code`) is in those words already.
+   */
+  private problemText(problem: ReturnType<typeof errorOf>): Omit<FormState, 'busy'> {
+    const m = this.messages;
+    const inputs = new Map([...this.renderRoot.querySelectorAll('input')].map((input) => [input.name, input]));
+    const label = (name: string) => inputs.get(name)?.labels?.[0]?.textContent?.trim() || name;
+    const FIELD: Record<string, string> = { email: m.invalidEmail, password: m.passwordRule, name: m.nameRule, code: m.codeInvalid };
+    const CODE: Partial<Record<string, [string, string?]>> = {
+      email_taken: [m.emailTaken, 'email'],
+      invalid_credentials: [m.invalidCredentials],
+      registration_closed: [m.registrationClosed],
+      rate_limited: [m.tooMany],
+      code_invalid: [m.codeInvalid, 'code'],
+      email_token_invalid: [m.linkInvalid],
+      token_invalid: [m.signInAgain],
+      token_expired: [m.signInAgain],
+      refresh_token_invalid: [m.signInAgain],
+      customer_token_required: [m.signInAgain],
+      processor_error: [m.paymentFailed],
+    };
+    const fieldErrors: Record<string, string> = {};
+    const loose: string[] = [];
+    const place = (name: string, text: string) => {
+      if (inputs.has(name)) fieldErrors[name] ??= text;
+      else if (!loose.includes(text)) loose.push(text);
+    };
+    for (const error of problem.errors ?? []) {
+      const name = error.field.replace(/^data\./, '');
+      const text = FIELD[name] ?? (inputs.get(name)?.type === 'email' ? m.invalidEmail : fill(m.invalidValue, { field: label(name) }));
+      place(name, problem.code ? text : error.message);
+    }
+    const known = problem.code && CODE[problem.code];
+    if (known) place(known[1] ?? '', known[0]);
+    const formError =
+      loose.join(' ') ||
+      (Object.keys(fieldErrors).length ? '' : !problem.status || problem.status >= 500 ? m.unreachable : problem.code ? m.failed : (problem.detail ?? m.failed));
+    return { fieldErrors, formError };
   }
 
   protected formValues(form: HTMLFormElement): Record<string, string> {

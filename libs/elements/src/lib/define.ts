@@ -1,7 +1,8 @@
 import { AuthModal, LoginForm, RegisterForm } from './auth';
+import { MeterNotice } from './meter-notice';
 import { ContentLock, InlinePaywall, PaywallModal, StickyBar } from './paywalls';
 
-/** The seven tags (decisions J2) and their classes. */
+/** The seven tags of decisions J2, the meter notice, and their classes. */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'gatehouse-login-form': LoginForm,
   'gatehouse-register-form': RegisterForm,
@@ -10,6 +11,7 @@ export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'gatehouse-inline-paywall': InlinePaywall,
   'gatehouse-sticky-bar': StickyBar,
   'gatehouse-content-lock': ContentLock,
+  'gatehouse-meter-notice': MeterNotice,
 };
 
 /** Registers every tag not yet registered (a page may load both builds). */

@@ -1,10 +1,15 @@
-import type { PaywallType } from '@gatehouse/contracts';
+import type { MeterPeriod, PaywallType } from '@gatehouse/contracts';
 
 /*
- * Every text the elements show that is not branding copy, one table per locale. The branding
- * copy fields fall back to the entries named after them. `lang` on the element or an ancestor
- * picks the table by its primary subtag; English otherwise.
+ * The message catalogue: every text the elements show, one table per locale (docs/elements.md,
+ * "Messages"). English is built in; the other tables are JSON files beside elements.js
+ * (`messages/<lang>.json`, served as `/sdk/v1/messages-<lang>.<hash>.json`), fetched once per page
+ * when an element's `lang` (or an ancestor's, or the page's) asks for one, and the elements wait for
+ * it before they first render. The branding copy fields fall back to the entries named after them.
  */
+
+/** The forms of a count by the locale's plural rules (`Intl.PluralRules`); `{n}` is the count. */
+export type Plural = { other: string } & Partial<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>;
 
 export interface Messages {
   dir: 'ltr' | 'rtl';
@@ -12,9 +17,29 @@ export interface Messages {
   authDescription: string;
   authRegisterHeading: string;
   authRegisterDescription: string;
+  /** A subscription wall's (hard, metered) copy. */
   paywallHeading: string;
   paywallDescription: string;
   paywallCtaText: string;
+  softHeading: string;
+  softDescription: string;
+  softCtaText: string;
+  registrationHeading: string;
+  registrationDescription: string;
+  registrationCtaText: string;
+  newsletterHeading: string;
+  newsletterDescription: string;
+  newsletterCtaText: string;
+  dataHeading: string;
+  dataDescription: string;
+  dataCtaText: string;
+  /** The meter notice while free articles are left: `{n}` of them, `{period}` one of `meterPeriod`. */
+  meterLeft: Plural;
+  /** The meter notice on the last free article. */
+  meterLast: string;
+  meterPeriod: Record<MeterPeriod, string>;
+  /** The meter notice's link for a reader not signed in, to the registration form. */
+  meterRegisterText: string;
   email: string;
   password: string;
   name: string;
@@ -29,8 +54,11 @@ export interface Messages {
   unreachable: string;
   choosePlan: string;
   noPlans: string;
+  /** After a price: "€6.00 a month". */
   interval: Record<'month' | 'year' | 'lifetime', string>;
-  cta: Record<PaywallType, string>;
+  /** A price with a trial: `{n}` days, `{price}` the price with its interval. */
+  trial: Plural;
+  /** Why a wall shows, where the element has no description of its own (sticky bar, content lock). */
   reason: Record<PaywallType, string>;
   authDialog: string;
   paywallDialog: string;
@@ -72,9 +100,18 @@ export interface Messages {
   codeInvalid: string;
   linkInvalid: string;
   tooMany: string;
+  /** `{field}` is the field's label. */
   required: string;
   invalidEmail: string;
+  /** `{field}` is the field's label. */
   invalidValue: string;
+  passwordRule: string;
+  nameRule: string;
+  emailTaken: string;
+  invalidCredentials: string;
+  registrationClosed: string;
+  signInAgain: string;
+  paymentFailed: string;
   subscribed: string;
 }
 
@@ -87,6 +124,22 @@ const en: Messages = {
   paywallHeading: 'Subscribe to keep reading',
   paywallDescription: 'Get unlimited access to every article.',
   paywallCtaText: 'Subscribe',
+  softHeading: 'Support our journalism',
+  softDescription: 'Readers like you keep our reporting free. Become a subscriber today.',
+  softCtaText: 'Become a subscriber',
+  registrationHeading: 'Create a free account to keep reading',
+  registrationDescription: 'No payment needed: an account is all it takes.',
+  registrationCtaText: 'Create a free account',
+  newsletterHeading: 'Get our newsletter to keep reading',
+  newsletterDescription: 'Enter your email address: the newsletter is free, and every issue has a link to stop it.',
+  newsletterCtaText: 'Sign up',
+  dataHeading: 'Tell us about yourself to keep reading',
+  dataDescription: 'A few details, and the article is yours.',
+  dataCtaText: 'Continue',
+  meterLeft: { one: '{n} free article left {period}', other: '{n} free articles left {period}' },
+  meterLast: 'This is your last free article {period}.',
+  meterPeriod: { day: 'today', week: 'this week', month: 'this month' },
+  meterRegisterText: 'Create a free account',
   email: 'Email',
   password: 'Password',
   name: 'Name',
@@ -101,8 +154,8 @@ const en: Messages = {
   unreachable: 'The service cannot be reached. Please try again later.',
   choosePlan: 'Choose a plan',
   noPlans: 'No plan is on sale right now.',
-  interval: { month: 'per month', year: 'per year', lifetime: 'once' },
-  cta: { hard: 'Subscribe', soft: 'Subscribe', metered: 'Subscribe', registration: 'Create a free account', newsletter: 'Sign up', data: 'Continue' },
+  interval: { month: 'a month', year: 'a year', lifetime: 'once' },
+  trial: { one: '{n} day free, then {price}', other: '{n} days free, then {price}' },
   reason: {
     hard: 'This article is for subscribers.',
     soft: 'Support our journalism.',
@@ -112,7 +165,7 @@ const en: Messages = {
     data: 'Tell us a little about yourself to read this article.',
   },
   authDialog: 'Sign in or create an account',
-  paywallDialog: 'Subscription offer',
+  paywallDialog: 'Offer',
   locked: 'Locked content',
   forgotPassword: 'Forgot password?',
   emailCode: 'Email me a code',
@@ -147,91 +200,86 @@ const en: Messages = {
   codeInvalid: 'That code is wrong or has expired. Check the email, or ask for a new code.',
   linkInvalid: 'This link has expired or has been used already. Please ask for a new one.',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',
-  required: 'Fill in this field.',
+  required: '{field} is required.',
   invalidEmail: 'Enter a valid email address.',
-  invalidValue: 'Enter a valid value.',
+  invalidValue: 'Enter a valid value for {field}.',
+  passwordRule: 'Your password must be 8 to 72 characters long.',
+  nameRule: 'Enter your name (at most 100 characters).',
+  emailTaken: 'An account with this email address already exists. Sign in instead.',
+  invalidCredentials: 'The email address or the password is wrong.',
+  registrationClosed: 'This site does not take new accounts. If you have one, sign in.',
+  signInAgain: 'Your session has ended. Please sign in again.',
+  paymentFailed: 'The payment could not be started. Please try again in a moment.',
   subscribed: 'You are subscribed. Enjoy reading!',
 };
 
-const ar: Messages = {
-  dir: 'rtl',
-  authHeading: 'تسجيل الدخول',
-  authDescription: 'مرحبًا بعودتك. سجّل الدخول لمواصلة القراءة.',
-  authRegisterHeading: 'أنشئ حسابك',
-  authRegisterDescription: 'يستغرق الأمر دقيقة واحدة، وهو مجاني.',
-  paywallHeading: 'اشترك لمواصلة القراءة',
-  paywallDescription: 'احصل على وصول غير محدود إلى كل المقالات.',
-  paywallCtaText: 'اشترك',
-  email: 'البريد الإلكتروني',
-  password: 'كلمة المرور',
-  name: 'الاسم',
-  signIn: 'تسجيل الدخول',
-  createAccount: 'إنشاء حساب',
-  toRegister: 'جديد هنا؟ أنشئ حسابًا',
-  toLogin: 'لديك حساب بالفعل؟ سجّل الدخول',
-  haveAccount: 'مشترك بالفعل؟ سجّل الدخول',
-  close: 'إغلاق',
-  working: 'يرجى الانتظار…',
-  failed: 'حدث خطأ ما. يرجى المحاولة مرة أخرى.',
-  unreachable: 'تعذّر الوصول إلى الخدمة. يرجى المحاولة لاحقًا.',
-  choosePlan: 'اختر خطة',
-  noPlans: 'لا توجد خطة معروضة حاليًا.',
-  interval: { month: 'شهريًا', year: 'سنويًا', lifetime: 'مرة واحدة' },
-  cta: { hard: 'اشترك', soft: 'اشترك', metered: 'اشترك', registration: 'أنشئ حسابًا مجانيًا', newsletter: 'اشترك في النشرة', data: 'متابعة' },
-  reason: {
-    hard: 'هذا المقال مخصص للمشتركين.',
-    soft: 'ادعم صحافتنا.',
-    metered: 'لقد قرأت كل مقالاتك المجانية حاليًا.',
-    registration: 'أنشئ حسابًا مجانيًا لقراءة هذا المقال.',
-    newsletter: 'اشترك في نشرتنا البريدية لقراءة هذا المقال.',
-    data: 'أخبرنا قليلًا عن نفسك لقراءة هذا المقال.',
-  },
-  authDialog: 'سجّل الدخول أو أنشئ حسابًا',
-  paywallDialog: 'عرض الاشتراك',
-  locked: 'محتوى مقفل',
-  forgotPassword: 'نسيت كلمة المرور؟',
-  emailCode: 'أرسل لي رمزًا بالبريد',
-  resetHeading: 'إعادة تعيين كلمة المرور',
-  resetDescription: 'أدخل البريد الإلكتروني لحسابك وسنرسل إليك رابطًا لاختيار كلمة مرور جديدة.',
-  sendLink: 'أرسل لي رابطًا',
-  checkInbox: 'تحقّق من بريدك الوارد',
-  resetSent: 'إذا كان {email} يخص حسابًا، فإن رابطًا لاختيار كلمة مرور جديدة في طريقه إليك. يعمل لمدة 30 دقيقة.',
-  codeHeading: 'تسجيل الدخول برمز',
-  codeDescription: 'أدخل البريد الإلكتروني لحسابك وسنرسل إليك رمزًا من 6 أرقام.',
-  sendCode: 'أرسل لي رمزًا بالبريد',
-  codeSent: 'إذا كان {email} يخص حسابًا، فإن رمزًا من 6 أرقام في طريقه إليك. أدخله هنا؛ يعمل لمدة 15 دقيقة.',
-  code: 'رمز من 6 أرقام',
-  newCode: 'أرسل رمزًا جديدًا',
-  newPasswordHeading: 'اختر كلمة مرور جديدة',
-  newPasswordDescription: '8 أحرف على الأقل. سيتم تسجيل دخولك هنا وتسجيل خروجك من كل مكان آخر.',
-  newPassword: 'كلمة المرور الجديدة',
-  savePassword: 'حفظ وتسجيل الدخول',
-  linkHeading: 'تسجيل الدخول',
-  linkDescription: 'لقد فتحت رابط تسجيل دخول من بريدك الإلكتروني.',
-  signMeIn: 'سجّل دخولي',
-  verifyHeading: 'أكّد عنوان بريدك الإلكتروني',
-  verifyDescription: 'لقد فتحت رابطًا من بريدك الإلكتروني لتأكيد أن هذا العنوان يخصك.',
-  confirmEmail: 'تأكيد عنوان بريدي الإلكتروني',
-  verified: 'شكرًا لك: تم تأكيد عنوان بريدك الإلكتروني.',
-  signedInHeading: 'لقد سجّلت الدخول',
-  signedInAs: 'لقد سجّلت الدخول باسم {email}.',
-  passwordSaved: 'تم حفظ كلمة المرور الجديدة، ولقد سجّلت الدخول باسم {email}.',
-  signOut: 'تسجيل الخروج',
-  continueReading: 'متابعة',
-  backToSignIn: 'العودة إلى تسجيل الدخول',
-  codeInvalid: 'هذا الرمز غير صحيح أو انتهت صلاحيته. تحقّق من البريد، أو اطلب رمزًا جديدًا.',
-  linkInvalid: 'انتهت صلاحية هذا الرابط أو تم استخدامه من قبل. يرجى طلب رابط جديد.',
-  tooMany: 'محاولات كثيرة جدًا. يرجى الانتظار بضع دقائق ثم المحاولة مرة أخرى.',
-  required: 'يرجى ملء هذا الحقل.',
-  invalidEmail: 'أدخل عنوان بريد إلكتروني صالحًا.',
-  invalidValue: 'أدخل قيمة صالحة.',
-  subscribed: 'تم اشتراكك. قراءة ممتعة!',
-};
+/** The tables at hand: English, and each one fetched or registered since. */
+export const MESSAGES: Record<string, Messages> = { en };
 
-export const MESSAGES: Record<string, Messages> = { en, ar };
+/** The file of each other locale, by primary subtag: filled in by libs/elements/build.mjs (content-hashed names). */
+declare const GATEHOUSE_LOCALE_FILES: Record<string, string> | undefined;
+const FILES: Record<string, string> = typeof GATEHOUSE_LOCALE_FILES === 'object' ? GATEHOUSE_LOCALE_FILES : {};
+/** How long an element waits for a table before it shows English. */
+const LOAD_TIMEOUT_MS = 5_000;
 
-/** The table for a BCP 47 tag (`ar-EG` → `ar`), English when none matches. */
+let base: string | undefined;
+const loading: Record<string, Promise<void>> = {};
+const done = new Set<string>();
+
+const primaryOf = (lang: string | null | undefined): string => (lang ?? '').toLowerCase().split('-')[0];
+
+/** Where the tables are: the URL of elements.js (the classic script sets it), else of the page's Gatehouse script. */
+export function setMessagesBase(url: string): void {
+  base = url;
+}
+
+/** A table for a locale, for a bundler's build that ships its own (`messages/<lang>.json` of the package). */
+export function registerMessages(lang: string, table: Messages): void {
+  MESSAGES[primaryOf(lang)] = table;
+}
+
+/** The table for a BCP 47 tag (`ar-EG` → `ar`) when it is at hand, English otherwise. */
 export function messagesFor(lang: string | null | undefined): Messages {
-  const primary = (lang ?? '').toLowerCase().split('-')[0];
-  return MESSAGES[primary] ?? en;
+  return MESSAGES[primaryOf(lang)] ?? en;
+}
+
+/**
+ * Fetches the table of `lang` once per page; null when there is nothing to wait for (English, a
+ * table at hand, a locale without one). Resolves when it is here, or failed (then English shows).
+ */
+export function loadMessages(lang: string | null | undefined): Promise<void> | null {
+  const primary = primaryOf(lang);
+  const file = FILES[primary];
+  base ??= document.querySelector<HTMLScriptElement>('script[src*="/sdk/v1/"]')?.src;
+  if (MESSAGES[primary] || !file || !base || done.has(primary)) return null;
+  loading[primary] ??= Promise.race([
+    fetch(new URL(file, base).href)
+      .then((response) => (response.ok ? response.json() : null))
+      .then((table: Messages | null) => {
+        if (table?.dir) MESSAGES[primary] = table;
+      }),
+    new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS)),
+  ])
+    .catch(() => undefined)
+    // Tried once per page: a table that did not come leaves English, without holding later renders.
+    .finally(() => done.add(primary));
+  return loading[primary];
+}
+
+/** A message with its `{name}` placeholders filled in. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** The form of a plural message for `n` in `lang`, filled in. */
+export function plural(forms: Plural, n: number, lang: string, values: Record<string, string | number> = {}): string {
+  let category: Intl.LDMLPluralRule = 'other';
+  let count = String(n);
+  try {
+    category = new Intl.PluralRules(lang).select(n);
+    count = new Intl.NumberFormat(lang).format(n);
+  } catch {
+    // An unknown tag: the "other" form, the digits as they are.
+  }
+  return fill(forms[category] ?? forms.other, { n: count, ...values });
 }

@@ -1,12 +1,14 @@
 import type { DataWallField, OfferedPriceView, PaywallConfigs, PaywallPresentation, PaywallRule, PaywallSettings, PaywallType } from '@gatehouse/contracts';
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
+import { WALL_COPY } from './copy';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
 import { thankSubscribers } from './checkout-thanks';
+import { fill, plural } from './messages';
 import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
-export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string };
+export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string; trialDays?: number };
 
 /** Settings of each type for a preview: a new type fails to compile until it has them. */
 const PREVIEW_SETTINGS: { [T in PaywallType]: PaywallConfigs[T] } = {
@@ -190,36 +192,39 @@ export abstract class PaywallElement extends GatehouseElement {
     this.requestUpdate();
   }
 
+  /** The copy of the rule's type (a newsletter wall never borrows a subscription's words). */
   protected heading(rule: PaywallRule): string {
-    return this.copy('paywallHeading', rule.copy);
+    return this.copy(`${WALL_COPY[rule.type]}Heading`, rule.copy);
   }
 
   protected description(rule: PaywallRule): string {
     // Only the elements spec 8.1 lists for paywallDescription show it; the others say why.
-    return this.elementName === 'paywall-modal' || this.elementName === 'inline-paywall' ? this.copy('paywallDescription', rule.copy) : this.messages.reason[rule.type];
+    return this.elementName === 'paywall-modal' || this.elementName === 'inline-paywall' ? this.copy(`${WALL_COPY[rule.type]}Description`, rule.copy) : this.messages.reason[rule.type];
   }
 
   protected cta(rule: PaywallRule): string {
-    const own = this.copy('paywallCtaText', rule.copy);
-    return own === this.messages.paywallCtaText ? this.messages.cta[rule.type] : own;
+    return this.copy(`${WALL_COPY[rule.type]}CtaText`, rule.copy);
   }
 
+  /** "€6.00 a month", or with a trial "14 days free, then €6.00 a month", in the reader's locale. */
   private priceLabel(price: OfferedPrice): string {
-    const lang = this.closest('[lang]')?.getAttribute('lang') || 'en';
+    const m = this.messages;
     let amount: string;
     try {
-      amount = new Intl.NumberFormat(lang, { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
+      amount = new Intl.NumberFormat(this.locale, { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
     } catch {
       amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
     }
-    return `${amount} ${this.messages.interval[price.interval]}`;
+    const label = `${amount} ${m.interval[price.interval]}`;
+    return price.trialDays ? plural(m.trial, price.trialDays, this.locale, { price: label }) : label;
   }
 
   /** The offer of the rule's type: plans and checkout, a free account, the newsletter or the data form. */
   protected offer(rule: PaywallRule, compact = false): TemplateResult {
     const m = this.messages;
+    // Only a wall that sells a subscription speaks of subscribers.
     const signIn = html`<p class="secondary">
-      <button type="button" class="link" part="login-link" @click=${() => void pageAuthModal().show('login')}>${m.haveAccount}</button>
+      <button type="button" class="link" part="login-link" @click=${() => void pageAuthModal().show('login')}>${WALL_COPY[rule.type] === 'paywall' || rule.type === 'soft' ? m.haveAccount : m.toLogin}</button>
     </p>`;
     if (rule.type === 'registration') {
       return html`<button type="button" part="primary-button" @click=${() => void pageAuthModal().show('register')}>${this.cta(rule)}</button>${signIn}`;
@@ -261,7 +266,10 @@ export abstract class PaywallElement extends GatehouseElement {
       // What the wall would refuse never leaves the page; the service checks it again.
       const errors = [...form.querySelectorAll('input')]
         .filter((input) => !input.checkValidity())
-        .map((input) => ({ field: input.name, message: input.validity.valueMissing ? m.required : input.type === 'email' ? m.invalidEmail : m.invalidValue }));
+        .map((input) => {
+          const field = input.labels?.[0]?.textContent?.trim() || input.name;
+          return { field: input.name, message: fill(input.validity.valueMissing ? m.required : input.type === 'email' ? m.invalidEmail : m.invalidValue, { field }) };
+        });
       if (errors.length) throw { status: 400, errors };
       await sdk.sendEvent(type, { paywallId: rule.paywallId, ...(this.access?.experiment ?? {}), data: values });
       // The service keeps and announces only which fields were filled in: the values are the page's to pass on.

@@ -50,6 +50,48 @@ export class BrandingConfigurationRow {
   @Column({ name: 'paywall_cta_text', type: 'text', nullable: true })
   paywallCtaText: string | null;
 
+  @Column({ name: 'soft_heading', type: 'text', nullable: true })
+  softHeading: string | null;
+
+  @Column({ name: 'soft_description', type: 'text', nullable: true })
+  softDescription: string | null;
+
+  @Column({ name: 'soft_cta_text', type: 'text', nullable: true })
+  softCtaText: string | null;
+
+  @Column({ name: 'registration_heading', type: 'text', nullable: true })
+  registrationHeading: string | null;
+
+  @Column({ name: 'registration_description', type: 'text', nullable: true })
+  registrationDescription: string | null;
+
+  @Column({ name: 'registration_cta_text', type: 'text', nullable: true })
+  registrationCtaText: string | null;
+
+  @Column({ name: 'newsletter_heading', type: 'text', nullable: true })
+  newsletterHeading: string | null;
+
+  @Column({ name: 'newsletter_description', type: 'text', nullable: true })
+  newsletterDescription: string | null;
+
+  @Column({ name: 'newsletter_cta_text', type: 'text', nullable: true })
+  newsletterCtaText: string | null;
+
+  @Column({ name: 'data_heading', type: 'text', nullable: true })
+  dataHeading: string | null;
+
+  @Column({ name: 'data_description', type: 'text', nullable: true })
+  dataDescription: string | null;
+
+  @Column({ name: 'data_cta_text', type: 'text', nullable: true })
+  dataCtaText: string | null;
+
+  @Column({ name: 'meter_notice_text', type: 'text', nullable: true })
+  meterNoticeText: string | null;
+
+  @Column({ name: 'meter_register_text', type: 'text', nullable: true })
+  meterRegisterText: string | null;
+
   @Column({ name: 'custom_css', type: 'text', nullable: true })
   customCss: string | null;
 

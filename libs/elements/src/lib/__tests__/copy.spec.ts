@@ -1,13 +1,15 @@
-import { BRANDING_DEFAULTS, type BrandingConfiguration } from '@gatehouse/contracts';
-import { COPY_FIELDS, ELEMENT_NAMES, attributeOf, resolveCopy, type CopyField } from '../copy';
-import { MESSAGES, messagesFor } from '../messages';
+import { BRANDING_DEFAULTS, BRANDING_FIELDS, WALL_COPY as CONTRACT_WALL_COPY, type BrandingConfiguration } from '@gatehouse/contracts';
+import { COPY_FIELDS, ELEMENT_NAMES, WALL_COPY, attributeOf, resolveCopy, type CopyField } from '../copy';
+import { MESSAGES } from '../messages';
 
-const ALL: CopyField[] = ['authHeading', 'authDescription', 'authRegisterHeading', 'authRegisterDescription', 'paywallHeading', 'paywallDescription', 'paywallCtaText'];
+/** Spec 8.1's fields. */
+const ALL = ['authHeading', 'authDescription', 'authRegisterHeading', 'authRegisterDescription', 'paywallHeading', 'paywallDescription', 'paywallCtaText'] as const;
+type SpecField = (typeof ALL)[number];
 const everything = { ...BRANDING_DEFAULTS, brandingMode: 'themed', ...Object.fromEntries(ALL.map((f) => [f, `fetched ${f}`])) } as BrandingConfiguration;
 
 describe('copy fields (spec 8.1)', () => {
   it('lands exactly on the elements the spec lists for each field', () => {
-    const listed: Record<CopyField, string[]> = {
+    const listed: Record<SpecField, string[]> = {
       authHeading: ['login-form', 'auth-modal'],
       authDescription: ['login-form', 'auth-modal'],
       authRegisterHeading: ['register-form', 'auth-modal'],
@@ -31,20 +33,29 @@ describe('copy fields (spec 8.1)', () => {
     expect(resolveCopy('sticky-bar', 'paywallDescription', { paywallDescription: 'attr' }, everything)).toBeNull();
   });
 
+  it("gives every other wall type its own fields, on the elements that show the paywall's, and the rule's copy before them", () => {
+    const walls = { softHeading: 'paywallHeading', newsletterDescription: 'paywallDescription', dataCtaText: 'paywallCtaText', registrationHeading: 'paywallHeading' } as const;
+    const fetched = { ...everything, softHeading: 'soft', newsletterDescription: 'newsletter', dataCtaText: 'data', registrationHeading: 'registration' };
+    for (const [field, like] of Object.entries(walls) as Array<[CopyField, CopyField]>) {
+      expect(ELEMENT_NAMES.filter((element) => resolveCopy(element, field, {}, fetched) !== null)).toEqual(ELEMENT_NAMES.filter((element) => COPY_FIELDS[element].includes(like)));
+    }
+    expect(resolveCopy('inline-paywall', 'newsletterHeading', {}, everything, { heading: 'rule' })).toBe('rule');
+    expect(resolveCopy('inline-paywall', 'newsletterHeading', {}, everything)).toBeNull();
+    expect(resolveCopy('meter-notice', 'meterNoticeText', { meterNoticeText: 'attr' }, everything)).toBe('attr');
+    expect(resolveCopy('meter-notice', 'paywallHeading', {}, everything)).toBeNull();
+  });
+
+  it("keeps the contracts' table of wall copy, and every copy field is a branding field with a default in the catalogue", () => {
+    expect(WALL_COPY).toEqual(CONTRACT_WALL_COPY);
+    const fields = [...new Set(Object.values(COPY_FIELDS).flat())];
+    expect(fields.filter((field) => !BRANDING_FIELDS.includes(field))).toEqual([]);
+    expect(BRANDING_FIELDS.filter((field) => /Heading|Description|CtaText|Text$/.test(field) && !fields.includes(field as CopyField))).toEqual([]);
+    // The meter notice's own text counts down with the plural rules (`meterLeft`); every other field has its default.
+    expect(fields.filter((field) => field !== 'meterNoticeText' && typeof MESSAGES['en'][field] !== 'string')).toEqual([]);
+  });
+
   it('names attributes in kebab case', () => {
     expect(attributeOf('paywallCtaText')).toBe('paywall-cta-text');
     expect(attributeOf('brandColorHover')).toBe('brand-color-hover');
-  });
-});
-
-describe('message tables', () => {
-  it('ship English and Arabic (right to left) with the same keys, picked by lang', () => {
-    expect(Object.keys(MESSAGES).sort()).toEqual(['ar', 'en']);
-    const keys = (value: object): string[] => Object.entries(value).flatMap(([k, v]) => (typeof v === 'object' ? keys(v).map((s) => `${k}.${s}`) : [k]));
-    expect(keys(MESSAGES['ar']).sort()).toEqual(keys(MESSAGES['en']).sort());
-    expect(messagesFor('ar-EG').dir).toBe('rtl');
-    expect(messagesFor('en-GB').signIn).toBe('Sign in');
-    expect(messagesFor('xx')).toBe(MESSAGES['en']);
-    expect(messagesFor(undefined)).toBe(MESSAGES['en']);
   });
 });

@@ -3,7 +3,7 @@ import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { GatewayConfig } from '../gateway.config';
 import { precompressed, type ContentCoding } from './compression';
 
@@ -45,7 +45,7 @@ export class WebAssets {
   async load(bundle: { name: string; file: string }): Promise<LoadedBundle> {
     const path = join(this.dir, bundle.file);
     const found = await stat(path).catch(() => null);
-    if (!found?.isFile()) throw new AppError('service_unavailable', `${bundle.name}.js is not built on this server: run \`npm run build:web\`.`);
+    if (!found?.isFile()) throw new AppError('service_unavailable', `${bundle.name}${extname(bundle.file)} is not built on this server: run \`npm run build:web\`.`);
     return this.loaded.get({ path, mtimeMs: found.mtimeMs });
   }
 }

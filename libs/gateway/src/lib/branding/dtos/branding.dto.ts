@@ -101,6 +101,90 @@ export class UpdateBrandingDto implements BrandingChanges {
   @MaxLength(BRANDING_COPY_MAX_CHARS)
   paywallCtaText?: string | null;
 
+  @ApiPropertyOptional(copy(40, 'Soft paywall heading.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  softHeading?: string | null;
+
+  @ApiPropertyOptional(copy(120, 'Soft paywall description.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  softDescription?: string | null;
+
+  @ApiPropertyOptional(copy(24, 'Soft paywall call-to-action button text.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  softCtaText?: string | null;
+
+  @ApiPropertyOptional(copy(40, 'Registration wall heading.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  registrationHeading?: string | null;
+
+  @ApiPropertyOptional(copy(120, 'Registration wall description.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  registrationDescription?: string | null;
+
+  @ApiPropertyOptional(copy(24, 'Registration wall call-to-action button text.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  registrationCtaText?: string | null;
+
+  @ApiPropertyOptional(copy(40, 'Newsletter wall heading.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  newsletterHeading?: string | null;
+
+  @ApiPropertyOptional(copy(120, 'Newsletter wall description.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  newsletterDescription?: string | null;
+
+  @ApiPropertyOptional(copy(24, 'Newsletter wall call-to-action button text.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  newsletterCtaText?: string | null;
+
+  @ApiPropertyOptional(copy(40, 'Data wall heading.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  dataHeading?: string | null;
+
+  @ApiPropertyOptional(copy(120, 'Data wall description.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  dataDescription?: string | null;
+
+  @ApiPropertyOptional(copy(24, 'Data wall call-to-action button text.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  dataCtaText?: string | null;
+
+  @ApiPropertyOptional(copy(60, 'Meter notice while free articles are left; `{remaining}` is their number, `{limit}` the allowance.'))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  meterNoticeText?: string | null;
+
+  @ApiPropertyOptional(copy(40, "Meter notice's link to create an account, for a reader not signed in."))
+  @IsOptional()
+  @IsString()
+  @MaxLength(BRANDING_COPY_MAX_CHARS)
+  meterRegisterText?: string | null;
+
   @ApiPropertyOptional({ type: String, nullable: true, description: 'CSS injected into every UI component in `custom` mode; at most 20 KiB of UTF-8.' })
   @IsOptional()
   @IsString()
@@ -123,5 +207,19 @@ export class BrandingConfigurationDto implements BrandingConfiguration {
   @ApiProperty({ type: String, nullable: true }) paywallHeading: string | null;
   @ApiProperty({ type: String, nullable: true }) paywallDescription: string | null;
   @ApiProperty({ type: String, nullable: true }) paywallCtaText: string | null;
+  @ApiProperty({ type: String, nullable: true }) softHeading: string | null;
+  @ApiProperty({ type: String, nullable: true }) softDescription: string | null;
+  @ApiProperty({ type: String, nullable: true }) softCtaText: string | null;
+  @ApiProperty({ type: String, nullable: true }) registrationHeading: string | null;
+  @ApiProperty({ type: String, nullable: true }) registrationDescription: string | null;
+  @ApiProperty({ type: String, nullable: true }) registrationCtaText: string | null;
+  @ApiProperty({ type: String, nullable: true }) newsletterHeading: string | null;
+  @ApiProperty({ type: String, nullable: true }) newsletterDescription: string | null;
+  @ApiProperty({ type: String, nullable: true }) newsletterCtaText: string | null;
+  @ApiProperty({ type: String, nullable: true }) dataHeading: string | null;
+  @ApiProperty({ type: String, nullable: true }) dataDescription: string | null;
+  @ApiProperty({ type: String, nullable: true }) dataCtaText: string | null;
+  @ApiProperty({ type: String, nullable: true }) meterNoticeText: string | null;
+  @ApiProperty({ type: String, nullable: true }) meterRegisterText: string | null;
   @ApiProperty({ type: String, nullable: true }) customCss: string | null;
 }
