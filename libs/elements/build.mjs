@@ -15,6 +15,8 @@ const common = { bundle: true, minify: true, sourcemap: true, target: 'es2021', 
 mkdirSync(out, { recursive: true });
 await build({ ...common, entryPoints: [join(root, 'libs/elements/src/index.ts')], format: 'esm', external: ['lit', 'lit/*'], outfile: join(out, 'index.js') });
 await build({ ...common, entryPoints: [join(root, 'libs/elements/src/classic.ts')], format: 'iife', outfile: join(out, 'elements.js') });
+// The offer code field, outside the budget: only pages running offers load it.
+await build({ ...common, entryPoints: [join(root, 'libs/elements/src/offers.ts')], format: 'iife', outfile: join(out, 'offers.js') });
 const manifest = {
   name: '@gatehouse/elements',
   version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,

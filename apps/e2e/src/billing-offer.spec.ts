@@ -61,7 +61,7 @@ describe('the prices on sale and the offers on them', () => {
     const spring = await offer({ code: 'spring3', name: 'Spring', kind: 'amount', amountOff: 300, currency: 'EUR', duration: 'repeating', durationInMonths: 3, priceIds: [monthly.id] });
     expect(spring).toMatchObject({ code: 'SPRING3', kind: 'amount', amountOff: 300, currency: 'eur', duration: 'repeating', durationInMonths: 3, redemptions: 0, active: true });
 
-    const terms = await system.api('/offers/Spring3', { key: system.publishableKey });
+    const terms = await system.api('/offers?code=Spring3', { key: system.publishableKey });
     expect(terms.status).toBe(200);
     expect(terms.body).toEqual({
       code: 'SPRING3',
@@ -118,13 +118,13 @@ describe('the prices on sale and the offers on them', () => {
       });
 
     await expect(checkout('ONCE-ONLY')).resolves.toMatchObject({ status: 410, body: { code: 'offer_exhausted' } });
-    await expect(system.api('/offers/ONCE-ONLY', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_exhausted' } });
+    await expect(system.api('/offers?code=ONCE-ONLY', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_exhausted' } });
     await expect(checkout('MONTHLY-ONLY', yearly.id)).resolves.toMatchObject({ status: 409, body: { code: 'offer_not_applicable', detail: 'This offer is not for this price.' } });
     await expect(checkout('WELCOME')).resolves.toMatchObject({ status: 409, body: { code: 'offer_not_applicable', detail: 'This offer is for new subscribers only.' } });
     await expect(checkout('NO-SUCH-CODE')).resolves.toMatchObject({ status: 404, body: { code: 'not_found' } });
     clock.advance(2 * 3_600_000);
     await expect(checkout('WEEKEND')).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
-    await expect(system.api('/offers/weekend', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
+    await expect(system.api('/offers?code=weekend', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
     expect(await system.fake.requestsTo('POST', '/v1/checkout/sessions')).toHaveLength(sessionsBefore);
 
     // A trial offer gives its days instead of the price's.
@@ -137,13 +137,13 @@ describe('the prices on sale and the offers on them', () => {
     const mine = await offer({ code: 'MINE', kind: 'percent', percentOff: 15, duration: 'forever' });
     const other = await system.otherPublicationSession();
     const keys = await system.api('/admin/api-keys', { session: other.session, body: { name: 'offers-other' } });
-    const unknown = await system.api('/offers/NOPE-NOPE', { key: keys.body.publishableKey });
-    const foreign = await system.api('/offers/MINE', { key: keys.body.publishableKey });
+    const unknown = await system.api('/offers?code=NOPE-NOPE', { key: keys.body.publishableKey });
+    const foreign = await system.api('/offers?code=MINE', { key: keys.body.publishableKey });
     expect(foreign.status).toBe(404);
     expect({ ...foreign.body, instance: undefined }).toEqual({ ...unknown.body, instance: undefined });
     await expect(system.api(`/admin/offers/${mine.id}`, { session: other.session })).resolves.toMatchObject({ status: 404 });
     await expect(system.api('/admin/offers', { session: other.session })).resolves.toMatchObject({ status: 200, body: { items: [] } });
-    await expect(system.api('/offers/MINE', { key: system.secretKey })).resolves.toMatchObject({ status: 403, body: { code: 'api_key_wrong_kind' } });
+    await expect(system.api('/offers?code=MINE', { key: system.secretKey })).resolves.toMatchObject({ status: 403, body: { code: 'api_key_wrong_kind' } });
 
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ code: 'PCT', kind: 'percent', duration: 'once' }, 'percentOff'],
@@ -161,12 +161,12 @@ describe('the prices on sale and the offers on them', () => {
       expect([answer.status, answer.body.code, answer.body.errors?.[0]?.field]).toEqual([400, 'validation_failed', field]);
     }
     await expect(system.admin('/admin/offers', { body: { name: 'Again', code: 'mine', kind: 'trial', trialDays: 7 } })).resolves.toMatchObject({ status: 409, body: { code: 'conflict' } });
-    await expect(system.api('/offers/a', { key: system.publishableKey })).resolves.toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    await expect(system.api('/offers?code=a', { key: system.publishableKey })).resolves.toMatchObject({ status: 400, body: { code: 'validation_failed' } });
     const listed = await system.admin('/admin/offers?limit=100');
     expect(listed.body.items.filter((o: OfferView) => ['PCT', 'AMT', 'REP', 'TRI', 'PAST', 'PRICE', 'EXTRA'].includes(o.code))).toEqual([]);
 
     const ended = await system.admin(`/admin/offers/${mine.id}`, { method: 'PATCH', body: { active: false } });
     expect(ended.body).toMatchObject({ active: false, code: 'MINE', percentOff: 15 });
-    await expect(system.api('/offers/mine', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
+    await expect(system.api('/offers?code=mine', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
   }, 60_000);
 });

@@ -1,10 +1,13 @@
 export { AuthModal, LoginForm, RegisterForm } from './lib/auth';
 export { ContentLock, InlinePaywall, PaywallModal, StickyBar, type OfferedPrice } from './lib/paywalls';
 import { defineElements } from './lib/define';
+import { defineOfferCode } from './lib/offer-code';
 export { defineElements, ELEMENTS } from './lib/define';
 export { COPY_FIELDS, attributeOf } from './lib/copy';
 export { THEME, resolveTheme } from './lib/theme';
 export { textColorOn, contrastRatio } from './lib/contrast';
 export { MESSAGES, messagesFor, type Messages } from './lib/messages';
+export { OfferCode, defineOfferCode, offerTermsText } from './lib/offer-code';
 
 defineElements();
+defineOfferCode();

@@ -1148,7 +1148,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/offers/{code}": {
+    "/api/v1/offers": {
         parameters: {
             query?: never;
             header?: never;
@@ -13973,11 +13973,11 @@ export interface operations {
     };
     OffersController_terms: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query: {
                 code: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

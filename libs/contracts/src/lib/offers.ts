@@ -90,7 +90,7 @@ export const OfferRequests = {
   /** Offers are immutable but for `active` and `name`: a reader's terms never change under them. */
   UpdateOffer: requestPattern<{ publicationId: string; offerId: string; changes: { active?: boolean; name?: string } }, OfferView>('billing.offers.update'),
   /**
-   * A reader looks a code up: 404 not_found for an unknown code (or one of another publication, or
+   * A reader looks a code up (`GET /api/v1/offers?code=`): 404 not_found for an unknown code (or one of another publication, or
    * not started yet), 410 offer_expired / offer_exhausted for one that cannot be redeemed any more.
    */
   FindOfferTerms: requestPattern<{ publicationId: string; code: string }, OfferTerms>('billing.offers.terms'),

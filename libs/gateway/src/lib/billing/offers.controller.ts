@@ -6,7 +6,7 @@ import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
-import { CreateOfferDto, OfferCodeParamDto, OfferPageDto, OfferTermsDto, OfferViewDto, UpdateOfferDto } from './dtos/offers.dto';
+import { CreateOfferDto, OfferCodeQueryDto, OfferPageDto, OfferTermsDto, OfferViewDto, UpdateOfferDto } from './dtos/offers.dto';
 
 @ApiTags('admin offers')
 @Controller('admin/offers')
@@ -62,7 +62,7 @@ export class AdminOffersController {
 export class OffersController {
   constructor(private readonly bus: BusClient) {}
 
-  @Get(':code')
+  @Get()
   @Auth('publishable')
   @RateLimit('offer-code')
   @ApiOperation({
@@ -73,7 +73,7 @@ export class OffersController {
   @ApiResponse({ status: 400, description: '`validation_failed`: not a code (3 to 40 letters, digits, - or _)' })
   @ApiResponse({ status: 404, description: '`not_found`: no such offer' })
   @ApiResponse({ status: 410, description: '`offer_expired`: it ended; `offer_exhausted`: it was redeemed as often as it may be' })
-  terms(@Caller() caller: Principal, @Param() params: OfferCodeParamDto): Promise<OfferTerms> {
-    return this.bus.request(OfferRequests.FindOfferTerms, { publicationId: keyPublicationOf(caller), code: params.code });
+  terms(@Caller() caller: Principal, @Query() query: OfferCodeQueryDto): Promise<OfferTerms> {
+    return this.bus.request(OfferRequests.FindOfferTerms, { publicationId: keyPublicationOf(caller), code: query.code });
   }
 }

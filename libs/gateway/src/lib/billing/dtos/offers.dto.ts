@@ -118,7 +118,7 @@ export class UpdateOfferDto {
   active?: boolean;
 }
 
-export class OfferCodeParamDto {
+export class OfferCodeQueryDto {
   @ApiProperty({ example: 'SPRING3' })
   @Matches(CODE_RULE, CODE_MESSAGE)
   code: string;

@@ -1,0 +1,129 @@
+import type { OfferTerms, OfferedPriceView } from '@gatehouse/contracts';
+import { errorOf, offeredPrices, whenSdk } from './sdk';
+
+/*
+ * Offers on the reader's side (docs/elements.md): `<gatehouse-offer-code>`, the code field a
+ * paywall's plans show when the page loads /sdk/v1/offers.js, and the terms it shows for the
+ * chosen plan ("€3 a month for 3 months, then €6"). It lives in its own script, outside the
+ * elements' size budget, and needs no framework: plain DOM in a shadow root.
+ */
+
+type Price = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval' | 'trialDays'>;
+
+const money = (minorUnits: number, currency: string): string =>
+  new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minorUnits % 100 === 0 ? 0 : 2 }).format(minorUnits / 100);
+
+const per: Record<string, string> = { month: ' a month', year: ' a year', lifetime: '' };
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/** What an offer makes of a price, in words: "€3 a month for 3 months, then €6". Null when it is not for that price. */
+export function offerTermsText(terms: OfferTerms, price: Price): string | null {
+  if (terms.priceIds.length > 0 && !terms.priceIds.includes(price.id)) return null;
+  if (terms.kind === 'amount' && terms.currency !== price.currency) return null;
+  const full = money(price.unitAmount, price.currency);
+  const every = per[price.interval] ?? '';
+  let text: string;
+  if (terms.kind === 'trial') {
+    if (price.interval === 'lifetime') return null;
+    text = `${plural(terms.trialDays ?? 0, 'day')} free, then ${full}${every}`;
+  } else {
+    const off = terms.kind === 'percent' ? Math.round((price.unitAmount * (terms.percentOff ?? 0)) / 100) : (terms.amountOff ?? 0);
+    const reduced = money(Math.max(0, price.unitAmount - off), price.currency);
+    const first = price.interval === 'year' ? 'the first year' : 'the first month';
+    if (price.interval === 'lifetime') text = `${reduced} instead of ${full}`;
+    else if (terms.duration === 'forever') text = `${reduced}${every} instead of ${full}`;
+    else if (terms.duration === 'repeating' && price.interval === 'month') text = `${reduced} a month for ${plural(terms.durationInMonths ?? 1, 'month')}, then ${full}`;
+    else text = `${reduced} for ${first}, then ${full}${every}`;
+  }
+  return `${terms.name}: ${text}.${terms.newCustomersOnly ? ' For new subscribers.' : ''}`;
+}
+
+const REFUSALS: Record<string, string> = {
+  not_found: 'This code is not valid.',
+  offer_expired: 'This offer has ended.',
+  offer_exhausted: 'This offer is no longer available.',
+  validation_failed: 'This code is not valid.',
+};
+
+const STYLE = `:host{display:block;margin-top:.75rem;font:inherit}
+.row{display:flex;gap:.5rem}
+input{flex:1;min-width:0;font:inherit;padding:.5rem .625rem;border:1px solid #94a3b8;border-radius:var(--gatehouse-radius,8px)}
+button{font:inherit;padding:.5rem .875rem;border:1px solid var(--gatehouse-primary,#6c5ce7);color:var(--gatehouse-primary,#6c5ce7);background:#fff;border-radius:var(--gatehouse-radius,8px);cursor:pointer}
+label{display:block;font-size:.875em;margin-bottom:.25rem}
+p{margin:.5rem 0 0;font-size:.875em}
+p[data-tone=refused]{color:#b91c1c}`;
+
+/** `<gatehouse-offer-code>`: inside a paywall's plans form, a code field whose offer applies to the checkout. */
+export class OfferCode extends HTMLElement {
+  private readonly input: HTMLInputElement;
+  private readonly status: HTMLParagraphElement;
+  private terms: OfferTerms | null = null;
+  private readonly onPlanChange = () => void this.show();
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = `<style>${STYLE}</style><div part="offer-code"><label for="code">Offer code</label><div class="row"><input id="code" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="40"><button type="button" part="offer-apply">Apply</button></div><p role="status" aria-live="polite" part="offer-terms"></p></div>`;
+    this.input = root.querySelector('input') as HTMLInputElement;
+    this.status = root.querySelector('p') as HTMLParagraphElement;
+    (root.querySelector('button') as HTMLButtonElement).addEventListener('click', () => void this.apply());
+    this.input.addEventListener('keydown', (event) => {
+      // Enter applies the code rather than submitting the plans form around it.
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      void this.apply();
+    });
+  }
+
+  connectedCallback(): void {
+    this.closest('form')?.addEventListener('change', this.onPlanChange);
+    void whenSdk().then((sdk) => {
+      // A code from the page's link (`?offer=`) is applied at once.
+      if (sdk.offerCode && !this.input.value) {
+        this.input.value = sdk.offerCode;
+        void this.apply();
+      }
+    });
+  }
+
+  disconnectedCallback(): void {
+    this.closest('form')?.removeEventListener('change', this.onPlanChange);
+  }
+
+  /** Looks the code up; a valid one is what the next checkout redeems. */
+  async apply(): Promise<void> {
+    const sdk = await whenSdk();
+    const code = this.input.value.trim();
+    this.terms = null;
+    sdk.offerCode = undefined;
+    if (!code) return this.say('', 'neutral');
+    this.say('Checking the code…', 'neutral');
+    try {
+      this.terms = await sdk.getOffer(code);
+      await this.show();
+    } catch (err) {
+      this.say(REFUSALS[errorOf(err).code ?? ''] ?? 'The code could not be checked. Try again.', 'refused');
+    }
+  }
+
+  private async show(): Promise<void> {
+    if (!this.terms) return;
+    const form = this.closest('form');
+    const chosen = form ? new FormData(form).get('priceId') : null;
+    const price = (await offeredPrices()).find((p) => p.id === chosen);
+    const text = price ? offerTermsText(this.terms, price) : null;
+    // Only an offer for the chosen plan goes to the checkout; another plan may take it again.
+    (await whenSdk()).offerCode = text ? this.terms.code : undefined;
+    this.say(text ?? 'This code is not for the chosen plan.', text ? 'applied' : 'refused');
+  }
+
+  private say(text: string, tone: 'neutral' | 'applied' | 'refused'): void {
+    this.status.textContent = text;
+    this.status.dataset['tone'] = tone;
+  }
+}
+
+/** Registers `<gatehouse-offer-code>` unless a page did already. */
+export function defineOfferCode(): void {
+  if (!customElements.get('gatehouse-offer-code')) customElements.define('gatehouse-offer-code', OfferCode);
+}
