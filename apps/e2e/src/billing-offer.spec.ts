@@ -169,4 +169,19 @@ describe('the prices on sale and the offers on them', () => {
     expect(ended.body).toMatchObject({ active: false, code: 'MINE', percentOff: 15 });
     await expect(system.api('/offers?code=mine', { key: system.publishableKey })).resolves.toMatchObject({ status: 410, body: { code: 'offer_expired' } });
   }, 60_000);
+
+  it('lets an experiment variant carry an offer: the visitors it is assigned to get the code with the paywall, and a code that cannot be redeemed is refused', async () => {
+    await offer({ code: 'TRY-PRICE', kind: 'percent', percentOff: 30, duration: 'once' });
+    const paywall = await system.paywall({ name: 'Offer experiment', type: 'hard', match: { include: ['/offer-test/**'] } });
+    const experiment = (variants: unknown[]) => system.admin('/admin/experiments', { body: { name: 'Price test', paywallId: paywall.id, variants } });
+
+    const refused = await experiment([{ name: 'A', weight: 50 }, { name: 'B', weight: 50, overrides: { offerCode: 'NO-SUCH' } }]);
+    expect([refused.status, refused.body.errors]).toEqual([400, [{ field: 'variants[1].overrides.offerCode', message: 'is not an offer of this publication that can be redeemed now' }]]);
+
+    const created = await experiment([{ name: 'Full price', weight: 0 }, { name: 'Discount', weight: 100, overrides: { offerCode: 'try-price' } }]);
+    expect(created.status).toBe(201);
+    expect((await system.admin(`/admin/experiments/${created.body.id}/start`, { method: 'POST' })).status).toBe(200);
+    const decision = await system.decision('/offer-test/story', { userId: 'offer-visitor' });
+    expect(decision).toMatchObject({ granted: false, paywallRule: { paywallId: paywall.id, offerCode: 'TRY-PRICE' }, experiment: { experimentId: created.body.id, variantId: created.body.variants[1].id } });
+  }, 60_000);
 });

@@ -3081,6 +3081,11 @@ export interface components {
             config?: Record<string, unknown>;
             /** @description Merged over the paywall's copy. */
             copy?: components["schemas"]["PaywallCopyDto"];
+            /**
+             * @description An offer's code: the paywall offers it to the variant's visitors (`paywallRule.offerCode`). It must be an offer of the publication that can be redeemed now.
+             * @example SPRING3
+             */
+            offerCode?: string;
             /** @enum {string} */
             presentation?: "modal" | "inline" | "sticky_bar" | "content_lock";
         };

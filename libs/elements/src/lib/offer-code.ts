@@ -78,9 +78,10 @@ export class OfferCode extends HTMLElement {
   connectedCallback(): void {
     this.closest('form')?.addEventListener('change', this.onPlanChange);
     void whenSdk().then((sdk) => {
-      // A code from the page's link (`?offer=`) is applied at once.
-      if (sdk.offerCode && !this.input.value) {
-        this.input.value = sdk.offerCode;
+      // A code from the page's link (`?offer=`), or the one the reader's experiment variant carries, is applied at once.
+      const code = sdk.offerCode ?? sdk.lastAccess?.paywallRule?.offerCode;
+      if (code && !this.input.value) {
+        this.input.value = code;
         void this.apply();
       }
     });
