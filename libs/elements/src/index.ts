@@ -7,7 +7,8 @@ export { COPY_FIELDS, attributeOf } from './lib/copy';
 export { THEME, resolveTheme } from './lib/theme';
 export { textColorOn, contrastRatio } from './lib/contrast';
 export { MESSAGES, messagesFor, type Messages } from './lib/messages';
-export { OfferCode, defineOfferCode, offerTermsText } from './lib/offer-code';
+export { OfferCode, defineOfferCode } from './lib/offer-code';
+export { offerTermsText } from './lib/offer-terms';
 
 defineElements();
 defineOfferCode();
