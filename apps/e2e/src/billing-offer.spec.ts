@@ -144,6 +144,9 @@ describe('the prices on sale and the offers on them', () => {
     await expect(system.api(`/admin/offers/${mine.id}`, { session: other.session })).resolves.toMatchObject({ status: 404 });
     await expect(system.api('/admin/offers', { session: other.session })).resolves.toMatchObject({ status: 200, body: { items: [] } });
     await expect(system.api('/offers?code=MINE', { key: system.secretKey })).resolves.toMatchObject({ status: 403, body: { code: 'api_key_wrong_kind' } });
+    // Codes cannot be found by trying: 30 look-ups a minute per key and address (two are spent above).
+    const lookups = await Promise.all(Array.from({ length: 29 }, (_, i) => system.api(`/offers?code=GUESS-${i}`, { key: keys.body.publishableKey })));
+    expect(lookups.map((answer) => answer.status).sort()).toEqual([...Array(28).fill(404), 429]);
 
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ code: 'PCT', kind: 'percent', duration: 'once' }, 'percentOff'],
