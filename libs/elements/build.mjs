@@ -32,6 +32,8 @@ for (const source of readdirSync(locales).filter((name) => name.endsWith('.ts'))
 const define = { GATEHOUSE_LOCALE_FILES: JSON.stringify(files) };
 await build({ ...common, define, entryPoints: [join(root, 'libs/elements/src/index.ts')], format: 'esm', external: ['lit', 'lit/*'], outfile: join(out, 'index.js') });
 await build({ ...common, define, entryPoints: [join(root, 'libs/elements/src/classic.ts')], format: 'iife', outfile: join(out, 'elements.js') });
+// The offer code field, outside the budget: only pages running offers load it.
+await build({ ...common, entryPoints: [join(root, 'libs/elements/src/offers.ts')], format: 'iife', outfile: join(out, 'offers.js') });
 const manifest = {
   name: '@gatehouse/elements',
   version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,

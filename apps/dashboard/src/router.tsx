@@ -83,6 +83,7 @@ const routeTree = rootRoute.addChildren([
     editableScreen('segments', () => import('./screens/segments'), 'SegmentsScreen'),
     screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
+    screen('offers', () => import('./screens/offers'), 'OffersScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),

@@ -177,6 +177,14 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin(`/admin/prices/${price.body.id}`));
     await ok(200, admin(`/admin/prices/${spare.body.id}`, { method: 'PATCH', body: { active: false } }));
     await ok(204, admin(`/admin/prices/${spare.body.id}`, { method: 'DELETE' }));
+    const offer = await ok(201, admin('/admin/offers', { body: { code: 'SPRING3', name: 'Spring', kind: 'amount', amountOff: 300, currency: 'eur', duration: 'repeating', durationInMonths: 3, priceIds: [price.body.id], maxRedemptions: 10 } }));
+    await ok(200, admin('/admin/offers'));
+    await ok(200, admin(`/admin/offers/${offer.body.id}`));
+    await ok(200, api('/offers?code=spring3', { key: pk }));
+    await ok(404, api('/offers?code=NOPE-NOPE', { key: pk }));
+    await ok(409, admin('/admin/offers', { body: { code: 'spring3', name: 'Again', kind: 'trial', trialDays: 7 } }));
+    await ok(200, admin(`/admin/offers/${offer.body.id}`, { method: 'PATCH', body: { active: false } }));
+    await ok(410, api('/offers?code=spring3', { key: pk }));
     const unsold = await ok(201, admin('/admin/products', { body: { name: 'Unsold' } }));
     await ok(204, admin(`/admin/products/${unsold.body.id}`, { method: 'DELETE' }));
     await ok(200, admin('/admin/processor'));

@@ -254,6 +254,7 @@ describe('the stats view: access and billing composed by admin', () => {
               : { baselineVariantId: baseline.id, zScore: expect.closeTo(test.zScore, 6), pValue: expect.closeTo(test.pValue, 6), significant: test.pValue < 0.05 },
         };
       }),
+      offers: [],
     };
   }
 
@@ -294,6 +295,7 @@ describe('the stats view: access and billing composed by admin', () => {
       series: expected(range, experiment.variants[0].id).series.map((bucket) => ({ ...bucket, ...funnel(zero()), newSubscriptions: 0, cancelledSubscriptions: 0 })),
       paywalls: [],
       variants: [],
+      offers: [],
     });
   });
 

@@ -191,6 +191,12 @@ export const api = {
       data(client.POST('/api/v1/admin/products/{id}/prices', { ...byId(productId), body })),
     setPriceActive: (id: string, active: boolean) => data(client.PATCH('/api/v1/admin/prices/{id}', { ...byId(id), body: { active } })),
   },
+  offers: {
+    list: () => all('/api/v1/admin/offers'),
+    get: (id: string) => data(client.GET('/api/v1/admin/offers/{id}', byId(id))),
+    create: (body: BodyOf<'/api/v1/admin/offers', 'post'>) => data(client.POST('/api/v1/admin/offers', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/offers/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/offers/{id}', { ...byId(id), body })),
+  },
   processor: {
     get: () => data(client.GET('/api/v1/admin/processor')),
     save: (body: BodyOf<'/api/v1/admin/processor', 'put'>) => data(client.PUT('/api/v1/admin/processor', { body })),

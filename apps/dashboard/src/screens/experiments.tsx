@@ -26,6 +26,7 @@ const variantSchema = z.object({
   presentation: z.string(),
   heading: z.string().max(200),
   ctaText: z.string().max(100),
+  offerCode: z.string().regex(/^([A-Za-z0-9_-]{3,40})?$/, 'An offer code, or empty.'),
 });
 const experimentSchema = z
   .object({
@@ -46,7 +47,11 @@ function toDraft(form: ExperimentForm): ExperimentDraft {
         ...(v.id ? { id: v.id } : {}),
         name: v.name,
         weight: Number(v.weight),
-        overrides: { ...(v.presentation ? { presentation: v.presentation as PaywallPresentation } : {}), ...(Object.keys(copy).length > 0 ? { copy } : {}) },
+        overrides: {
+          ...(v.presentation ? { presentation: v.presentation as PaywallPresentation } : {}),
+          ...(Object.keys(copy).length > 0 ? { copy } : {}),
+          ...(v.offerCode ? { offerCode: v.offerCode } : {}),
+        },
       };
     }),
   };
@@ -197,6 +202,7 @@ const toFormVariant = (v: ExperimentVariant) => ({
   presentation: v.overrides.presentation ?? '',
   heading: v.overrides.copy?.heading ?? '',
   ctaText: v.overrides.copy?.ctaText ?? '',
+  offerCode: v.overrides.offerCode ?? '',
 });
 
 /** A new experiment, or (with `experimentId`) a draft loaded afresh by id: its name and variants change until it starts. */
@@ -220,8 +226,8 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
       name: '',
       paywallId: paywalls[0]?.id ?? '',
       variants: [
-        { name: 'A', weight: '50', presentation: '', heading: '', ctaText: '' },
-        { name: 'B', weight: '50', presentation: '', heading: '', ctaText: '' },
+        { name: 'A', weight: '50', presentation: '', heading: '', ctaText: '', offerCode: '' },
+        { name: 'B', weight: '50', presentation: '', heading: '', ctaText: '', offerCode: '' },
       ],
     },
   });
@@ -241,7 +247,7 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
   const errors = form.formState.errors;
 
   return (
-    <Dialog wide open onOpenChange={(open) => !open && onClose()} title={experiment ? `Edit ${experiment.name}` : 'New experiment'} description="Variants override the paywall’s presentation and copy; empty fields keep the paywall’s own.">
+    <Dialog wide open onOpenChange={(open) => !open && onClose()} title={experiment ? `Edit ${experiment.name}` : 'New experiment'} description="Variants override the paywall’s presentation and copy, and may offer an offer’s code; empty fields keep the paywall’s own.">
       <form className="space-y-4" onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" error={errors.name?.message}>{(control) => <Input {...control} {...form.register('name')} />}</Field>
@@ -261,7 +267,7 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
             return (
               <fieldset key={field.id} className="min-w-0 rounded-md border border-slate-200 px-3 pb-3">
                 <legend className="px-1 text-sm font-medium">Variant {n}</legend>
-                <div className="grid gap-2 sm:grid-cols-[1fr_5rem_10rem] sm:items-end lg:grid-cols-[1fr_5rem_10rem_1fr_1fr_auto]">
+                <div className="grid gap-2 sm:grid-cols-[1fr_5rem_10rem] sm:items-end lg:grid-cols-[1fr_5rem_10rem_1fr_1fr_7rem_auto]">
                   <RowField label="Name">
                     <Input aria-label={`Variant ${n} name`} {...form.register(`variants.${index}.name`)} aria-invalid={Boolean(rowErrors?.name)} />
                   </RowField>
@@ -280,6 +286,9 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
                   <RowField label="Button text">
                     <Input aria-label={`Variant ${n} button text`} placeholder="As the paywall" {...form.register(`variants.${index}.ctaText`)} />
                   </RowField>
+                  <RowField label="Offer code">
+                    <Input aria-label={`Variant ${n} offer code`} placeholder="None" {...form.register(`variants.${index}.offerCode`)} aria-invalid={Boolean(rowErrors?.offerCode)} />
+                  </RowField>
                   <Button size="sm" variant="ghost" disabled={variants.fields.length <= 2} onClick={() => variants.remove(index)} aria-label={`Remove variant ${n}`}>Remove</Button>
                 </div>
               </fieldset>
@@ -289,7 +298,7 @@ function ExperimentEditor({ paywalls, experiment, onClose }: { paywalls: Array<{
             Weights add up to {total} %{total === 100 ? '.' : ` — they must add up to 100 (${total < 100 ? `${100 - total} to go` : `${total - 100} too many`}).`}
           </p>
           {(errors.variants?.message ?? errors.variants?.root?.message) && <p className="text-xs font-medium text-red-700">{errors.variants?.message ?? errors.variants?.root?.message}</p>}
-          <Button size="sm" variant="secondary" onClick={() => variants.append({ name: String.fromCharCode(65 + variants.fields.length), weight: '0', presentation: '', heading: '', ctaText: '' })}>
+          <Button size="sm" variant="secondary" onClick={() => variants.append({ name: String.fromCharCode(65 + variants.fields.length), weight: '0', presentation: '', heading: '', ctaText: '', offerCode: '' })}>
             Add variant
           </Button>
         </fieldset>

@@ -22,6 +22,7 @@ const AREAS = [
   { to: '/segments', label: 'Segments' },
   { to: '/experiments', label: 'Experiments' },
   { to: '/catalog', label: 'Catalog' },
+  { to: '/offers', label: 'Offers' },
   { to: '/customers', label: 'Customers' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },

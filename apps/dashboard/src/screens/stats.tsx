@@ -135,6 +135,7 @@ function StatsView({ stats }: { stats: Stats }) {
         rows={stats.variants.map((v) => [v.experimentName ?? v.experimentId, v.variantName ?? v.variantId, v.shown, v.checkouts, rate(v.checkoutRate)])}
         file="per-variant.csv"
       />
+      <TableCard title="Per offer" header={['Offer code', 'Redemptions']} rows={stats.offers.map((o) => [o.code, o.redemptions])} file="per-offer.csv" />
     </div>
   );
 }

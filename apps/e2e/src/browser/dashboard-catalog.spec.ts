@@ -80,6 +80,43 @@ describe('dashboard: catalog and processor', () => {
     await row.getByText('withdrawn').waitFor();
   });
 
+  it('creates an offer on the price: its terms and limits are listed, its coupon and promotion code are made at the processor, and it can be ended', async () => {
+    await page.getByRole('link', { name: 'Offers' }).click();
+    await page.getByRole('button', { name: 'Create your first offer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New offer' });
+    await dialog.getByLabel('Code').fill('spring3');
+    await dialog.getByLabel('Kind').selectOption('amount');
+    await dialog.getByLabel('Amount off each payment').fill('3');
+    await dialog.getByLabel('For how long').selectOption('repeating');
+    await dialog.getByLabel('Months').fill('3');
+    await dialog.getByLabel(/Digital access €9\.50/).check();
+    await dialog.getByLabel('Redemptions at most (optional)').fill('100');
+    await dialog.getByRole('button', { name: 'Create offer' }).click();
+    await dialog.getByText('Name the offer: readers see it.').waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill('Spring: €3 for 3 months');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Create offer' }).click();
+
+    const row = page.getByRole('row', { name: /SPRING3/ });
+    await row.getByText('€3.00 off for 3 months').waitFor();
+    await row.getByText('Digital access €9.50; at most 100 redemptions').waitFor();
+    await row.getByText('0 of 100').waitFor();
+    await row.getByRole('button', { name: 'Details of SPRING3' }).click();
+    await row.getByText('?offer=SPRING3', { exact: false }).first().waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-offers');
+    const [coupon] = await fake.requestsTo('POST', '/v1/coupons');
+    expect(coupon.body).toMatchObject({ amount_off: '300', currency: 'eur', duration: 'repeating', duration_in_months: '3' });
+    const [promotionCode] = await fake.requestsTo('POST', '/v1/promotion_codes');
+    expect(promotionCode.body).toMatchObject({ code: 'SPRING3', max_redemptions: '100' });
+
+    await row.getByRole('button', { name: 'End SPRING3' }).click();
+    await row.getByText('ended').waitFor();
+    const [offer] = (await system.api('/admin/offers', { session })).body.items;
+    expect(offer).toMatchObject({ code: 'SPRING3', active: false });
+    await page.getByRole('link', { name: 'Catalog' }).click();
+  });
+
   it('edits the product loaded by id, shows a price by id, deactivates the product, and deletes the price and the product', async () => {
     const [stored] = (await system.api('/admin/products', { session })).body.items;
     const [price] = (await system.api(`/admin/products/${stored.id}/prices`, { session })).body.items;

@@ -292,6 +292,46 @@ describe('the browser SDK on a publisher page', () => {
   );
 
   it(
+    'an offer in the paywall: its link fills the code in, a typed code shows its terms for the plan, and checkout completes at the processor with the discount',
+    async () => {
+      await system.paywall({ name: 'Premium', type: 'hard', presentation: 'inline', match: { include: ['/premium/**'] } });
+      const created = await system.admin('/admin/offers', {
+        body: { code: 'HALF3', name: 'Spring offer', kind: 'amount', amountOff: 450, currency: 'eur', duration: 'repeating', durationInMonths: 3, priceIds: [priceId] },
+      });
+      expect(created.status).toBe(201);
+      const terms = 'Spring offer: €4.50 a month for 3 months, then €9.';
+
+      const linked = await open('/premium/story?elements&offer=half3');
+      const field = linked.getByLabel('Offer code');
+      await linked.getByText(terms).waitFor({ timeout: 30_000 });
+      expect(await field.inputValue()).toBe('half3');
+      await linked.close();
+
+      const page = await open('/premium/other?elements');
+      await page.getByLabel('Offer code').fill('NOPE-NOPE');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('This code is not valid.').waitFor();
+      await page.getByLabel('Offer code').fill('half3');
+      await page.getByLabel('Offer code').press('Enter');
+      await page.getByText(terms).waitFor();
+      await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+
+      await page.waitForURL((url) => url.toString().startsWith(`${system.fake.url}/checkout/cs_`), { timeout: 30_000 });
+      await expect(page.locator('#promotion-code').textContent()).resolves.toBe('HALF3');
+      await expect(page.locator('#amount-total').textContent()).resolves.toBe('450 eur');
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await page.waitForURL((url) => url.toString().startsWith(site.url('/premium/other')), { timeout: 30_000 });
+      const [subscription] = await eventually(async () => {
+        const mine = (await system.api(`/subscriptions/me?customerId=${readerId}`, { key: system.secretKey })).body.subscriptions;
+        return mine.some((s: { offer?: unknown }) => s.offer) ? mine : undefined;
+      });
+      expect(subscription).toMatchObject({ status: 'active', offer: { offerId: created.body.id, code: 'HALF3' } });
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
     'with the service stopped, failMode decides: open grants, closed denies, and both report the error',
     async () => {
       const [open_, closed] = await Promise.all([open('/members/story?failMode=open'), open('/members/story?failMode=closed')]);

@@ -65,6 +65,11 @@ export class FakeProcessorProcess {
     return (await this.requests()).filter((r) => r.method === method && (prefix ? r.path.startsWith(prefix) : r.path === path));
   }
 
+  /** Every event the processor recorded, oldest first. */
+  events(): Promise<ProcessorEvent[]> {
+    return this.control('GET', '/events');
+  }
+
   failNext(rule: { method?: string; path: string; status?: number; times?: number }): Promise<unknown> {
     return this.control('POST', '/failures', rule);
   }

@@ -13,7 +13,8 @@ export interface PageRecord {
  * A publisher's site on its own origin, `http://127.0.0.1:<port>` (127.0.0.1 being one of the
  * publication's domains), whose every page carries nothing but the SDK's script tag pointing at
  * the gateway on `http://localhost:<port>`, a second origin, and a few listeners queued on
- * `window.gatehouse` before the script loads. `?failMode=closed` sets the tag's fail mode.
+ * `window.gatehouse` before the script loads. `?failMode=closed` sets the tag's fail mode;
+ * `?elements` adds the web components with the offer code field and an inline paywall.
  */
 export class PublisherSite {
   private constructor(
@@ -27,6 +28,9 @@ export class PublisherSite {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/favicon.ico') return void res.writeHead(404).end();
       const failMode = url.searchParams.get('failMode') === 'closed' ? 'closed' : 'open';
+      const elements = url.searchParams.has('elements')
+        ? `<script src="${sdkOrigin}/sdk/v1/elements.js" async></script><script src="${sdkOrigin}/sdk/v1/offers.js" async></script>`
+        : '';
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(`<!doctype html>
 <html lang="en">
 <head>
@@ -40,8 +44,9 @@ export class PublisherSite {
     gatehouse.push(['onAuthChange', function (session) { record.auth.push(session ? session.customer.email : null); }]);
   </script>
   <script src="${sdkOrigin}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" data-fail-mode="${failMode}" async></script>
+  ${elements}
 </head>
-<body><main><h1>An article at ${url.pathname}</h1><p>Words worth paying for.</p></main></body>
+<body><main><h1>An article at ${url.pathname}</h1><p>Words worth paying for.</p>${elements ? '<gatehouse-inline-paywall></gatehouse-inline-paywall>' : ''}</main></body>
 </html>`);
     });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

@@ -159,6 +159,8 @@ export interface VariantOverrides {
   presentation?: PaywallPresentation;
   /** Merged over the paywall's copy (shallow). */
   copy?: PaywallCopy;
+  /** An offer's code (billing's offers, docs/billing.md): the paywall offers it to the variant's visitors. */
+  offerCode?: string;
 }
 
 export interface ExperimentVariant {
@@ -275,6 +277,8 @@ export type PaywallRule = PaywallSettings & {
   name: string;
   presentation: PaywallPresentation;
   copy: PaywallCopy | null;
+  /** The offer code the assigned experiment variant carries, when it carries one. */
+  offerCode?: string;
 };
 
 export interface MeterState {

@@ -109,6 +109,8 @@ export interface CheckoutRequest {
   variantId?: string;
   /** The paywall that led to the checkout, carried into `experiment.converted`. */
   paywallId?: string;
+  /** An offer's code (case-insensitive): its discount or trial applies at the processor. */
+  offerCode?: string;
 }
 
 export interface CheckoutSessionView {
@@ -148,6 +150,14 @@ export interface BillingStats {
   mrr: Array<{ currency: string; amount: number }>;
   /** Checkouts completed within the range that carried an experiment variant. */
   checkoutsByVariant: Array<{ experimentId: string; variantId: string; checkouts: number }>;
+  /** Subscriptions started with an offer within the range, per offer. */
+  offerRedemptions: OfferRedemptions[];
+}
+
+export interface OfferRedemptions {
+  offerId: string;
+  code: string;
+  redemptions: number;
 }
 
 export const BillingRequests = {

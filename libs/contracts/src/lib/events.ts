@@ -1,3 +1,4 @@
+import type { RedeemedOffer } from './offers';
 import { changeNotice, eventType } from './patterns';
 
 /*
@@ -20,6 +21,8 @@ export interface SubscriptionEventData {
   cancelAtPeriodEnd: boolean;
   trialStart: string | null;
   trialEnd: string | null;
+  /** Present when the subscription was started with an offer's code. */
+  offer?: RedeemedOffer;
 }
 
 export interface InvoiceEventData {

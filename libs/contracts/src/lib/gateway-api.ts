@@ -289,6 +289,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication's offers, newest first, cursor paginated, with how often each was redeemed. */
+        get: operations["AdminOffersController_list"];
+        put?: never;
+        /** Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates and new customers. With processor settings saved, its coupon and promotion code are made at the processor too. */
+        post: operations["AdminOffersController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/offers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One offer. */
+        get: operations["AdminOffersController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename an offer, or end it (`active: false`) and bring it back. Its terms never change: a reader's offer stays what it said. */
+        patch: operations["AdminOffersController_update"];
+        trace?: never;
+    };
     "/api/v1/admin/paywalls": {
         parameters: {
             query?: never;
@@ -1112,6 +1148,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410). 30 look-ups a minute per key and address. */
+        get: operations["OffersController_terms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/prices": {
         parameters: {
             query?: never;
@@ -1359,6 +1412,11 @@ export interface components {
              */
             experimentId?: string;
             /**
+             * @description An offer's code (case-insensitive): its discount or trial applies at the processor.
+             * @example SPRING3
+             */
+            offerCode?: string;
+            /**
              * Format: uuid
              * @description The paywall that led here, carried into `experiment.converted`.
              */
@@ -1503,6 +1561,60 @@ export interface components {
             /** Format: uuid */
             paywallId: string;
             variants: components["schemas"]["ExperimentVariantDto"][];
+        };
+        CreateOfferDto: {
+            /** @description For `amount`: minor units off each discounted invoice. */
+            amountOff?: number;
+            /**
+             * @description What readers type; case-insensitive, stored upper case, unique in the publication.
+             * @example SPRING3
+             */
+            code: string;
+            /**
+             * @description For `amount`: the currency of its prices.
+             * @example eur
+             */
+            currency?: string;
+            /**
+             * @description For a discount: the first invoice, `durationInMonths` months, or for good.
+             * @enum {string}
+             */
+            duration?: "once" | "repeating" | "forever";
+            /** @description For a `repeating` discount. */
+            durationInMonths?: number;
+            /**
+             * Format: date-time
+             * @description From it on, the code is refused with `offer_expired`.
+             */
+            endsAt?: string | null;
+            /**
+             * @description `percent` or `amount` off (an introductory price is an amount off for some months), or a `trial` of `trialDays`.
+             * @enum {string}
+             */
+            kind: "percent" | "amount" | "trial";
+            /** @description How many subscriptions may start with it; null: no limit. */
+            maxRedemptions?: number | null;
+            /**
+             * @description Shown to readers beside the terms.
+             * @example Spring: €3 for 3 months
+             */
+            name: string;
+            /**
+             * @description Refused to a customer who had any subscription of the publication.
+             * @default false
+             */
+            newCustomersOnly?: boolean;
+            /** @description For `percent`. */
+            percentOff?: number;
+            /** @description The prices it applies to; empty (the default): every price. */
+            priceIds?: string[];
+            /**
+             * Format: date-time
+             * @description Before it, the code is unknown to readers.
+             */
+            startsAt?: string | null;
+            /** @description For `trial`: free days, instead of the price's own. */
+            trialDays?: number;
         };
         CreatePaywallDto: {
             /**
@@ -2082,6 +2194,74 @@ export interface components {
              */
             unitAmount: number;
         };
+        OfferPageDto: {
+            items: components["schemas"]["OfferViewDto"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        OfferRedemptionsDto: {
+            /** @example SPRING3 */
+            code: string;
+            /** Format: uuid */
+            offerId: string;
+            /** @description Subscriptions started with the offer within the range. */
+            redemptions: number;
+        };
+        OfferTermsDto: {
+            /** @description Minor units. */
+            amountOff: number | null;
+            /** @example SPRING3 */
+            code: string;
+            currency: string | null;
+            /** @enum {string|null} */
+            duration: "once" | "repeating" | "forever" | null;
+            durationInMonths: number | null;
+            /** Format: date-time */
+            endsAt: string | null;
+            /** @enum {string} */
+            kind: "percent" | "amount" | "trial";
+            /** @example Spring: €3 for 3 months */
+            name: string;
+            newCustomersOnly: boolean;
+            percentOff: number | null;
+            /** @description Empty: every price. */
+            priceIds: string[];
+            trialDays: number | null;
+        };
+        OfferViewDto: {
+            active: boolean;
+            /** @description Minor units. */
+            amountOff: number | null;
+            /** @example SPRING3 */
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string | null;
+            /** @enum {string|null} */
+            duration: "once" | "repeating" | "forever" | null;
+            durationInMonths: number | null;
+            /** Format: date-time */
+            endsAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "percent" | "amount" | "trial";
+            maxRedemptions: number | null;
+            /** @example Spring: €3 for 3 months */
+            name: string;
+            newCustomersOnly: boolean;
+            percentOff: number | null;
+            /** @description Empty: every price. */
+            priceIds: string[];
+            /** @description Subscriptions started with it. */
+            redemptions: number;
+            /** Format: date-time */
+            startsAt: string | null;
+            trialDays: number | null;
+        };
         PasswordResetConfirmDto: {
             /**
              * @description 8 to 72 bytes of UTF-8.
@@ -2308,7 +2488,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "offer_expired" | "offer_exhausted" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -2398,6 +2578,12 @@ export interface components {
             use: "sig";
             x?: string;
             y?: string;
+        };
+        RedeemedOfferDto: {
+            /** @example SPRING3 */
+            code: string;
+            /** Format: uuid */
+            offerId: string;
         };
         RefreshTokenDto: {
             /** @description The refresh token from the last auth result. */
@@ -2557,6 +2743,8 @@ export interface components {
             from: string;
             /** @enum {string} */
             interval: "day" | "hour";
+            /** @description Per offer, most redeemed first. */
+            offers: components["schemas"]["OfferRedemptionsDto"][];
             paywalls: components["schemas"]["PaywallFunnelDto"][];
             /** @description Every bucket of the range, oldest first. */
             series: components["schemas"]["StatsBucketDto"][];
@@ -2618,6 +2806,8 @@ export interface components {
             currentPeriodStart: string;
             /** Format: uuid */
             customerId: string;
+            /** @description Present when it was started with an offer's code. */
+            offer?: components["schemas"]["RedeemedOfferDto"];
             /** Format: uuid */
             priceId: string;
             /** @enum {string} */
@@ -2824,6 +3014,11 @@ export interface components {
             name?: string;
             variants?: components["schemas"]["ExperimentVariantDto"][];
         };
+        UpdateOfferDto: {
+            /** @description false ends it: its code is refused with `offer_expired`. */
+            active?: boolean;
+            name?: string;
+        };
         UpdatePaywallDto: {
             /**
              * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
@@ -2931,6 +3126,11 @@ export interface components {
             config?: Record<string, unknown>;
             /** @description Merged over the paywall's copy. */
             copy?: components["schemas"]["PaywallCopyDto"];
+            /**
+             * @description An offer's code: the paywall offers it to the variant's visitors (`paywallRule.offerCode`). It must be an offer of the publication that can be redeemed now.
+             * @example SPRING3
+             */
+            offerCode?: string;
             /** @enum {string} */
             presentation?: "modal" | "inline" | "sticky_bar" | "content_lock";
         };
@@ -5464,6 +5664,494 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOffersController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferPageDto"];
+                };
+            };
+            /** @description `validation_failed`: a bad `limit`, or a `cursor` this list did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOffersController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOfferDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferViewDto"];
+                };
+            };
+            /** @description `validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `conflict`: the code is taken in the publication */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing was stored */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOffersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOffersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOfferDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferViewDto"];
+                };
+            };
+            /** @description `validation_failed`: anything but `name` and `active` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
                     };
                 };
             };
@@ -13333,6 +14021,123 @@ export interface operations {
             };
         };
     };
+    OffersController_terms: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferTermsDto"];
+                };
+            };
+            /** @description `validation_failed`: not a code (3 to 40 letters, digits, - or _) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `token_invalid`/`token_expired` for a bad customer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind`: a secret key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind";
+                    };
+                };
+            };
+            /** @description `not_found`: no such offer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `offer_expired`: it ended; `offer_exhausted`: it was redeemed as often as it may be */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "offer_expired" | "offer_exhausted";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     PricesController_list: {
         parameters: {
             query?: never;
@@ -13606,7 +14411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: no such price or customer in the publication */
+            /** @description `not_found`: no such price, customer or offer code in the publication */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13618,7 +14423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict`: the price or its product is inactive, or the publication has no processor settings */
+            /** @description `conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13626,7 +14431,19 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "conflict";
+                        code?: "conflict" | "offer_not_applicable";
+                    };
+                };
+            };
+            /** @description `offer_expired`: the offer ended; `offer_exhausted`: it was redeemed as often as it may be */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "offer_expired" | "offer_exhausted";
                     };
                 };
             };

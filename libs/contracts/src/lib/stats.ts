@@ -1,4 +1,5 @@
 import type { AccessCounts } from './access';
+import type { OfferRedemptions } from './billing';
 import { requestPattern } from './patterns';
 
 /* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
@@ -65,6 +66,8 @@ export interface Stats {
   series: StatsBucket[];
   paywalls: Array<Funnel & { paywallId: string; name: string | null }>;
   variants: VariantStats[];
+  /** Subscriptions started with an offer within the range, per offer, most redeemed first. */
+  offers: OfferRedemptions[];
 }
 
 export const StatsRequests = {

@@ -251,7 +251,7 @@ export abstract class PaywallElement extends GatehouseElement {
           )}
         </fieldset>`;
     return html`<form part="form" @submit=${(event: SubmitEvent) => this.startCheckout(event)}>
-        ${prices.length ? plans : html`<p class="muted">${m.noPlans}</p>`} ${this.formFooter(this.cta(rule))}
+        ${prices.length ? html`${plans}<gatehouse-offer-code></gatehouse-offer-code>` : html`<p class="muted">${m.noPlans}</p>`} ${this.formFooter(this.cta(rule))}
       </form>
       ${signIn}`;
   }

@@ -8,6 +8,7 @@ import type {
   CustomerAuthResult,
   CustomerProfile,
   EmailRequestAccepted,
+  OfferTerms,
   TrackEvent,
   TrackEventType,
   VisitorAttributes,
@@ -147,6 +148,8 @@ export class Gatehouse {
   private readonly pending: Command[] = [];
   /** The page's last access result, for UI that starts listening after the check (the web components). */
   lastAccess: AccessResult | null = null;
+  /** The offer `checkout` redeems unless told otherwise: the page's `?offer=` code, or one a reader applied (docs/sdk.md). */
+  offerCode?: string;
 
   constructor(private readonly env: Environment) {}
 
@@ -184,6 +187,7 @@ export class Gatehouse {
     const sessions = this.sessions;
     // An emailed link's token and a checkout's session id leave the address bar at once.
     let href = env.location.href;
+    this.offerCode = /[?&]offer=([\w-]+)/.exec(href)?.[1];
     const back = takeCheckoutReturn(href);
     if (back) href = back.rest;
     const taken = takeEmailLink(href);
@@ -426,7 +430,7 @@ export class Gatehouse {
    */
   async checkout(options: CheckoutOptions): Promise<void> {
     const api = this.ready();
-    const body = { ...options, successUrl: withCheckoutReturn(options.successUrl) };
+    const body = { offerCode: this.offerCode, ...options, successUrl: withCheckoutReturn(options.successUrl) };
     const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body, token }), true);
     this.env.location.assign(url);
   }
@@ -446,6 +450,11 @@ export class Gatehouse {
       throw error;
     });
     return this.branding;
+  }
+
+  /** An offer's terms by its code; an unknown code rejects with `not_found`, an ended or used-up one with `offer_expired` or `offer_exhausted`. */
+  getOffer(code: string): Promise<OfferTerms> {
+    return this.ready().request<OfferTerms>('/offers', { query: { code } });
   }
 
   /** The prices on sale (active prices of active products, cheapest first), fetched once per page: what the paywalls offer. */

@@ -57,6 +57,43 @@ describe('fake processor', () => {
     expect((await stripe.subscriptions.cancel(retrieved.id)).status).toBe('canceled');
   });
 
+  it('speaks coupons and promotion codes: a checkout redeems one, the subscription carries the discount, and the limits refuse as the processor does', async () => {
+    const customer = await stripe.customers.create({ email: 'offer@example.com' });
+    const product = await stripe.products.create({ name: 'Offers' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 600, recurring: { interval: 'month' } });
+    await expect(stripe.coupons.create({ duration: 'once' })).rejects.toMatchObject({ statusCode: 400, message: 'You must pass exactly one of percent_off or amount_off.' });
+    const coupon = await stripe.coupons.create({ amount_off: 300, currency: 'eur', duration: 'repeating', duration_in_months: 3 });
+    expect(coupon).toMatchObject({ object: 'coupon', amount_off: 300, duration: 'repeating', duration_in_months: 3, times_redeemed: 0, valid: true });
+    const code = await stripe.promotionCodes.create({ promotion: { type: 'coupon', coupon: coupon.id }, code: 'SPRING3', max_redemptions: 1, restrictions: { first_time_transaction: true } });
+    expect(code).toMatchObject({ object: 'promotion_code', code: 'SPRING3', active: true, max_redemptions: 1, promotion: { type: 'coupon', coupon: coupon.id } });
+    await expect(stripe.promotionCodes.create({ promotion: { type: 'coupon', coupon: coupon.id }, code: 'spring3' })).rejects.toMatchObject({ statusCode: 400 });
+
+    const session = (extra: Partial<Stripe.Checkout.SessionCreateParams>, buyer = customer.id) =>
+      stripe.checkout.sessions.create({ mode: 'subscription', customer: buyer, line_items: [{ price: price.id, quantity: 1 }], success_url: 'https://news.example/ok', ...extra });
+    await expect(session({ discounts: [{ promotion_code: code.id }], allow_promotion_codes: true })).rejects.toMatchObject({
+      message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.',
+    });
+    const discounted = await session({ discounts: [{ promotion_code: code.id }] });
+    expect(discounted).toMatchObject({ discounts: [{ coupon: coupon.id, promotion_code: code.id }], amount_subtotal: 600, amount_total: 300 });
+    const { subscription, events } = fake.completeCheckout(discounted.id);
+    const retrieved = await stripe.subscriptions.retrieve(subscription!['id']);
+    const discount = fake.get('discount', retrieved.discounts[0] as string)!;
+    expect(discount).toMatchObject({ object: 'discount', promotion_code: code.id, source: { coupon: coupon.id, type: 'coupon' }, subscription: retrieved.id });
+    expect(events.find((e) => e.type === 'invoice.payment_succeeded')!.data.object['amount_paid']).toBe(300);
+    await expect(stripe.promotionCodes.retrieve(code.id)).resolves.toMatchObject({ times_redeemed: 1 });
+
+    await expect(session({ discounts: [{ promotion_code: code.id }] })).rejects.toMatchObject({ message: 'This promotion code has been redeemed the maximum number of times.' });
+    const welcome = await stripe.promotionCodes.create({ promotion: { type: 'coupon', coupon: coupon.id }, code: 'WELCOME', restrictions: { first_time_transaction: true } });
+    await expect(session({ discounts: [{ promotion_code: welcome.id }] })).rejects.toMatchObject({
+      message: 'This promotion code cannot be redeemed because the associated customer has prior transactions.',
+    });
+    await stripe.promotionCodes.update(welcome.id, { active: false });
+    const stranger = await stripe.customers.create({ email: 'new@example.com' });
+    await expect(session({ discounts: [{ promotion_code: welcome.id }] }, stranger.id)).rejects.toMatchObject({ message: 'This promotion code is inactive.' });
+    const trial = await session({ subscription_data: { trial_period_days: 30 }, allow_promotion_codes: true }, stranger.id);
+    expect(trial).toMatchObject({ allow_promotion_codes: true, discounts: [], amount_total: 0 });
+  });
+
   it('refuses calls without a secret key, as the processor does', async () => {
     await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });

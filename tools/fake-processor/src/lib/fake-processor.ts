@@ -4,15 +4,21 @@ import { parseForm, type FormValue } from './form';
 import {
   API_VERSION,
   checkoutSessionObject,
+  couponObject,
   customerObject,
+  discounted,
+  discountObject,
+  fieldsOf,
   flag,
   invoiceObject,
+  listOf,
   metadataOf,
   newId,
   periodEnd,
   portalSessionObject,
   priceObject,
   productObject,
+  promotionCodeObject,
   subscriptionObject,
   text,
   unixNow,
@@ -86,7 +92,17 @@ export interface FakeProcessorOptions {
   deliveryDelayMs?: number;
 }
 
-type Collection = 'customer' | 'product' | 'price' | 'webhook_endpoint' | 'checkout.session' | 'billing_portal.session' | 'subscription';
+type Collection =
+  | 'customer'
+  | 'product'
+  | 'price'
+  | 'webhook_endpoint'
+  | 'checkout.session'
+  | 'billing_portal.session'
+  | 'subscription'
+  | 'coupon'
+  | 'promotion_code'
+  | 'discount';
 
 class ApiError extends Error {
   constructor(
@@ -199,18 +215,21 @@ export class FakeProcessor {
     const price = this.priceFor(session['line_items_requested'][0]?.price);
     const events: ProcessorEvent[] = [];
     let subscription: ProcessorObject | null = null;
+    const [asked] = session['discounts'] as Array<{ coupon: string; promotion_code: string | null }>;
+    const coupon = asked ? this.required('coupon', asked.coupon) : null;
     if (session['mode'] === 'subscription') {
       const requested = session['subscription_data_requested'];
       subscription = this.save(
         'subscription',
         subscriptionObject({ customer, price, status: options.status, metadata: requested.metadata, trialDays: requested.trial_period_days }),
       );
-      events.push(this.event('customer.subscription.created', subscription, options));
     }
+    if (asked && coupon) this.redeem(coupon, asked.promotion_code, customer, subscription, session['id']);
+    if (subscription) events.push(this.event('customer.subscription.created', subscription, options));
     Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null });
     events.push(this.event('checkout.session.completed', this.publicView(session), options));
     if (subscription && subscription['status'] === 'active') {
-      const invoice = invoiceObject(subscription, 'paid', null);
+      const invoice = invoiceObject(subscription, 'paid', discounted(price['unit_amount'] ?? 0, coupon));
       subscription['latest_invoice'] = invoice['id'];
       events.push(this.event('invoice.payment_succeeded', invoice, options));
     }
@@ -331,13 +350,111 @@ export class FakeProcessor {
       { method: 'POST', pattern: /^\/v1\/webhook_endpoints$/, handle: create('webhook_endpoint', webhookEndpointObject) },
       { method: 'GET', pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/, handle: (_fields, id) => this.withoutSecret(this.required('webhook_endpoint', id)) },
       { method: 'DELETE', pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/, handle: (_fields, id) => this.remove('webhook_endpoint', id) },
-      { method: 'POST', pattern: /^\/v1\/checkout\/sessions$/, handle: create('checkout.session', (fields) => checkoutSessionObject(fields, this.url)) },
+      { method: 'POST', pattern: /^\/v1\/checkout\/sessions$/, handle: (fields) => this.createCheckoutSession(fields) },
+      { method: 'POST', pattern: /^\/v1\/coupons$/, handle: (fields) => this.createCoupon(fields) },
+      { method: 'GET', pattern: /^\/v1\/coupons\/([^/]+)$/, handle: retrieve('coupon') },
+      { method: 'POST', pattern: /^\/v1\/promotion_codes$/, handle: (fields) => this.createPromotionCode(fields) },
+      { method: 'GET', pattern: /^\/v1\/promotion_codes\/([^/]+)$/, handle: retrieve('promotion_code') },
+      { method: 'POST', pattern: /^\/v1\/promotion_codes\/([^/]+)$/, handle: update('promotion_code', ['active', 'metadata']) },
       { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieve('checkout.session') },
       { method: 'POST', pattern: /^\/v1\/billing_portal\/sessions$/, handle: (fields) => this.createPortalSession(fields) },
       { method: 'GET', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: retrieve('subscription') },
       { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
       { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (_fields, id) => this.cancelSubscriptionByApi(id) },
     ];
+  }
+
+  /** As the processor does: one discount at most, not with `allow_promotion_codes`, and only one that can be redeemed now by this customer. */
+  private createCheckoutSession(fields: Record<string, FormValue>): ProcessorObject {
+    const session = checkoutSessionObject(fields, this.url);
+    const asked = listOf(fields['discounts']).map(fieldsOf);
+    if (asked.length > 0 && session['allow_promotion_codes']) {
+      throw new ApiError(400, 'invalid_request_error', 'You may only specify one of these parameters: allow_promotion_codes, discounts.');
+    }
+    if (asked.length > 1) throw new ApiError(400, 'invalid_request_error', 'You may only specify one discount.');
+    session['discounts'] = asked.map((discount) => {
+      const promotionCodeId = text(discount['promotion_code']);
+      const promotionCode = promotionCodeId ? this.redeemablePromotionCode(promotionCodeId, session['customer']) : null;
+      const couponId = promotionCode ? promotionCode['promotion'].coupon : text(discount['coupon']);
+      this.redeemableCoupon(couponId);
+      return { coupon: couponId, promotion_code: promotionCode?.['id'] ?? null };
+    });
+    const price = this.get('price', session['line_items_requested'][0]?.price ?? '');
+    const coupon = session['discounts'][0] ? this.required('coupon', session['discounts'][0].coupon) : null;
+    const subtotal = price?.['unit_amount'] ?? 0;
+    const trial = session['mode'] === 'subscription' && session['subscription_data_requested'].trial_period_days;
+    Object.assign(session, { currency: price?.['currency'] ?? null, amount_subtotal: subtotal, amount_total: trial ? 0 : discounted(subtotal, coupon) });
+    return this.save('checkout.session', session);
+  }
+
+  private createCoupon(fields: Record<string, FormValue>): ProcessorObject {
+    const coupon = couponObject(fields);
+    if ((coupon['percent_off'] === null) === (coupon['amount_off'] === null)) {
+      throw new ApiError(400, 'invalid_request_error', 'You must pass exactly one of percent_off or amount_off.');
+    }
+    if (coupon['amount_off'] !== null && !coupon['currency']) throw new ApiError(400, 'invalid_request_error', 'You must pass currency when passing amount_off.');
+    if (coupon['percent_off'] !== null && (coupon['percent_off'] <= 0 || coupon['percent_off'] > 100)) {
+      throw new ApiError(400, 'invalid_request_error', 'Invalid percent_off: must be greater than 0 and at most 100.');
+    }
+    if (!['once', 'repeating', 'forever'].includes(coupon['duration'])) throw new ApiError(400, 'invalid_request_error', `Invalid duration: ${coupon['duration']}.`);
+    if (coupon['duration'] === 'repeating' && !coupon['duration_in_months']) {
+      throw new ApiError(400, 'invalid_request_error', 'You must pass duration_in_months when duration is repeating.');
+    }
+    if (this.get('coupon', coupon['id'])) throw new ApiError(400, 'invalid_request_error', `Coupon already exists: '${coupon['id']}'.`);
+    return this.save('coupon', coupon);
+  }
+
+  private createPromotionCode(fields: Record<string, FormValue>): ProcessorObject {
+    const promotion = fieldsOf(fields['promotion']);
+    const couponId = text(promotion['coupon']);
+    if (text(promotion['type']) !== 'coupon' || !couponId) throw new ApiError(400, 'invalid_request_error', 'Missing required param: promotion[coupon].');
+    this.required('coupon', couponId);
+    const promotionCode = promotionCodeObject(fields, couponId);
+    const taken = [...this.store('promotion_code').values()].some((other) => other['active'] && other['code'].toUpperCase() === promotionCode['code'].toUpperCase());
+    if (taken) throw new ApiError(400, 'invalid_request_error', `An active promotion code with \`code: ${promotionCode['code']}\` already exists.`);
+    return this.save('promotion_code', promotionCode);
+  }
+
+  private redeemablePromotionCode(id: string, customer: string | null): ProcessorObject {
+    const promotionCode = this.get('promotion_code', id);
+    if (!promotionCode) throw new ApiError(400, 'invalid_request_error', `No such promotion code: '${id}'`);
+    if (!promotionCode['active']) throw new ApiError(400, 'invalid_request_error', 'This promotion code is inactive.');
+    if (promotionCode['expires_at'] !== null && promotionCode['expires_at'] <= unixNow()) throw new ApiError(400, 'invalid_request_error', 'This promotion code has expired.');
+    if (promotionCode['max_redemptions'] !== null && promotionCode['times_redeemed'] >= promotionCode['max_redemptions']) {
+      throw new ApiError(400, 'invalid_request_error', 'This promotion code has been redeemed the maximum number of times.');
+    }
+    if (promotionCode['restrictions'].first_time_transaction && customer && this.hasTransactions(customer)) {
+      throw new ApiError(400, 'invalid_request_error', 'This promotion code cannot be redeemed because the associated customer has prior transactions.');
+    }
+    return promotionCode;
+  }
+
+  private redeemableCoupon(id: string | null): ProcessorObject {
+    const coupon = id ? this.get('coupon', id) : undefined;
+    if (!coupon) throw new ApiError(400, 'invalid_request_error', `No such coupon: '${id}'`);
+    const spent = coupon['max_redemptions'] !== null && coupon['times_redeemed'] >= coupon['max_redemptions'];
+    if (!coupon['valid'] || spent || (coupon['redeem_by'] !== null && coupon['redeem_by'] <= unixNow())) {
+      throw new ApiError(400, 'invalid_request_error', `Coupon ${coupon['id']} is no longer valid.`);
+    }
+    return coupon;
+  }
+
+  private hasTransactions(customer: string): boolean {
+    return [...this.store('subscription').values(), ...this.store('checkout.session').values()].some(
+      (object) => object['customer'] === customer && (object['object'] === 'subscription' || object['status'] === 'complete'),
+    );
+  }
+
+  /** Paying redeems the discount: counted on the coupon and the code, and applied to the subscription. */
+  private redeem(coupon: ProcessorObject, promotionCodeId: string | null, customer: string, subscription: ProcessorObject | null, sessionId: string): void {
+    coupon['times_redeemed'] += 1;
+    if (coupon['max_redemptions'] !== null && coupon['times_redeemed'] >= coupon['max_redemptions']) coupon['valid'] = false;
+    if (promotionCodeId) this.required('promotion_code', promotionCodeId)['times_redeemed'] += 1;
+    const discount = this.save(
+      'discount',
+      discountObject({ coupon, promotionCode: promotionCodeId, customer, subscription: subscription?.['id'] ?? null, checkoutSession: sessionId }),
+    );
+    if (subscription) subscription['discounts'] = [discount['id']];
   }
 
   private createPrice(fields: Record<string, FormValue>): ProcessorObject {
@@ -447,7 +564,10 @@ export class FakeProcessor {
     const portal = /^\/portal\/([^/]+)$/.exec(path);
     const portalSession = portal ? this.get('billing_portal.session', portal[1]) : undefined;
     if (session) {
+      const promotionCode = session['discounts'][0]?.promotion_code ? this.get('promotion_code', session['discounts'][0].promotion_code) : undefined;
       return html(res, `<h1>Fake checkout</h1><p>${session['mode']} for ${escapeHtml(String(session['line_items_requested'][0]?.price))}</p>` +
+        `<p>Due today: <output id="amount-total">${session['amount_total']} ${escapeHtml(String(session['currency'] ?? ''))}</output></p>` +
+        (promotionCode ? `<p>Promotion code: <output id="promotion-code">${escapeHtml(promotionCode['code'])}</output></p>` : '') +
         `<form method="post" action="/checkout/${session['id']}/pay"><button>Pay</button></form>` +
         `<p><a href="${escapeHtml(String(session['cancel_url']))}">Cancel</a></p>`);
     }

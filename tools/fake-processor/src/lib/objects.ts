@@ -125,6 +125,9 @@ export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl
     created: unixNow(),
     expires_at: addDays(unixNow(), 1),
     livemode: false,
+    allow_promotion_codes: flag(fields['allow_promotion_codes']),
+    // The processor shows `discounts` as asked: `[{coupon, promotion_code}]`; the caller resolves them.
+    discounts: [],
     // What the session was asked to do once paid; the processor keeps it too, but does not show it.
     line_items_requested: lineItems,
     subscription_data_requested: {
@@ -154,6 +157,7 @@ export interface NewSubscription {
   metadata?: Record<string, string>;
   trialDays?: number | null;
   start?: number;
+  discounts?: string[];
 }
 
 export function subscriptionObject(spec: NewSubscription): ProcessorObject {
@@ -177,6 +181,8 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
     currency: spec.price['currency'],
     metadata: spec.metadata ?? {},
     latest_invoice: null,
+    // Ids of discount objects, as the API shows them unless expanded.
+    discounts: spec.discounts ?? [],
     livemode: false,
     items: {
       object: 'list',
@@ -223,4 +229,78 @@ export function invoiceObject(subscription: ProcessorObject, status: 'paid' | 'o
     created: unixNow(),
     livemode: false,
   };
+}
+
+export function couponObject(fields: Record<string, FormValue>): ProcessorObject {
+  const percentOff = integer(fields['percent_off']);
+  const amountOff = integer(fields['amount_off']);
+  const currency = text(fields['currency']);
+  const duration = text(fields['duration']) ?? 'once';
+  const months = integer(fields['duration_in_months']);
+  return {
+    id: text(fields['id']) ?? randomBytes(6).toString('base64url'),
+    object: 'coupon',
+    amount_off: amountOff,
+    currency: amountOff === null ? null : currency,
+    duration,
+    duration_in_months: duration === 'repeating' ? months : null,
+    max_redemptions: integer(fields['max_redemptions']),
+    redeem_by: integer(fields['redeem_by']),
+    metadata: metadataOf(fields['metadata']),
+    name: text(fields['name']),
+    percent_off: percentOff,
+    times_redeemed: 0,
+    valid: true,
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export function promotionCodeObject(fields: Record<string, FormValue>, coupon: string): ProcessorObject {
+  const restrictions = fieldsOf(fields['restrictions']);
+  return {
+    id: newId('promo'),
+    object: 'promotion_code',
+    active: flag(fields['active']) ?? true,
+    code: text(fields['code']) ?? randomBytes(6).toString('hex').toUpperCase(),
+    promotion: { type: 'coupon', coupon },
+    customer: text(fields['customer']),
+    expires_at: integer(fields['expires_at']),
+    max_redemptions: integer(fields['max_redemptions']),
+    metadata: metadataOf(fields['metadata']),
+    restrictions: {
+      first_time_transaction: flag(restrictions['first_time_transaction']) ?? false,
+      minimum_amount: integer(restrictions['minimum_amount']),
+      minimum_amount_currency: text(restrictions['minimum_amount_currency']),
+    },
+    times_redeemed: 0,
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+export function discountObject(spec: { coupon: ProcessorObject; promotionCode: string | null; customer: string; subscription: string | null; checkoutSession: string; start?: number }): ProcessorObject {
+  const start = spec.start ?? unixNow();
+  const coupon = spec.coupon;
+  return {
+    id: newId('di'),
+    object: 'discount',
+    checkout_session: spec.checkoutSession,
+    customer: spec.customer,
+    end: coupon['duration'] === 'repeating' ? start + (coupon['duration_in_months'] ?? 1) * 30 * SECONDS_PER_DAY : null,
+    invoice: null,
+    invoice_item: null,
+    promotion_code: spec.promotionCode,
+    source: { coupon: coupon['id'], type: 'coupon' },
+    start,
+    subscription: spec.subscription,
+    subscription_item: null,
+  };
+}
+
+/** What `amount` comes to after the coupon, as the processor rounds it (never below zero). */
+export function discounted(amount: number, coupon: ProcessorObject | null): number {
+  if (!coupon) return amount;
+  if (coupon['percent_off'] !== null) return Math.max(0, Math.round(amount * (1 - coupon['percent_off'] / 100)));
+  return Math.max(0, amount - (coupon['amount_off'] ?? 0));
 }

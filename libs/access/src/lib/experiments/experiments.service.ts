@@ -9,6 +9,8 @@ import type {
   ExperimentView,
   FieldError,
 } from '@gatehouse/contracts';
+import { OfferRequests } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
@@ -36,6 +38,7 @@ export class ExperimentsService {
     private readonly clock: Clock,
     private readonly paywalls: PaywallsService,
     private readonly rules: RulesWrites,
+    private readonly bus: BusClient,
   ) {
     this.experiments = dataSource.getRepository(Experiment);
   }
@@ -52,6 +55,7 @@ export class ExperimentsService {
   async create(publicationId: string, draft: ExperimentDraft): Promise<ExperimentView> {
     const paywall = await this.paywallOf(publicationId, draft.paywallId);
     const variants = checkedVariants(draft.variants, [], paywall);
+    await this.checkOffers(publicationId, variants);
     const now = this.clock.now();
     const experiment = this.experiments.create({
       id: randomUUID(),
@@ -78,6 +82,7 @@ export class ExperimentsService {
       if (experiment.status !== 'draft') throw new AppError('conflict', `The variants of a ${experiment.status} experiment cannot change.`);
       const paywall = await this.paywalls.require(publicationId, experiment.paywallId);
       updated.variants = checkedVariants(changes.variants, experiment.variants, paywall);
+      await this.checkOffers(publicationId, updated.variants);
     }
     // Only if no concurrent start moved the experiment on meanwhile.
     const { affected } = await this.rules.write(publicationId, (manager) =>
@@ -85,6 +90,21 @@ export class ExperimentsService {
     );
     if (!affected) throw new AppError('conflict', 'The experiment changed meanwhile; reload it.');
     return experimentView(updated);
+  }
+
+  private async checkOffers(publicationId: string, variants: readonly ExperimentVariant[]): Promise<void> {
+    const errors: FieldError[] = [];
+    for (const [i, variant] of variants.entries()) {
+      const code = variant.overrides.offerCode;
+      if (!code) continue;
+      try {
+        await this.bus.request(OfferRequests.FindOfferTerms, { publicationId, code });
+      } catch (err) {
+        if (!(err instanceof AppError && UNUSABLE_OFFER.has(err.code))) throw err;
+        errors.push({ field: `variants[${i}].overrides.offerCode`, message: 'is not an offer of this publication that can be redeemed now' });
+      }
+    }
+    rejectInvalid(errors, 'The experiment is invalid.');
   }
 
   async delete(publicationId: string, experimentId: string): Promise<{ deleted: true }> {
@@ -142,6 +162,9 @@ export class ExperimentsService {
     return experiment;
   }
 }
+
+/** An offer a variant carries must be one of the publication's that a reader could redeem now (billing answers). */
+const UNUSABLE_OFFER = new Set(['not_found', 'offer_expired', 'offer_exhausted', 'validation_failed']);
 
 /** The variants to store: ids kept when they name a variant of this experiment, generated otherwise. */
 function checkedVariants(drafts: readonly ExperimentVariantDraft[], current: readonly ExperimentVariant[], paywall: Paywall): ExperimentVariant[] {

@@ -24,7 +24,7 @@ export function assignVariant<V extends { weight: number }>(experimentId: string
 
 /**
  * The paywall as the variant shows it: config and copy merged over the paywall's, presentation
- * replaced. A config override that no longer fits the paywall's type (the paywall changed since)
+ * replaced, the variant's offer code carried. A config override that no longer fits the paywall's type (the paywall changed since)
  * is left out rather than served broken.
  */
 export function applyVariant(rule: PaywallRule, overrides: VariantOverrides): PaywallRule {
@@ -34,5 +34,6 @@ export function applyVariant(rule: PaywallRule, overrides: VariantOverrides): Pa
     ...(merged && merged.errors.length === 0 ? storedSettings(rule.type, merged.config) : {}),
     presentation: overrides.presentation ?? rule.presentation,
     copy: overrides.copy ? { ...rule.copy, ...overrides.copy } : rule.copy,
+    ...(overrides.offerCode ? { offerCode: overrides.offerCode.toUpperCase() } : {}),
   };
 }

@@ -47,6 +47,7 @@ export class StatsService {
         cancelledSubscriptions: billingBuckets.get(bucket.start)?.cancelledSubscriptions ?? 0,
       })),
       paywalls: access.paywalls.map(funnel),
+      offers: billing.offerRedemptions,
       variants: withSignificance(
         access.variants.map((v) => {
           const variantCheckouts = checkouts.get(`${v.experimentId}/${v.variantId}`) ?? 0;

@@ -24,6 +24,9 @@ export class CheckoutSession {
   @Column({ name: 'paywall_id', type: 'text', nullable: true })
   paywallId: string | null;
 
+  @Column({ name: 'offer_id', type: 'uuid', nullable: true })
+  offerId: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -8,6 +8,8 @@ import { Price } from '../catalog/price.entity';
 import { PricesService } from '../catalog/prices.service';
 import { Product } from '../catalog/product.entity';
 import { ProductsService } from '../catalog/products.service';
+import type { Offer } from '../offers/offer.entity';
+import { OffersService } from '../offers/offers.service';
 import { atProcessor } from '../processor/processor-clients';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
@@ -27,6 +29,7 @@ export class CheckoutService {
     private readonly products: ProductsService,
     private readonly prices: PricesService,
     private readonly processorCustomers: ProcessorCustomersService,
+    private readonly offers: OffersService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutSessionView> {
@@ -38,9 +41,11 @@ export class CheckoutService {
     const customer = await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
     const client = await this.settings.requireClient(publicationId);
 
+    const offer = request.offerCode === undefined ? null : await this.offers.forCheckout(client, publicationId, request.offerCode, price, customerId);
+
     await this.prices.atProcessor(client, product, price);
     const processorCustomerId = await this.processorCustomers.processorIdOf(client, publicationId, customer);
-    const session = await this.createSession(client, request, price, processorCustomerId);
+    const session = await this.createSession(client, request, price, processorCustomerId, offer);
 
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Product, { id: product.id }, { processorProductId: product.processorProductId });
@@ -54,6 +59,7 @@ export class CheckoutService {
         experimentId: request.experimentId ?? null,
         variantId: request.variantId ?? null,
         paywallId: request.paywallId ?? null,
+        offerId: offer?.id ?? null,
         createdAt: this.clock.now(),
         completedAt: null,
       });
@@ -75,7 +81,7 @@ export class CheckoutService {
    * The service's ids ride in the metadata of the session and of the subscription it creates
    * (decisions F6): inbound events find the customer, the price and the experiment through them.
    */
-  private async createSession(client: Stripe, request: CheckoutRequest, price: Price, processorCustomerId: string): Promise<Stripe.Checkout.Session> {
+  private async createSession(client: Stripe, request: CheckoutRequest, price: Price, processorCustomerId: string, offer: Offer | null): Promise<Stripe.Checkout.Session> {
     const metadata: Record<string, string> = {
       customerId: request.customerId,
       publicationId: request.publicationId,
@@ -83,8 +89,12 @@ export class CheckoutService {
       ...(request.experimentId ? { experimentId: request.experimentId } : {}),
       ...(request.variantId ? { variantId: request.variantId } : {}),
       ...(request.paywallId ? { paywallId: request.paywallId } : {}),
+      ...(offer ? { offerId: offer.id, offerCode: offer.code } : {}),
     };
     const lifetime = price.interval === 'lifetime';
+    // A trial offer replaces the price's own trial; a discount rides on its promotion code.
+    const trialDays = offer?.kind === 'trial' ? (offer.trialDays as number) : price.trialDays;
+    const discounts = offer?.processorPromotionCodeId ? [{ promotion_code: offer.processorPromotionCodeId }] : undefined;
     const session = await atProcessor('create the checkout session', () =>
       client.checkout.sessions.create({
         mode: lifetime ? 'payment' : 'subscription',
@@ -94,9 +104,10 @@ export class CheckoutService {
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
         metadata,
+        ...(discounts ? { discounts } : {}),
         ...(lifetime
           ? { payment_intent_data: { metadata } }
-          : { subscription_data: { metadata, ...(price.trialDays > 0 ? { trial_period_days: price.trialDays } : {}) } }),
+          : { subscription_data: { metadata, ...(trialDays > 0 ? { trial_period_days: trialDays } : {}) } }),
       }),
     );
     if (!session.url) throw new AppError('processor_error', 'The payment processor created a checkout session without an address.');

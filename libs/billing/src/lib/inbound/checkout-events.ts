@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
+import { redeemedOffer } from '../offers/redeemed-offer';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync';
@@ -108,7 +109,7 @@ export class CheckoutEventHandler {
     if (stored) return { outcome: 'recorded: the purchase is stored already', subscription: stored };
     const purchase = newSubscription(
       { publicationId, customerId, priceId: price.id, status: 'active', source: 'processor', currentPeriodStart: paidAt, currentPeriodEnd: null, now: this.clock.now() },
-      { processorCheckoutSessionId: session.id, processorStateAt: paidAt },
+      { processorCheckoutSessionId: session.id, processorStateAt: paidAt, ...(await redeemedOffer(manager, publicationId, session.metadata)) },
     );
     await this.writer.insert(manager, purchase);
     return { outcome: 'applied', subscription: purchase };

@@ -13,7 +13,8 @@ const MAX_BUCKETS = 1_000;
  * - active subscribers: customers holding a subscription that had started and was not cancelled at `to`;
  * - MRR at `to`: processor subscriptions live then and not in a trial now; a yearly price counts 1/12,
  *   lifetime prices and manual grants nothing (they bring no recurring revenue);
- * - checkouts completed in the range, per experiment variant they carried.
+ * - checkouts completed in the range, per experiment variant they carried;
+ * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer.
  */
 @Injectable()
 export class BillingStatsService {
@@ -21,7 +22,7 @@ export class BillingStatsService {
 
   async stats(publicationId: string, fromText: string, toText: string, interval: 'day' | 'hour'): Promise<BillingStats> {
     const { from, to } = range(fromText, toText, interval);
-    const [created, cancelled, [subscribers], mrr, checkouts] = await Promise.all([
+    const [created, cancelled, [subscribers], mrr, checkouts, redemptions] = await Promise.all([
       this.countByBucket('activated_at', publicationId, from, to, interval),
       this.countByBucket('cancelled_at', publicationId, from, to, interval),
       this.dataSource.query(
@@ -43,6 +44,12 @@ export class BillingStatsService {
          GROUP BY experiment_id, variant_id ORDER BY experiment_id, variant_id`,
         [publicationId, from, to],
       ) as Promise<Array<{ experiment_id: string; variant_id: string; n: number }>>,
+      this.dataSource.query(
+        `SELECT offer_id, offer_code, count(*)::int AS n FROM subscriptions
+         WHERE publication_id = $1 AND activated_at >= $2 AND activated_at < $3 AND offer_id IS NOT NULL
+         GROUP BY offer_id, offer_code ORDER BY n DESC, offer_code`,
+        [publicationId, from, to],
+      ) as Promise<Array<{ offer_id: string; offer_code: string; n: number }>>,
     ]);
     const buckets: BillingStatsBucket[] = bucketStarts(from, to, interval).map((start) => ({
       start: start.toISOString(),
@@ -54,6 +61,7 @@ export class BillingStatsService {
       activeSubscribers: subscribers.n,
       mrr: mrr.map((row) => ({ currency: row.currency, amount: Number(row.amount) })),
       checkoutsByVariant: checkouts.map((row) => ({ experimentId: row.experiment_id, variantId: row.variant_id, checkouts: row.n })),
+      offerRedemptions: redemptions.map((row) => ({ offerId: row.offer_id, code: row.offer_code, redemptions: row.n })),
     };
   }
 

@@ -28,6 +28,8 @@ export function newSubscription(init: NewSubscription, processor: Partial<Subscr
     processorSubscriptionId: null,
     processorCheckoutSessionId: null,
     processorStateAt: null,
+    offerId: null,
+    offerCode: null,
     createdAt: now,
     updatedAt: now,
     ...processor,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, isUuid } from '@gatehouse/platform';
 import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
+import { redeemedOffer } from '../offers/redeemed-offer';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { newSubscription } from './new-subscription';
 import type { ProcessorSnapshot } from './processor-snapshot';
@@ -64,6 +65,7 @@ export class ProcessorSubscriptionSync {
         trialEnd: snapshot.trialEnd,
         processorSubscriptionId: snapshot.processorSubscriptionId,
         processorStateAt: stateAt,
+        ...(await redeemedOffer(manager, publicationId, snapshot.metadata)),
       },
     );
     if (await this.writer.insert(manager, subscription)) return { outcome: 'applied', subscription };

@@ -61,6 +61,13 @@ export class Subscription {
   @Column({ name: 'processor_state_at', type: 'timestamptz', nullable: true })
   processorStateAt: Date | null;
 
+  /** The offer it was started with (from the processor metadata our checkout set); null otherwise. */
+  @Column({ name: 'offer_id', type: 'uuid', nullable: true })
+  offerId: string | null;
+
+  @Column({ name: 'offer_code', type: 'text', nullable: true })
+  offerCode: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

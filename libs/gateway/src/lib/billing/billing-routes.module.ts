@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
+import { AdminOffersController, OffersController } from './offers.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -16,6 +17,8 @@ import { SubscriptionsController } from './subscriptions.controller';
     AdminPricesController,
     AdminProcessorController,
     AdminSubscriptionsController,
+    AdminOffersController,
+    OffersController,
   ],
 })
 export class BillingRoutesModule {}

@@ -54,8 +54,13 @@ export class SubscriptionsController {
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains" })
-  @ApiResponse({ status: 404, description: '`not_found`: no such price or customer in the publication' })
-  @ApiResponse({ status: 409, description: '`conflict`: the price or its product is inactive, or the publication has no processor settings' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such price, customer or offer code in the publication' })
+  @ApiResponse({
+    status: 409,
+    description:
+      '`conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription',
+  })
+  @ApiResponse({ status: 410, description: '`offer_expired`: the offer ended; `offer_exhausted`: it was redeemed as often as it may be' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
     return this.bus.request(BillingRequests.CreateCheckout, {

@@ -31,13 +31,17 @@ export interface AuthRule {
   viewerMayWrite?: boolean;
 }
 
-export type RateLimitClass = 'access-check' | 'events' | 'account-email' | 'default';
+export type RateLimitClass = 'access-check' | 'events' | 'account-email' | 'offer-code' | 'default';
 
 export const AUTH_RULE = Symbol('AUTH_RULE');
 export const RATE_LIMIT_CLASS = Symbol('RATE_LIMIT_CLASS');
 
-/** Requests per 60-second window and identity (spec 8); `account-email`: the routes that send mail or take its one-time credentials. */
-export const RATE_LIMITS: Record<RateLimitClass, number> = { 'access-check': 1000, events: 200, 'account-email': 20, default: 200 };
+/**
+ * Requests per 60-second window and identity (spec 8); `account-email`: the routes that send mail
+ * or take its one-time credentials; `offer-code`: a reader looking an offer's code up, tight
+ * enough that codes cannot be guessed by trying.
+ */
+export const RATE_LIMITS: Record<RateLimitClass, number> = { 'access-check': 1000, events: 200, 'account-email': 20, 'offer-code': 30, default: 200 };
 
 const KEY_REFUSALS = '`api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key)';
 

@@ -57,6 +57,12 @@ class VariantStatsDto extends FunnelDto implements VariantStats {
   significance: SignificanceDto | null;
 }
 
+class OfferRedemptionsDto {
+  @ApiProperty({ format: 'uuid' }) offerId: string;
+  @ApiProperty({ example: 'SPRING3' }) code: string;
+  @ApiProperty({ description: 'Subscriptions started with the offer within the range.' }) redemptions: number;
+}
+
 export class StatsDto implements Stats {
   @ApiProperty({ format: 'date-time' }) from: string;
   @ApiProperty({ format: 'date-time' }) to: string;
@@ -65,4 +71,5 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: [StatsBucketDto], description: 'Every bucket of the range, oldest first.' }) series: StatsBucketDto[];
   @ApiProperty({ type: [PaywallFunnelDto] }) paywalls: PaywallFunnelDto[];
   @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
+  @ApiProperty({ type: [OfferRedemptionsDto], description: 'Per offer, most redeemed first.' }) offers: OfferRedemptionsDto[];
 }

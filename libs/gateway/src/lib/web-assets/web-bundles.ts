@@ -8,5 +8,6 @@ import { ELEMENT_LOCALES } from '@gatehouse/contracts';
 export const WEB_BUNDLES: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'gatehouse', file: 'libs/sdk/gatehouse.js' },
   { name: 'elements', file: 'libs/elements/elements.js' },
+  { name: 'offers', file: 'libs/elements/offers.js' },
   ...ELEMENT_LOCALES.map((lang) => ({ name: `messages-${lang}`, file: `libs/elements/messages/${lang}.json` })),
 ];

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { PAYWALL_PRESENTATIONS, type PaywallPresentation } from '@gatehouse/contracts';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { PaywallCopyDto } from './paywalls.dto';
 
 export class VariantOverridesDto {
@@ -21,6 +21,11 @@ export class VariantOverridesDto {
   @ValidateNested()
   @Type(() => PaywallCopyDto)
   copy?: PaywallCopyDto;
+
+  @ApiPropertyOptional({ example: 'SPRING3', description: "An offer's code: the paywall offers it to the variant's visitors (`paywallRule.offerCode`). It must be an offer of the publication that can be redeemed now." })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{3,40}$/, { message: 'must be an offer code: 3 to 40 letters, digits, - or _' })
+  offerCode?: string;
 }
 
 export class ExperimentVariantDto {

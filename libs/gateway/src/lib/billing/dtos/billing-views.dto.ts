@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   CHECKOUT_STATES,
   NEVER_ENDS,
@@ -19,6 +19,11 @@ import { PageOf } from '../../edge/api-views';
 
 /* What the billing routes answer (spec 2.5, 2.6; decisions F1-F9). */
 
+class RedeemedOfferDto {
+  @ApiProperty({ format: 'uuid' }) offerId: string;
+  @ApiProperty({ example: 'SPRING3' }) code: string;
+}
+
 export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ format: 'uuid' }) subscriptionId: string;
   @ApiProperty({ format: 'uuid' }) customerId: string;
@@ -31,6 +36,7 @@ export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ description: 'Cancelled at the end of the current period: it stays active until then.' }) cancelAtPeriodEnd: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialStart: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd: string | null;
+  @ApiPropertyOptional({ type: RedeemedOfferDto, description: "Present when it was started with an offer's code." }) offer?: RedeemedOfferDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

@@ -68,6 +68,12 @@ export class CheckoutDto {
   @IsOptional()
   @IsUUID('all', UUID_MESSAGE)
   paywallId?: string;
+
+  @ApiPropertyOptional({ example: 'SPRING3', description: "An offer's code (case-insensitive): its discount or trial applies at the processor." })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{3,40}$/, { message: 'must be an offer code: 3 to 40 letters, digits, - or _' })
+  offerCode?: string;
 }
 
 export class ConfirmCheckoutDto {

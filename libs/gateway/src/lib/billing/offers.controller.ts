@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { OfferRequests, type OfferTerms, type OfferView, type Page } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import { Auth, RateLimit } from '../edge/credentials';
+import { IdParamPipe } from '../edge/id-param.pipe';
+import { PageQueryDto } from '../edge/page-query.dto';
+import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
+import { CreateOfferDto, OfferCodeQueryDto, OfferPageDto, OfferTermsDto, OfferViewDto, UpdateOfferDto } from './dtos/offers.dto';
+
+@ApiTags('admin offers')
+@Controller('admin/offers')
+export class AdminOffersController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('session')
+  @ApiOperation({ summary: "The publication's offers, newest first, cursor paginated, with how often each was redeemed." })
+  @ApiOkResponse({ type: OfferPageDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit`, or a `cursor` this list did not issue' })
+  list(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<OfferView>> {
+    return this.bus.request(OfferRequests.ListOffers, { publicationId: sessionOf(caller).publicationId, ...query });
+  }
+
+  @Post()
+  @Auth('session')
+  @ApiOperation({
+    summary:
+      'Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates and new customers. With processor settings saved, its coupon and promotion code are made at the processor too.',
+  })
+  @ApiCreatedResponse({ type: OfferViewDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency' })
+  @ApiResponse({ status: 409, description: '`conflict`: the code is taken in the publication' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
+  create(@Caller() caller: Principal, @Body() body: CreateOfferDto): Promise<OfferView> {
+    return this.bus.request(OfferRequests.CreateOffer, { publicationId: sessionOf(caller).publicationId, offer: body });
+  }
+
+  @Get(':id')
+  @Auth('session')
+  @ApiOperation({ summary: 'One offer.' })
+  @ApiOkResponse({ type: OfferViewDto })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<OfferView> {
+    return this.bus.request(OfferRequests.GetOffer, { publicationId: sessionOf(caller).publicationId, offerId: id });
+  }
+
+  @Patch(':id')
+  @Auth('session')
+  @ApiOperation({ summary: "Rename an offer, or end it (`active: false`) and bring it back. Its terms never change: a reader's offer stays what it said." })
+  @ApiOkResponse({ type: OfferViewDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: anything but `name` and `active`' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
+  update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() changes: UpdateOfferDto): Promise<OfferView> {
+    return this.bus.request(OfferRequests.UpdateOffer, { publicationId: sessionOf(caller).publicationId, offerId: id, changes });
+  }
+}
+
+@ApiTags('subscriptions')
+@Controller('offers')
+export class OffersController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Auth('publishable')
+  @RateLimit('offer-code')
+  @ApiOperation({
+    summary:
+      "A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410). 30 look-ups a minute per key and address.",
+  })
+  @ApiOkResponse({ type: OfferTermsDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: not a code (3 to 40 letters, digits, - or _)' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such offer' })
+  @ApiResponse({ status: 410, description: '`offer_expired`: it ended; `offer_exhausted`: it was redeemed as often as it may be' })
+  terms(@Caller() caller: Principal, @Query() query: OfferCodeQueryDto): Promise<OfferTerms> {
+    return this.bus.request(OfferRequests.FindOfferTerms, { publicationId: keyPublicationOf(caller), code: query.code });
+  }
+}
