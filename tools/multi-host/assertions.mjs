@@ -13,7 +13,7 @@ const { Client } = require('pg');
  */
 export const WINDOW_BOUNDS_MS = {
   'nats-node-killed': 8_000,
-  'host-b-partitioned': 15_000,
+  'host-b-partitioned': 20_000,
   'postgres-restarted': 8_000,
 };
 const SAME_WINDOW_GAP_MS = 1_000;

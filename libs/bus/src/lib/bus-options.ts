@@ -24,7 +24,7 @@ export interface NatsEndpoint {
   /**
    * How often the client pings its server (NATS_PING_INTERVAL_MS); two unanswered pings end a
    * connection whose server is cut off without a reset (a partition), and an attempt to connect is
-   * given up after two intervals, so the client reconnects to another server of the cluster.
+   * given up after one interval, so the client reconnects to another server of the cluster.
    * Unset: the client library's defaults (pings every 2 minutes, 20 s to connect).
    */
   pingIntervalMs?: number;

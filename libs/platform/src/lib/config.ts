@@ -64,7 +64,7 @@ export class BusConfig {
 
   /**
    * How often each NATS connection pings its server; after two unanswered pings (or a connection
-   * attempt unanswered for two intervals) it moves on to another server of the cluster. Unset: the
+   * attempt unanswered for one interval) it moves on to another server of the cluster. Unset: the
    * client library's defaults (pings every 2 minutes, 20 s to connect).
    */
   @IsOptional()

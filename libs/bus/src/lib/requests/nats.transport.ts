@@ -24,8 +24,8 @@ const NATS_CONNECTION_OPTIONS = {
 export function natsConnectionOptions(endpoint: NatsEndpoint, name: string): ConnectionOptions {
   const tls = endpoint.caFile ? { caFile: endpoint.caFile } : endpoint.servers.some((server) => server.startsWith('tls://')) ? {} : undefined;
   // A server cut off answers nothing: a connection to it ends after two unanswered pings, and an
-  // attempt to reach it is given up after two intervals, so the client moves on to another server.
-  const pings = endpoint.pingIntervalMs ? { pingInterval: endpoint.pingIntervalMs, maxPingOut: 2, timeout: 2 * endpoint.pingIntervalMs } : {};
+  // attempt to reach it is given up after one interval, so the client moves on to another server.
+  const pings = endpoint.pingIntervalMs ? { pingInterval: endpoint.pingIntervalMs, maxPingOut: 2, timeout: endpoint.pingIntervalMs } : {};
   return { servers: endpoint.servers, name, user: endpoint.user, pass: endpoint.password, tls, ...pings, ...NATS_CONNECTION_OPTIONS };
 }
 

@@ -108,7 +108,7 @@ describe('requests over NATS', () => {
       expect(nc.getServer()).toBe(`127.0.0.1:${port}`);
       link.silence();
       // Two unanswered pings end the connection; a new attempt over the silent link is given up
-      // after two intervals; the client lands on the other server. The client library alone would
+      // after one interval; the client lands on the other server. The client library alone would
       // wait two minutes of pings.
       const moved = (async () => {
         for await (const status of nc.status()) if (status.type === 'reconnect' && status.data === nats.host) return status.data;
