@@ -21,6 +21,13 @@ export interface NatsEndpoint {
   user?: string;
   password?: string;
   caFile?: string;
+  /**
+   * How often the client pings its server (NATS_PING_INTERVAL_MS); two unanswered pings end a
+   * connection whose server is cut off without a reset (a partition), and an attempt to connect is
+   * given up after one interval, so the client reconnects to another server of the cluster.
+   * Unset: the client library's defaults (pings every 2 minutes, 20 s to connect).
+   */
+  pingIntervalMs?: number;
 }
 
 export type BusTransport = ({ kind: 'nats' } & NatsEndpoint) | { kind: 'in-process'; hub: InProcessHub };
@@ -58,7 +65,14 @@ export function busTransportFromConfig(config: BusConfig, hub: () => InProcessHu
   return config.NATS_URL ? natsTransportFromConfig(config as BusConfig & { NATS_URL: string }) : { kind: 'in-process', hub: hub() };
 }
 
-/** NATS_URL (comma separated), NATS_USER, NATS_PASSWORD and NATS_CA_FILE. */
+/** NATS_URL (comma separated), NATS_USER, NATS_PASSWORD, NATS_CA_FILE and NATS_PING_INTERVAL_MS. */
 export function natsTransportFromConfig(config: BusConfig & { NATS_URL: string }): BusTransport & { kind: 'nats' } {
-  return { kind: 'nats', servers: config.NATS_URL.split(','), user: config.NATS_USER, password: config.NATS_PASSWORD, caFile: config.NATS_CA_FILE };
+  return {
+    kind: 'nats',
+    servers: config.NATS_URL.split(','),
+    user: config.NATS_USER,
+    password: config.NATS_PASSWORD,
+    caFile: config.NATS_CA_FILE,
+    pingIntervalMs: config.NATS_PING_INTERVAL_MS,
+  };
 }

@@ -62,6 +62,17 @@ export class BusConfig {
   @IsString()
   NATS_CA_FILE?: string;
 
+  /**
+   * How often each NATS connection pings its server; after two unanswered pings (or a connection
+   * attempt unanswered for one interval) it moves on to another server of the cluster. Unset: the
+   * client library's defaults (pings every 2 minutes, 20 s to connect).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  NATS_PING_INTERVAL_MS?: number;
+
   /** Prefix of every subject and stream name, so several environments can share one NATS cluster. */
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must contain only letters, digits, _ and -' })
   BUS_NAMESPACE: string = 'gatehouse';

@@ -23,7 +23,10 @@ const NATS_CONNECTION_OPTIONS = {
 /** A connection's options: NATS_CONNECTION_OPTIONS, the endpoint's credentials, and TLS when a URL says `tls://` or a CA bundle is given. */
 export function natsConnectionOptions(endpoint: NatsEndpoint, name: string): ConnectionOptions {
   const tls = endpoint.caFile ? { caFile: endpoint.caFile } : endpoint.servers.some((server) => server.startsWith('tls://')) ? {} : undefined;
-  return { servers: endpoint.servers, name, user: endpoint.user, pass: endpoint.password, tls, ...NATS_CONNECTION_OPTIONS };
+  // A server cut off answers nothing: a connection to it ends after two unanswered pings, and an
+  // attempt to reach it is given up after one interval, so the client moves on to another server.
+  const pings = endpoint.pingIntervalMs ? { pingInterval: endpoint.pingIntervalMs, maxPingOut: 2, timeout: endpoint.pingIntervalMs } : {};
+  return { servers: endpoint.servers, name, user: endpoint.user, pass: endpoint.password, tls, ...pings, ...NATS_CONNECTION_OPTIONS };
 }
 
 /** The header carrying the moment (epoch ms) the caller stops waiting; clocks are kept in sync (NTP). */

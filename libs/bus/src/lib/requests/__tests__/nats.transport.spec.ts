@@ -4,11 +4,12 @@ import { requestPattern } from '@gatehouse/contracts';
 import { AppError, createLogger, ProblemFilter } from '@gatehouse/platform';
 import { testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
+import { connect as tcpConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { BusOptions } from '../../bus-options';
 import { createRequestClient } from '../../bus.module';
 import { BusClient } from '../bus-client';
 import { Handles } from '../handles.decorator';
-import { DEADLINE_HEADER, NatsRequestServer } from '../nats.transport';
+import { DEADLINE_HEADER, natsConnectionOptions, NatsRequestServer } from '../nats.transport';
 
 const Record = requestPattern<{ id: string }, { recorded: string }>('test.record');
 const Chain = requestPattern<{ id: string }, { recorded: string }>('test.chain');
@@ -93,4 +94,66 @@ describe('requests over NATS', () => {
     expect(await server.probe()).toBe(true);
     expect(await client.probe()).toBe(true);
   });
+
+  it('with NATS_PING_INTERVAL_MS, leaves a server cut off without a reset (a partition) for another server of the cluster', async () => {
+    // A link to NATS that can go silent while its sockets stay open, as a partitioned host's does.
+    const nats = new URL(testNatsUrl());
+    const link = new SilentLink(Number(nats.port), nats.hostname);
+    const port = await link.listen();
+    const nc = await connect({
+      ...natsConnectionOptions({ servers: [`nats://127.0.0.1:${port}`, testNatsUrl()], pingIntervalMs: 500 }, 'partition-test'),
+      noRandomize: true,
+    });
+    try {
+      expect(nc.getServer()).toBe(`127.0.0.1:${port}`);
+      link.silence();
+      // Two unanswered pings end the connection; a new attempt over the silent link is given up
+      // after one interval; the client lands on the other server. The client library alone would
+      // wait two minutes of pings.
+      const moved = (async () => {
+        for await (const status of nc.status()) if (status.type === 'reconnect' && status.data === nats.host) return status.data;
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise((resolve) => (timer = setTimeout(() => resolve('still on the silent link'), 10_000)));
+      await expect(Promise.race([moved, stuck]).finally(() => clearTimeout(timer))).resolves.toBe(nats.host);
+      await nc.flush();
+    } finally {
+      await nc.close();
+      await link.close();
+    }
+  });
 });
+
+/** A TCP relay to a server that, once silenced, forwards nothing more either way and keeps every socket open. */
+class SilentLink {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private silent = false;
+
+  constructor(port: number, host: string) {
+    this.server = createServer((client) => {
+      const upstream = tcpConnect(port, host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => socket.destroy());
+      }
+      client.on('data', (chunk) => this.silent || upstream.write(chunk));
+      upstream.on('data', (chunk) => this.silent || client.write(chunk));
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve((this.server.address() as AddressInfo).port)));
+  }
+
+  silence(): void {
+    this.silent = true;
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
