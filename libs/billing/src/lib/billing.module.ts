@@ -9,6 +9,7 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
+import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { ProcessorModule } from './processor/processor.module';
@@ -27,7 +28,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   module: BillingModule,
   config: BillingConfig,
   entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord],
-  migrations: [CreateBillingTables1763768421337],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000],
 };
 
 export { BillingConfig, BillingRetention };

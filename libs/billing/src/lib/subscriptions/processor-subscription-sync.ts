@@ -62,6 +62,7 @@ export class ProcessorSubscriptionSync {
         cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
         trialStart: snapshot.trialStart,
         trialEnd: snapshot.trialEnd,
+        cancellationReason: snapshot.cancellationReason,
         processorSubscriptionId: snapshot.processorSubscriptionId,
         processorStateAt: stateAt,
       },
@@ -82,6 +83,7 @@ export class ProcessorSubscriptionSync {
       cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
       trialStart: snapshot.trialStart,
       trialEnd: snapshot.trialEnd,
+      cancellationReason: snapshot.cancellationReason,
       processorStateAt: stateAt,
     });
     return { outcome: 'applied', subscription };
