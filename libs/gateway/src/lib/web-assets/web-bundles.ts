@@ -6,4 +6,5 @@
 export const WEB_BUNDLES: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'gatehouse', file: 'libs/sdk/gatehouse.js' },
   { name: 'elements', file: 'libs/elements/elements.js' },
+  { name: 'account', file: 'libs/elements/account.js' },
 ];
