@@ -441,7 +441,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       const updated = cancelled;
       this.subscriptions = this.subscriptions.map((one) => (one.subscriptionId === updated.subscriptionId ? updated : one));
       this.status = fill(this.text.ends, { date: new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(updated.currentPeriodEnd)) });
-      this.emit('cancel', { subscription: updated });
+      this.emit('subscription-cancel', { subscription: updated });
       this.closeDialog();
       await this.updateComplete;
       (this.renderRoot.querySelector('[part~="plan"] button, [part~="plan"] h3') as HTMLElement | null)?.focus();
