@@ -1,6 +1,6 @@
 // Browser code runs inside page.evaluate: the DOM types are needed here.
 /// <reference lib="dom" />
-import { eventually, launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import { launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
