@@ -2,6 +2,7 @@
 /// <reference lib="dom" />
 import { launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { WholeSystem, type Reader } from '../support/system-all';
 
 const LONG = 120_000;
 const PASSWORD = 'reader-password';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /*
  * `<gatehouse-account>` (issue #24 item 1, docs/elements.md) as a reader uses it in Debian's
@@ -78,6 +80,18 @@ describe('the account element', () => {
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
   };
+  /** The focused control through shadow roots: `tag(name of a radio)` or `tag(text)`. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      let active: Element | null = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active ? `${active.tagName.toLowerCase()}(${active.getAttribute('name') ?? active.textContent?.trim()})` : 'none';
+    });
+  const seriousViolations = async (page: Page) => {
+    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () => (await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })).violations);
+    return violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target) }));
+  };
   const longDate = (page: Page, iso: string, lang = 'en') =>
     page.evaluate(([when, locale]) => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(when)), [iso, lang] as const);
 
@@ -96,6 +110,7 @@ describe('the account element', () => {
       await expect(account(page).locator('[part="verification"]').textContent()).resolves.toBe('Email not verified yet');
       await expect(account(page).getByText('You have no subscription.').isVisible()).resolves.toBe(true);
       await expect(page.locator('header gatehouse-account-button').getByRole('button', { name: 'Your account: Ada Reader' }).isVisible()).resolves.toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
 
       // The name changes; focus comes back to the button that opened the form.
       await account(page).getByRole('button', { name: 'Edit details' }).click();
@@ -125,10 +140,17 @@ describe('the account element', () => {
       const end = await longDate(page, stored.currentPeriodEnd);
       await expect(plan.locator('[part="period"]').textContent()).resolves.toBe(`Renews on ${end}`);
 
-      // Cancel, by keyboard: the dialog takes focus, the reason is picked, focus comes back to the plan.
-      await plan.getByRole('button', { name: 'Cancel subscription' }).focus();
+      // Cancel, by keyboard: the dialog takes focus, Escape gives it back, the reason is picked, focus comes back to the plan.
+      const cancelButton = plan.getByRole('button', { name: 'Cancel subscription' });
+      await cancelButton.focus();
       await page.keyboard.press('Enter');
       const dialog = account(page).getByRole('dialog', { name: 'Cancel your subscription?' });
+      await dialog.waitFor({ state: 'visible' });
+      await expect(focused(page)).resolves.toBe('input(reason)');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await expect(cancelButton.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).resolves.toBe(true);
+      await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'visible' });
       await expect(dialog.textContent()).resolves.toContain(`You keep reading until ${end}.`);
       await dialog.getByLabel('I don’t read it enough').check();
@@ -137,6 +159,7 @@ describe('the account element', () => {
       await expect(plan.locator('[part="period"]').textContent()).resolves.toBe(`Ends on ${end}`);
       await expect(account(page).locator('[role="status"]').textContent()).resolves.toBe(`Ends on ${end}`);
       await expect(plan.getByRole('button', { name: 'Cancel subscription' }).count()).resolves.toBe(0);
+      await expect(focused(page)).resolves.toBe('button(Manage billing)');
       const cancelled = await events.waitFor<{ subscriptionId: string; cancellationReason: string; cancelAtPeriodEnd: boolean }>('subscription.cancelled', (d) => d.subscriptionId === subscriptionId);
       expect(cancelled.data).toMatchObject({ cancellationReason: 'unused', cancelAtPeriodEnd: true, status: 'active' });
       expect((await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true', cancellation_details: { feedback: 'unused' } });

@@ -444,7 +444,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       this.emit('subscription-cancel', { subscription: updated });
       this.closeDialog();
       await this.updateComplete;
-      (this.renderRoot.querySelector('[part~="plan"] button, [part~="plan"] h3') as HTMLElement | null)?.focus();
+      // The button that opened the dialog is gone: focus goes to the plan's next action.
+      (this.renderRoot.querySelector('[part~="plan"] button') as HTMLElement | null)?.focus();
     }
 
     private async confirmDelete(event: SubmitEvent): Promise<void> {
