@@ -8,3 +8,5 @@ export { textColorOn, contrastRatio } from './lib/contrast';
 export { MESSAGES, messagesFor, type Messages } from './lib/messages';
 
 defineElements();
+export { defineAccount } from './lib/account-define';
+export { ACCOUNT_MESSAGES, accountMessagesFor, type AccountMessages } from './lib/account-messages';
