@@ -1,6 +1,7 @@
 import { ManualGrantExpiry } from '@gatehouse/billing';
 import { BillingRequests } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
 import { BillingSystem, SECRET_KEY, SteerableClock, type Customer } from './support/billing';
 
 const PAYWALL = '3f9d2c1b-7a6e-4d5c-8b4a-0e1f2a3b4c5d';
@@ -169,6 +170,12 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
         errors: [{ field: 'reason', message: expect.stringContaining('too_expensive') }],
       });
       expect((await cancel({ atPeriodEnd: false }, customer.accessToken)).body).toMatchObject({ status: 403, code: 'forbidden' });
+      // Another publication: its reader, with its own key, finds no such subscription; with this publication's key their token is refused.
+      const elsewhere = await system.otherPublication();
+      const stranger = await system.api('/auth/customers/register', { key: elsewhere.publishableKey, body: { email: `stranger-${randomUUID()}@example.com`, password: 'reader-password', name: 'Stranger' } });
+      const strangerCancel = await system.api('/subscriptions/cancel', { key: elsewhere.publishableKey, token: stranger.body.accessToken, body: { subscriptionId, reason: 'unused' } });
+      expect(strangerCancel.body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await cancel({ reason: 'unused' }, stranger.body.accessToken)).body).toMatchObject({ status: 401, code: 'token_invalid' });
       expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, cancellationReason: null });
       expect(await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).toHaveLength(0);
     });
