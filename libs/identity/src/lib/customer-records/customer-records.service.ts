@@ -68,7 +68,7 @@ export class CustomerRecordsService {
     const passwordHash = changes.password === undefined ? undefined : await this.passwords.hash(changes.password);
     return this.dataSource.transaction(async (manager) => {
       const customer = await this.lockCustomer(manager, publicationId, customerId);
-      await this.applyChanges(manager, customer, { ...changes, passwordHash });
+      await this.applyChanges(manager, customer, { name: changes.name, email: changes.email, passwordHash });
       return toCustomerRecord(customer);
     });
   }
@@ -87,7 +87,7 @@ export class CustomerRecordsService {
     });
   }
 
-  /** Says whether the email changed; nothing is written (and no event sent) when nothing did. */
+  /** Writes the changes and emits `customer.updated` (each success does, decisions H3); says whether the email changed. */
   private async applyChanges(manager: EntityManager, customer: Customer, changes: { name?: string; email?: string; passwordHash?: string }): Promise<boolean> {
     const email = changes.email === undefined ? customer.email : normaliseEmail(changes.email);
     const emailChanged = email !== customer.email;
@@ -98,7 +98,6 @@ export class CustomerRecordsService {
       // A reset or sign-in link sent to the old address must not open the account any more.
       await this.emailTokens.revokeAllOf(manager, customer.id);
     }
-    if (!emailChanged && (changes.name === undefined || changes.name === customer.name) && changes.passwordHash === undefined) return false;
     if (changes.name !== undefined) customer.name = changes.name;
     if (changes.passwordHash !== undefined) customer.passwordHash = changes.passwordHash;
     customer.updatedAt = this.clock.now();
