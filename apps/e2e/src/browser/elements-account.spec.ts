@@ -213,6 +213,14 @@ describe('the account element', () => {
       await account(page).getByRole('button', { name: 'Auf allen Geräten abmelden' }).waitFor();
       await expect(account(page).getByRole('button', { name: 'Meine Daten herunterladen' }).isVisible()).resolves.toBe(true);
       await expect(account(page).getByText('Sie haben kein Abo.').isVisible()).resolves.toBe(true);
+      // The header button opens the account in a dialog, in the page's language; Escape gives focus back.
+      const header = page.locator('header gatehouse-account-button');
+      await header.getByRole('button', { name: 'Ihr Konto: Ada Reader' }).click();
+      const inDialog = header.getByRole('dialog', { name: 'Ihr Konto' });
+      await inDialog.locator('gatehouse-account').getByRole('button', { name: 'Auf allen Geräten abmelden' }).waitFor();
+      await page.keyboard.press('Escape');
+      await inDialog.waitFor({ state: 'hidden' });
+      await expect(focused(page)).resolves.toBe('button(Ada Reader)');
 
       await open(page, 'ar', true);
       await account(page).getByRole('button', { name: 'تسجيل الخروج من كل الأجهزة' }).waitFor();

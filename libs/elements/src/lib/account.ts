@@ -70,6 +70,18 @@ function authModal(): { show(mode: 'login' | 'register'): Promise<void> } {
   return modal as unknown as { show(mode: 'login' | 'register'): Promise<void> };
 }
 
+/** The nearest value of an attribute on the element or an ancestor, looking out of shadow roots (the account button's dialog holds an account element). */
+function inherited(element: Element, attribute: 'lang' | 'dir'): string | null {
+  let node: Element | null = element;
+  while (node) {
+    const found = node.closest(`[${attribute}]`);
+    if (found) return found.getAttribute(attribute);
+    const root = node.getRootNode();
+    node = root instanceof ShadowRoot ? root.host : null;
+  }
+  return null;
+}
+
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 /** Defines the two tags (once) on the given base class and lit. */
@@ -110,15 +122,15 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     protected get text(): AccountMessages {
-      return accountMessagesFor(this.closest('[lang]')?.getAttribute('lang') ?? document.documentElement.lang);
+      return accountMessagesFor(this.locale);
     }
 
     protected get locale(): string {
-      return this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
+      return inherited(this, 'lang') || document.documentElement.lang || 'en';
     }
 
     protected override get direction(): 'ltr' | 'rtl' {
-      const dir = this.closest('[dir]')?.getAttribute('dir');
+      const dir = inherited(this, 'dir');
       return dir === 'rtl' || dir === 'ltr' ? dir : this.text.dir;
     }
 
