@@ -478,8 +478,15 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
    * one, opening `<gatehouse-account>` in a dialog.
    */
   class GatehouseAccountButton extends AccountBase {
-    static override properties: PropertyDeclarations = { ...AccountBase.properties, href: { type: String } };
+    static override properties: PropertyDeclarations = { ...AccountBase.properties, href: { type: String }, opened: { state: true } };
     declare href: string | undefined;
+    /** The account element exists only while the dialog is open: a header on every page asks the service nothing more. */
+    declare opened: boolean;
+
+    constructor() {
+      super();
+      this.opened = false;
+    }
 
     override render() {
       const t = this.text;
@@ -497,16 +504,17 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
         html`<span class="compact">${opener}</span>
           <dialog part="dialog" aria-label=${t.heading} @close=${() => this.closed()}>
             <button type="button" class="close" part="close-button" aria-label=${t.close} @click=${() => this.close()}>×</button>
-            <gatehouse-account></gatehouse-account>
+            ${this.opened ? html`<gatehouse-account></gatehouse-account>` : nothing}
           </dialog>`,
         'compact',
       );
     }
 
     private async open(): Promise<void> {
+      this.opened = true;
+      await this.updateComplete;
       const dialog = this.renderRoot.querySelector('dialog') as HTMLDialogElement;
       if (!dialog.open) dialog.showModal();
-      await (dialog.querySelector('gatehouse-account') as GatehouseAccount | null)?.load();
     }
 
     close(): void {
@@ -514,6 +522,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     private closed(): void {
+      this.opened = false;
       (this.renderRoot.querySelector('[part~="account-button"]') as HTMLElement | null)?.focus();
     }
 
