@@ -241,6 +241,35 @@ describe('account email through the gateway, over SMTP', () => {
     expect(refused.body.code).toBe('email_token_invalid');
   });
 
+  it('lets a signed-in reader change their own name and email: the new address is unverified until the link sent to it is opened', async () => {
+    const { publishableKey } = await keys();
+    const [email, taken] = [newEmail('self'), newEmail('taken')];
+    const registered = await register(publishableKey, email);
+    await register(publishableKey, taken);
+    const { token: verifyToken } = linkIn((await sink.nextTo(email)).text, 'email_verification');
+    await api('/auth/customers/verify-email', { key: publishableKey, body: { token: verifyToken } });
+    const patch = (body: Record<string, unknown>, token = registered.accessToken) => api('/auth/customers/me', { method: 'PATCH', key: publishableKey, token, body });
+
+    // Bad input changes nothing.
+    expect((await patch({ email: 'not an address' })).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'email' }] });
+    expect((await patch({ name: '' })).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'name' }] });
+    expect((await patch({ email: taken })).body).toMatchObject({ status: 409, code: 'email_taken' });
+    expect((await patch({ email: newEmail('elsewhere'), returnUrl: 'https://evil.example/account' })).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+    expect((await patch({ name: 'Nobody' }, 'x.y.z')).body).toMatchObject({ status: 401, code: 'token_invalid' });
+    expect((await api('/auth/customers/me', { method: 'PATCH', key: publishableKey, body: { name: 'Nobody' } })).body).toMatchObject({ status: 401, code: 'customer_token_required' });
+    expect((await api('/auth/customers/me', { key: publishableKey, token: registered.accessToken })).body).toMatchObject({ email, name: 'Ada Reader', emailVerified: true });
+
+    const moved = newEmail('moved-self');
+    const changed = await patch({ name: 'Ada Lovelace', email: moved.toUpperCase(), returnUrl: `${siteUrl}/account` });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ id: registered.customer.id, name: 'Ada Lovelace', email: moved, emailVerified: false });
+    const link = linkIn((await sink.nextTo(moved)).text, 'email_verification');
+    expect(link.url.startsWith(`${siteUrl}/account#`)).toBe(true);
+    expect((await api('/auth/customers/verify-email', { key: publishableKey, body: { token: link.token } })).body).toMatchObject({ email: moved, emailVerified: true });
+    const updated = await eventually(() => events.all('customer.updated', (d: { customerId: string }) => d.customerId === registered.customer.id)[0]);
+    expect(updated.data).toMatchObject({ email: moved, name: 'Ada Lovelace', emailVerified: false });
+  });
+
   it('signs a reader in with the emailed code; wrong codes are limited and use the code up', async () => {
     const { publishableKey } = await keys();
     const email = newEmail('code');

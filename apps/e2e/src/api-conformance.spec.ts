@@ -60,7 +60,11 @@ describe('the OpenAPI document against real answers', () => {
     await ok(401, api('/auth/customers/refresh', { key: pk, body: { refreshToken: 'nonsense' } }));
     await ok(200, api('/auth/customers/me', { key: pk, token: refreshed.body.accessToken }));
     await ok(401, api('/auth/customers/me', { key: pk }));
+    await ok(200, api('/auth/customers/me', { method: 'PATCH', key: pk, token: refreshed.body.accessToken, body: { name: 'Conf Reader' } }));
+    await ok(400, api('/auth/customers/me', { method: 'PATCH', key: pk, token: refreshed.body.accessToken, body: { email: 'no' } }));
+    await ok(401, api('/auth/customers/me', { method: 'PATCH', key: pk, body: { name: 'Conf Reader' } }));
     await ok(204, api('/auth/customers/logout', { key: pk, body: { refreshToken: refreshed.body.refreshToken } }));
+    await ok(204, api('/auth/customers/logout', { key: pk, body: { refreshToken: refreshed.body.refreshToken, everywhere: true } }));
     await ok(401, api('/auth/customers/logout', { body: { refreshToken: 'x' } }));
     const reader = { id: registered.body.customer.id as string, accessToken: registered.body.accessToken as string };
 
@@ -214,7 +218,8 @@ describe('the OpenAPI document against real answers', () => {
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     await ok(200, api('/subscriptions/cancel', { key: sk, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));
-    await ok(403, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));
+    await ok(403, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, atPeriodEnd: false } }));
+    await ok(400, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, reason: 'bored' } }));
 
     // The processor's webhook, signed as the processor signs.
     const event = await system.fake.invoiceEvent(paid.processorId, 'invoice.payment_succeeded');

@@ -1,6 +1,7 @@
 import { ManualGrantExpiry } from '@gatehouse/billing';
 import { BillingRequests } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
 import { BillingSystem, SECRET_KEY, SteerableClock, type Customer } from './support/billing';
 
 const PAYWALL = '3f9d2c1b-7a6e-4d5c-8b4a-0e1f2a3b4c5d';
@@ -157,11 +158,26 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
       subscriptionId = (await system.eventuallySubscription(customer.id, { status: 'active' })).subscriptionId;
     });
 
-    it('is for secret keys only', async () => {
-      expect((await system.api('/subscriptions/cancel', { key: system.publishableKey, token: customer.accessToken, body: { subscriptionId } })).body).toMatchObject({
-        status: 403,
-        code: 'api_key_wrong_kind',
+    it("a reader may cancel only their own, only at the period end, with a reason from the list; a refusal changes nothing", async () => {
+      const other = await system.customer();
+      const cancel = (body: Record<string, unknown>, token?: string) => system.api('/subscriptions/cancel', { key: system.publishableKey, token, body: { subscriptionId, ...body } });
+      expect((await cancel({})).body).toMatchObject({ status: 401, code: 'customer_token_required' });
+      // Another reader's token: the subscription does not exist for them.
+      expect((await cancel({ reason: 'unused' }, other.accessToken)).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await cancel({ reason: 'bored' }, customer.accessToken)).body).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        errors: [{ field: 'reason', message: expect.stringContaining('too_expensive') }],
       });
+      expect((await cancel({ atPeriodEnd: false }, customer.accessToken)).body).toMatchObject({ status: 403, code: 'forbidden' });
+      // Another publication: its reader, with its own key, finds no such subscription; with this publication's key their token is refused.
+      const elsewhere = await system.otherPublication();
+      const stranger = await system.api('/auth/customers/register', { key: elsewhere.publishableKey, body: { email: `stranger-${randomUUID()}@example.com`, password: 'reader-password', name: 'Stranger' } });
+      const strangerCancel = await system.api('/subscriptions/cancel', { key: elsewhere.publishableKey, token: stranger.body.accessToken, body: { subscriptionId, reason: 'unused' } });
+      expect(strangerCancel.body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await cancel({ reason: 'unused' }, stranger.body.accessToken)).body).toMatchObject({ status: 401, code: 'token_invalid' });
+      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, cancellationReason: null });
+      expect(await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).toHaveLength(0);
     });
 
     it('answers 502 when the processor fails, and changes nothing', async () => {
@@ -172,12 +188,12 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it('at the period end by default: still active, cancelAtPeriodEnd, and the processor told', async () => {
-      const answer = await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId } });
-      expect(answer).toMatchObject({ status: 200, body: { subscriptionId, status: 'active', cancelAtPeriodEnd: true } });
-      expect((await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true' });
-      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+      const answer = await system.api('/subscriptions/cancel', { key: system.secretKey, body: { subscriptionId, reason: 'too_expensive' } });
+      expect(answer).toMatchObject({ status: 200, body: { subscriptionId, status: 'active', cancelAtPeriodEnd: true, cancellationReason: 'too_expensive' } });
+      expect((await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true', cancellation_details: { feedback: 'too_expensive' } });
+      expect((await system.subscriptionsOf(customer.id))[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, cancellationReason: 'too_expensive' });
       const cancelled = await eventually(() => system.outboundFor('subscription.cancelled', (d) => d.subscriptionId === subscriptionId)[0]);
-      expect(cancelled.data).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+      expect(cancelled.data).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, cancellationReason: 'too_expensive' });
     });
 
     it('now, when asked', async () => {

@@ -136,6 +136,7 @@ describe('billing: inbound processor events', () => {
         cancelAtPeriodEnd: false,
         trialStart: null,
         trialEnd: null,
+        cancellationReason: null,
       });
       expect(system.outboundFor('experiment.converted', mine).map((e) => e.data)).toEqual([
         { experimentId, variantId, paywallId: '', visitorId: null, customerId: customer.id },

@@ -89,6 +89,7 @@ describe('the images docker/Dockerfile builds, run as laid out', () => {
   it.each([
     ['gatehouse', 'dist/libs/sdk/gatehouse.js'],
     ['elements', 'dist/libs/elements/elements.js'],
+    ['account', 'dist/libs/elements/account.js'],
   ])('serves /sdk/v1/%s.js, the bundle built into the image', async (name, built) => {
     const res = await fetch(`${base}/sdk/v1/${name}.js`);
     expect(res.status).toBe(200);

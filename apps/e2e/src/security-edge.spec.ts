@@ -217,7 +217,7 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
       }
     });
 
-    it('subscriptions/cancel: secret key only', async () => {
+    it('secret-only routes: secret key only', async () => {
       expect((await api('/probe/secret', { key: alpha.secretKey })).body).toMatchObject({ keyKind: 'secret' });
       expect((await api('/probe/secret', { key: alpha.publishableKey })).body).toMatchObject({ status: 403, code: 'api_key_wrong_kind' });
     });
@@ -247,6 +247,29 @@ describe('security edge: keys, sessions, customer auth, rate limits', () => {
         expect(typeof me.body.createdAt).toBe('string');
         expect((await api('/auth/customers/logout', { key, body: { refreshToken: refreshed.body.refreshToken } })).status).toBe(204);
       }
+    });
+
+    it('logout everywhere ends every session of the customer, and only with a live token of theirs', async () => {
+      const email = `everywhere-${randomUUID()}@example.com`;
+      const first = await register(alpha.publishableKey, email);
+      const login = () => api<AuthResult>('/auth/customers/login', { key: alpha.publishableKey, body: { email, password: 'reader-password' } });
+      const [second, third] = [(await login()).body, (await login()).body];
+      const refresh = (refreshToken: string) => api<AuthResult>('/auth/customers/refresh', { key: alpha.publishableKey, body: { refreshToken } });
+      const someoneElse = await register(alpha.publishableKey);
+      // A used token (the first, once refreshed) signs nobody out everywhere: only its own family ends.
+      const rotated = (await refresh(first.refreshToken)).body;
+      expect((await api('/auth/customers/logout', { key: alpha.publishableKey, body: { refreshToken: first.refreshToken, everywhere: true } })).status).toBe(204);
+      expect((await refresh(rotated.refreshToken)).status).toBe(401);
+      const kept = await refresh(second.refreshToken);
+      expect(kept.status).toBe(200);
+      expect((await api('/auth/customers/logout', { key: alpha.publishableKey, body: { refreshToken: kept.body.refreshToken, everywhere: 'yes' } })).body).toMatchObject({
+        status: 400,
+        errors: [{ field: 'everywhere' }],
+      });
+      expect((await api('/auth/customers/logout', { key: alpha.publishableKey, body: { refreshToken: kept.body.refreshToken, everywhere: true } })).status).toBe(204);
+      for (const token of [kept.body.refreshToken, third.refreshToken]) expect((await refresh(token)).body).toMatchObject({ status: 401, code: 'refresh_token_invalid' });
+      // Another customer keeps their session.
+      expect((await refresh(someoneElse.refreshToken)).status).toBe(200);
     });
 
     it("a publishable key alone never reaches a customer's data", async () => {

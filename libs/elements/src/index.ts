@@ -10,6 +10,8 @@ export { textColorOn, contrastRatio } from './lib/contrast';
 export { MESSAGES, messagesFor, registerMessages, type Messages } from './lib/messages';
 export { OfferCode, defineOfferCode } from './lib/offer-code';
 export { offerTermsText } from './lib/offer-terms';
+export { defineAccount } from './lib/account-define';
+export { ACCOUNT_MESSAGES, accountMessagesFor, type AccountMessages } from './lib/account-messages';
 
 defineElements();
 defineOfferCode();

@@ -5,11 +5,15 @@ export { ACCESS_TIMEOUT_MS, Gatehouse } from './lib/gatehouse';
 export type { AccessResult, CheckoutOptions, Command, EmailLinkOptions, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
 export type { EmailLink } from './lib/email-links';
 export { GatehouseError } from './lib/errors';
+export { installAccount } from './lib/account';
+export type { AccountDeletionProof, AccountMethods } from './lib/account';
 export type { GatehouseErrorCode } from './lib/errors';
 export type { Session } from './lib/sessions';
 export type {
   AccessCheckResult,
   AccessReason,
+  CancellationReason,
+  SubscriptionView,
   BrandingConfiguration,
   CheckoutConfirmation,
   CheckoutState,

@@ -138,7 +138,9 @@ describe('the demo publisher site', () => {
 
   it('works by keyboard alone: the auth modal opens, keeps focus inside, closes on Escape and gives focus back', async () => {
     const page = await opened(await browser.newPage(), '/demo/');
-    const signIn = page.getByRole('button', { name: 'Sign in', exact: true }).first();
+    // The header's account button (account.js), signed out (the reader of the test before signed in in this browser).
+    await page.evaluate(() => (globalThis as any).gatehouse.logout());
+    const signIn = page.locator('header gatehouse-account-button').getByRole('button', { name: 'Sign in', exact: true });
     await signIn.focus();
     await page.keyboard.press('Enter');
     await authDialog(page).waitFor({ state: 'visible' });
@@ -191,6 +193,8 @@ describe('the demo publisher site', () => {
     await page.keyboard.press('Enter');
     await authDialog(page).waitFor({ state: 'hidden', timeout: 30_000 });
     expect(await seenEvents(page)).toEqual(['close', 'login', 'close']);
+    // The header's account button now names the reader.
+    await page.locator('header gatehouse-account-button').getByRole('button', { name: 'Your account: Keys' }).waitFor();
     await page.close();
   }, 2 * LONG);
 

@@ -245,6 +245,7 @@ function exampleData(): Map<EventType<any>, unknown> {
     cancelAtPeriodEnd: false,
     trialStart: null,
     trialEnd: null,
+    cancellationReason: null,
   };
   const invoice: InvoiceEventData = {
     invoiceId: 'in_1',

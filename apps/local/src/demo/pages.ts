@@ -110,7 +110,7 @@ function layout(settings: DemoSettings, title: string, main: string, lang = 'en'
   article h1 { line-height: 1.2; }
   .rule { font: 14px system-ui, sans-serif; color: #4a5060; }
   ul.articles { padding-inline-start: 20px; }
-  button.signin { font: 15px system-ui, sans-serif; padding: 6px 12px; }
+  gatehouse-account-button.signin { font: 15px system-ui, sans-serif; }
   footer { font: 14px system-ui, sans-serif; color: #4a5060; padding-bottom: 120px; }
 </style>
 <script>
@@ -122,12 +122,13 @@ function layout(settings: DemoSettings, title: string, main: string, lang = 'en'
 <style>gatehouse-content-lock:not(:defined){visibility:hidden;animation:gatehouse-reveal 0s 8s forwards}@keyframes gatehouse-reveal{to{visibility:visible}}</style>
 <script src="/sdk/v1/gatehouse.js" data-publishable-key="${escape(settings.publishableKey)}" async></script>
 <script src="/sdk/v1/elements.js" async></script>
+<script src="/sdk/v1/account.js" async></script>
 </head>
 <body>
 <header>
   <a class="brand" href="/demo/">Demo Gazette</a>
   <nav aria-label="Sections">${SECTIONS.map((s) => `<a href="/demo/${s.path}/${s.articles[0].slug}">${escape(s.title)}</a>`).join('')}</nav>
-  <button class="signin" type="button" onclick="document.querySelector('gatehouse-auth-modal').show('login')">Sign in</button>
+  <gatehouse-account-button class="signin"></gatehouse-account-button>
 </header>
 <main>
 <p class="notice">A demo publisher site served by <code>npm start</code>. Payments go to a local fake processor: no real money moves.</p>

@@ -12,6 +12,7 @@ import { CreateBillingTables1763768421337 } from './migrations/1763768421337-cre
 import { CreateOffers1795730000000 } from './migrations/1795730000000-create-offers';
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
+import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { ProcessorModule } from './processor/processor.module';
@@ -30,7 +31,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   module: BillingModule,
   config: BillingConfig,
   entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord, Offer],
-  migrations: [CreateBillingTables1763768421337, CreateOffers1795730000000],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, CreateOffers1795730000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -1,4 +1,4 @@
-import type { SubscriptionEventData, SubscriptionStatus } from './events';
+import type { CancellationReason, SubscriptionEventData, SubscriptionStatus } from './events';
 import type { Page, PageRequest } from './pagination';
 import { eventType, requestPattern } from './patterns';
 
@@ -206,8 +206,14 @@ export const BillingRequests = {
     { publicationId: string; customerId: string; priceId: string; currentPeriodEnd?: string },
     SubscriptionView
   >('billing.subscriptions.grant'),
-  /** Decisions F8. */
-  CancelSubscription: requestPattern<{ publicationId: string; subscriptionId: string; atPeriodEnd: boolean }, SubscriptionView>(
+  /**
+   * Decisions F8. With `customerId` (a reader cancelling their own) a subscription of anyone else
+   * is 404 `not_found`. `reason` is recorded and sent to the processor as its cancellation feedback.
+   */
+  CancelSubscription: requestPattern<
+    { publicationId: string; subscriptionId: string; atPeriodEnd: boolean; customerId?: string; reason?: CancellationReason },
+    SubscriptionView
+  >(
     'billing.subscriptions.cancel',
   ),
 

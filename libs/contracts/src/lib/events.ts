@@ -10,6 +10,13 @@ export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'cancell
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Spec 2.6, plus the flags named in the event rules of spec 6. */
+/**
+ * The reasons a reader may give for cancelling: the processor's own `cancellation_details.feedback`
+ * values, so that a cancellation made in its portal reads the same.
+ */
+export const CANCELLATION_REASONS = ['too_expensive', 'unused', 'switched_service', 'missing_features', 'low_quality', 'too_complex', 'customer_service', 'other'] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
 export interface SubscriptionEventData {
   subscriptionId: string;
   customerId: string;
@@ -21,6 +28,8 @@ export interface SubscriptionEventData {
   cancelAtPeriodEnd: boolean;
   trialStart: string | null;
   trialEnd: string | null;
+  /** Why the reader cancelled (one of CANCELLATION_REASONS, as they picked it or the processor's portal recorded it); null when nobody said. */
+  cancellationReason: CancellationReason | null;
   /** Present when the subscription was started with an offer's code. */
   offer?: RedeemedOffer;
 }

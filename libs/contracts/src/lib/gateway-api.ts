@@ -907,7 +907,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the refresh token's family. An unknown token is not an error. */
+        /** Revoke the refresh token's family (this device). With `everywhere: true`, every family of the token's customer (all devices): their next refresh fails. Access tokens already issued run out within 15 minutes. An unknown token is not an error. */
         post: operations["CustomerAuthController_logout"];
         delete?: never;
         options?: never;
@@ -929,7 +929,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** The reader changes their own name or email. A new email is unverified (`emailVerified: false`) and gets a verification message whose link leads to `returnUrl`; links sent to the old address stop working. Emits `customer.updated`. The access token's `email_verified` changes at the next refresh. */
+        patch: operations["CustomerAuthController_updateMe"];
         trace?: never;
     };
     "/api/v1/auth/customers/password-reset": {
@@ -1191,7 +1192,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing. */
+        /** Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing. `reason` is recorded and sent in the `subscription.cancelled` data. With a customer JWT (a reader cancelling from the account element) only the token's own subscription, and only at the period end. */
         post: operations["SubscriptionsController_cancel"];
         delete?: never;
         options?: never;
@@ -1380,6 +1381,11 @@ export interface components {
              * @default true
              */
             atPeriodEnd?: boolean;
+            /**
+             * @description Why the reader cancels; recorded, sent to the processor as its cancellation feedback and in the `subscription.cancelled` data.
+             * @enum {string}
+             */
+            reason?: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other";
             /** Format: uuid */
             subscriptionId: string;
         };
@@ -2114,6 +2120,15 @@ export interface components {
              */
             email: string;
         };
+        LogoutDto: {
+            /**
+             * @description true: every session of the token's customer ends (all devices), when the token is live; otherwise only the token's own.
+             * @default false
+             */
+            everywhere?: boolean;
+            /** @description The refresh token from the last auth result. */
+            refreshToken: string;
+        };
         MembershipPageDto: {
             items: components["schemas"]["MembershipViewDto"][];
             /**
@@ -2795,6 +2810,11 @@ export interface components {
         SubscriptionViewDto: {
             /** @description Cancelled at the end of the current period: it stays active until then. */
             cancelAtPeriodEnd: boolean;
+            /**
+             * @description Why the reader cancelled, as they picked it (here or in the processor's portal); null when nobody said.
+             * @enum {string|null}
+             */
+            cancellationReason: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other" | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -3077,6 +3097,17 @@ export interface components {
             description?: string | null;
             entitlements?: string[];
             name?: string;
+        };
+        UpdateProfileDto: {
+            /**
+             * @description Trimmed and lower-cased. A new address is unverified until the link sent to it is opened.
+             * @example reader@example.com
+             */
+            email?: string;
+            /** @example Ada Lovelace */
+            name?: string;
+            /** @description Where the link of the verification email for a new address leads (see ReturnUrl). */
+            returnUrl?: string;
         };
         UpdatePublicationDto: {
             /**
@@ -12175,7 +12206,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RefreshTokenDto"];
+                "application/json": components["schemas"]["LogoutDto"];
             };
         };
         responses: {
@@ -12297,6 +12328,137 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    CustomerAuthController_updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfileDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfileDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `url_not_in_publication`: `returnUrl` is not on the publication's domains */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "url_not_in_publication";
+                    };
+                };
+            };
+            /** @description `email_taken`: another customer of the publication has this email */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "email_taken";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -14229,7 +14391,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionViewDto"];
                 };
             };
-            /** @description `validation_failed` */
+            /** @description `validation_failed`: not a subscription id, or a `reason` not in the list */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14241,7 +14403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14249,11 +14411,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "api_key_missing" | "api_key_invalid";
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
                     };
                 };
             };
-            /** @description `api_key_wrong_kind`: a publishable key */
+            /** @description `forbidden`: `atPeriodEnd: false` with a customer JWT */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14261,11 +14423,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "api_key_wrong_kind";
+                        code?: "forbidden";
                     };
                 };
             };
-            /** @description `not_found` */
+            /** @description `not_found`: no such subscription in the publication (with a customer JWT: none of the token's customer) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -72,8 +72,20 @@ export const IdentityRequests = {
   Login: requestPattern<{ publicationId: string; email: string; password: string }, CustomerAuthResult>('identity.customers.login'),
   /** Rotates: the presented token is used up. A reused token revokes its whole family (D3). */
   Refresh: requestPattern<{ publicationId: string; refreshToken: string }, CustomerAuthResult>('identity.customers.refresh'),
-  /** Revokes the token's family; an unknown token is not an error (D4). */
-  Logout: requestPattern<{ publicationId: string; refreshToken: string }, { loggedOut: true }>('identity.customers.logout'),
+  /**
+   * Revokes the token's family; an unknown token is not an error (D4). `everywhere`: every family
+   * of the token's customer (all devices), when the token is live; a dead one revokes its own family only.
+   */
+  Logout: requestPattern<{ publicationId: string; refreshToken: string; everywhere?: boolean }, { loggedOut: true }>('identity.customers.logout'),
+  /**
+   * The signed-in reader changes their own name or email. A new email is unverified until the
+   * verification message sent to it (in the reader's account-email language, its link leading to
+   * `returnUrl`) is opened; 409 email_taken when another customer of the publication has it.
+   */
+  UpdateProfile: requestPattern<
+    { publicationId: string; customerId: string; name?: string; email?: string; returnUrl?: string },
+    CustomerProfile
+  >('identity.customers.update-profile'),
   /** 404 when the customer is not in the publication. */
   GetCustomer: requestPattern<{ publicationId: string; customerId: string }, CustomerProfile>('identity.customers.get'),
   /** The publication a customer id belongs to (deleted customers included); null for an id never issued. For billing's placement of events (F6). */

@@ -1,5 +1,6 @@
 import type {
   AccessCheckResult,
+  CancellationReason,
   CheckoutConfirmation,
   CheckoutRequest,
   CheckoutSessionView,
@@ -111,8 +112,8 @@ export class Gatehouse {
     /** The processor's billing portal: redirect the customer to `url`. */
     portal: (params: { customerId: string; returnUrl: string }) =>
       this.http.request<{ url: string }>({ method: 'POST', path: '/subscriptions/portal', body: params, apiKey: this.secret(), idempotent: true }),
-    /** At the period end by default (it stays active until then), or now. */
-    cancel: (subscriptionId: string, options: { atPeriodEnd?: boolean } = {}) =>
+    /** At the period end by default (it stays active until then), or now; `reason` is recorded and sent in `subscription.cancelled`. */
+    cancel: (subscriptionId: string, options: { atPeriodEnd?: boolean; reason?: CancellationReason } = {}) =>
       this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/cancel', body: { subscriptionId, ...options }, apiKey: this.secret(), idempotent: true }),
   };
 

@@ -17,7 +17,7 @@ import { takeCheckoutReturn, withCheckoutReturn } from './checkout-return';
 import { GatehouseError, isUnavailable } from './errors';
 import { takeEmailLink, type EmailLink } from './email-links';
 import { EventQueue, type Timers } from './event-queue';
-import { Api } from './http';
+import { Api, type RequestOptions } from './http';
 import { Sessions, type Locks, type Session } from './sessions';
 import type { ServerRegions } from './paid-regions';
 import { KeyedStorage } from './storage';
@@ -402,13 +402,22 @@ export class Gatehouse {
     await this.withToken((token) => api.request<EmailRequestAccepted>('/auth/customers/verify-email/send', { body, token }), true);
   }
 
-  /** Logs the reader out here and in every tab; the service revokes the session too. */
-  async logout(): Promise<void> {
+  /**
+   * Logs the reader out here and in every tab; the service revokes the session too. `everywhere`:
+   * every session of the reader ends, on other devices at their next refresh.
+   */
+  async logout(options: { everywhere?: boolean } = {}): Promise<void> {
     this.ready();
     const sessions = this.sessions as Sessions;
     const refreshToken = sessions.refreshToken();
     sessions.clear();
-    if (refreshToken) await this.call('/auth/customers/logout', { body: { refreshToken } }).catch(() => undefined);
+    if (refreshToken) await this.call('/auth/customers/logout', { body: { refreshToken, everywhere: options.everywhere } }).catch(() => undefined);
+  }
+
+  /** A request as the logged-in reader (the account methods use it); `customer_token_required` when nobody is. */
+  authorized<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<T> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<T>(path, { ...options, token }), true);
   }
 
   /** The logged-in reader with a current access token (refreshed when about to expire), or null. */

@@ -1,7 +1,7 @@
 import { GatehouseError } from './errors';
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   query?: Record<string, string | undefined>;
   body?: unknown;
   /** A customer access token, sent as `Authorization: Bearer`. */

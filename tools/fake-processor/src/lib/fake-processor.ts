@@ -360,7 +360,7 @@ export class FakeProcessor {
       { method: 'POST', pattern: /^\/v1\/billing_portal\/sessions$/, handle: (fields) => this.createPortalSession(fields) },
       { method: 'GET', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: retrieve('subscription') },
       { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
-      { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (_fields, id) => this.cancelSubscriptionByApi(id) },
+      { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.cancelSubscriptionByApi(fields, id) },
     ];
   }
 
@@ -472,17 +472,27 @@ export class FakeProcessor {
   private updateSubscriptionByApi(fields: Record<string, FormValue>, id: string): ProcessorObject {
     const subscription = this.required('subscription', id);
     const cancelAtPeriodEnd = flag(fields['cancel_at_period_end']);
+    const details = cancellationDetailsOf(fields['cancellation_details']);
     const previous = this.applySubscriptionChanges(subscription, {
       ...(cancelAtPeriodEnd === null ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
       ...(fields['metadata'] ? { metadata: { ...subscription['metadata'], ...metadataOf(fields['metadata']) } } : {}),
     });
+    // As the processor does: a scheduled cancellation is `cancellation_requested`, with the feedback given; undoing it clears them.
+    if (cancelAtPeriodEnd !== null || details) {
+      previous['cancellation_details'] = subscription['cancellation_details'];
+      subscription['cancellation_details'] = subscription['cancel_at_period_end']
+        ? { ...subscription['cancellation_details'], reason: 'cancellation_requested', ...details }
+        : { comment: null, feedback: null, reason: null };
+    }
     this.event('customer.subscription.updated', subscription, {}, previous);
     return subscription;
   }
 
-  private cancelSubscriptionByApi(id: string): ProcessorObject {
+  private cancelSubscriptionByApi(fields: Record<string, FormValue>, id: string): ProcessorObject {
     const subscription = this.required('subscription', id);
     if (subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is already canceled.`);
+    const details = cancellationDetailsOf(fields['cancellation_details']);
+    subscription['cancellation_details'] = { ...subscription['cancellation_details'], reason: 'cancellation_requested', ...details };
     this.cancelNow(subscription);
     this.event('customer.subscription.deleted', subscription);
     return subscription;
@@ -665,4 +675,22 @@ function html(res: ServerResponse, body: string): void {
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The processor's `cancellation_feedback` values; anything else is refused as it refuses it. */
+const CANCELLATION_FEEDBACK = ['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused'];
+
+function cancellationDetailsOf(value: FormValue | undefined): { feedback?: string | null; comment?: string | null } | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'invalid_request_error', 'Invalid object: cancellation_details');
+  const details: { feedback?: string | null; comment?: string | null } = {};
+  const feedback = value['feedback'];
+  if (feedback !== undefined) {
+    if (typeof feedback !== 'string' || (feedback !== '' && !CANCELLATION_FEEDBACK.includes(feedback))) {
+      throw new ApiError(400, 'invalid_request_error', `Invalid cancellation_details[feedback]: must be one of ${CANCELLATION_FEEDBACK.join(', ')}`);
+    }
+    details.feedback = feedback || null;
+  }
+  if (typeof value['comment'] === 'string') details.comment = value['comment'] || null;
+  return details;
 }

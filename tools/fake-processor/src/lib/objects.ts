@@ -172,6 +172,7 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
     status: spec.status ?? (trialEnd ? 'trialing' : 'active'),
     cancel_at_period_end: false,
     cancel_at: null,
+    cancellation_details: { comment: null, feedback: null, reason: null },
     canceled_at: null,
     ended_at: null,
     created: start,

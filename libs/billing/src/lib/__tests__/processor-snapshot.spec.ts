@@ -35,6 +35,14 @@ describe('reading a processor subscription', () => {
     expect(snapshotOf(subscription({ cancel_at: 1_901_000_000 })).cancelAtPeriodEnd).toBe(false);
     expect(snapshotOf(subscription({ cancel_at_period_end: true })).cancelAtPeriodEnd).toBe(true);
   });
+
+  it("reads the reader's reason from cancellation_details.feedback, and nothing it does not know", () => {
+    const details = (feedback: string | null) => ({ cancellation_details: { feedback, comment: null, reason: 'cancellation_requested' } }) as Partial<Stripe.Subscription>;
+    expect(snapshotOf(subscription(details('too_expensive'))).cancellationReason).toBe('too_expensive');
+    expect(snapshotOf(subscription(details(null))).cancellationReason).toBeNull();
+    expect(snapshotOf(subscription(details('a new value'))).cancellationReason).toBeNull();
+    expect(snapshotOf(subscription({})).cancellationReason).toBeNull();
+  });
 });
 
 describe('masked secrets', () => {

@@ -22,6 +22,7 @@ export function newSubscription(init: NewSubscription, processor: Partial<Subscr
     cancelAtPeriodEnd: false,
     trialStart: null,
     trialEnd: null,
+    cancellationReason: null,
     pastDueSince: null,
     activatedAt: null,
     cancelledAt: null,

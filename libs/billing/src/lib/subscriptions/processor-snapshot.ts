@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from '@gatehouse/contracts';
+import { CANCELLATION_REASONS, type CancellationReason, type SubscriptionStatus } from '@gatehouse/contracts';
 import type Stripe from 'stripe';
 import { serviceStatusOf } from './status-mapping';
 
@@ -14,6 +14,8 @@ export interface ProcessorSnapshot {
   cancelAtPeriodEnd: boolean;
   trialStart: Date | null;
   trialEnd: Date | null;
+  /** The processor's `cancellation_details.feedback`: the reason given here or in its portal. */
+  cancellationReason: CancellationReason | null;
   metadata: Record<string, string>;
 }
 
@@ -32,8 +34,13 @@ export function snapshotOf(subscription: Stripe.Subscription): ProcessorSnapshot
     cancelAtPeriodEnd: subscription.cancel_at_period_end || (cancelAt !== null && cancelAt !== undefined && cancelAt === item?.current_period_end),
     trialStart: subscription.trial_start ? fromUnix(subscription.trial_start) : null,
     trialEnd: subscription.trial_end ? fromUnix(subscription.trial_end) : null,
+    cancellationReason: reasonOf(subscription.cancellation_details?.feedback),
     metadata: subscription.metadata ?? {},
   };
+}
+
+function reasonOf(feedback: string | null | undefined): CancellationReason | null {
+  return (CANCELLATION_REASONS as readonly string[]).includes(feedback ?? '') ? (feedback as CancellationReason) : null;
 }
 
 export function idOf(reference: string | { id: string } | null | undefined): string {

@@ -63,6 +63,7 @@ export class ProcessorSubscriptionSync {
         cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
         trialStart: snapshot.trialStart,
         trialEnd: snapshot.trialEnd,
+        cancellationReason: snapshot.cancellationReason,
         processorSubscriptionId: snapshot.processorSubscriptionId,
         processorStateAt: stateAt,
         ...(await redeemedOffer(manager, publicationId, snapshot.metadata)),
@@ -84,6 +85,7 @@ export class ProcessorSubscriptionSync {
       cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
       trialStart: snapshot.trialStart,
       trialEnd: snapshot.trialEnd,
+      cancellationReason: snapshot.cancellationReason,
       processorStateAt: stateAt,
     });
     return { outcome: 'applied', subscription };

@@ -14,6 +14,7 @@ export function subscriptionEventData(subscription: Subscription): SubscriptionE
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     trialStart: subscription.trialStart?.toISOString() ?? null,
     trialEnd: subscription.trialEnd?.toISOString() ?? null,
+    cancellationReason: subscription.cancellationReason,
     ...(subscription.offerId && subscription.offerCode ? { offer: { offerId: subscription.offerId, code: subscription.offerCode } } : {}),
   };
 }

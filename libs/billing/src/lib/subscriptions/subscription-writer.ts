@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events, type EventType, type SubscriptionEventData } from '@gatehouse/contracts';
+import { Events, type CancellationReason, type EventType, type SubscriptionEventData } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import type { EntityManager } from 'typeorm';
@@ -17,7 +17,7 @@ const OUTBOUND: Record<SubscriptionAnnouncement, EventType<SubscriptionEventData
   trial_ended: Events.SubscriptionTrialEnded,
 };
 
-export type SubscriptionChange = Partial<SubscriptionState> & { processorStateAt?: Date | null };
+export type SubscriptionChange = Partial<SubscriptionState> & { processorStateAt?: Date | null; cancellationReason?: CancellationReason | null };
 
 /**
  * The one way a subscription is stored or changed: in the caller's transaction, it keeps the

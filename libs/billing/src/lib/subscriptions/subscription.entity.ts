@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from '@gatehouse/contracts';
+import type { CancellationReason, SubscriptionStatus } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type SubscriptionSource = 'processor' | 'manual';
@@ -38,6 +38,10 @@ export class Subscription {
 
   @Column({ name: 'trial_end', type: 'timestamptz', nullable: true })
   trialEnd: Date | null;
+
+  /** Why the reader cancelled (a CancellationReason), as they said here or in the processor's portal; null when nobody said. */
+  @Column({ name: 'cancellation_reason', type: 'text', nullable: true })
+  cancellationReason: CancellationReason | null;
 
   /** When it became past_due, for access's grace period; null in any other status. */
   @Column({ name: 'past_due_since', type: 'timestamptz', nullable: true })

@@ -34,8 +34,8 @@ export class SubscriptionsHandler {
   }
 
   @Handles(CancelSubscription)
-  cancel({ publicationId, subscriptionId, atPeriodEnd }: RequestOf<typeof CancelSubscription>): Promise<SubscriptionView> {
-    return this.cancellation.cancel(publicationId, subscriptionId, atPeriodEnd);
+  cancel(request: RequestOf<typeof CancelSubscription>): Promise<SubscriptionView> {
+    return this.cancellation.cancel(request);
   }
 
   @Handles(GetEntitlements)

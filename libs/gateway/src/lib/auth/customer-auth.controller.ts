@@ -1,13 +1,13 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
-import { Auth } from '../edge/credentials';
+import { Auth, RateLimit } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
-import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, RefreshTokenDto, RegisterCustomerDto } from './dtos/customer-auth.dto';
+import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, LogoutDto, RefreshTokenDto, RegisterCustomerDto, UpdateProfileDto } from './dtos/customer-auth.dto';
 
 @ApiTags('customer auth')
 @Controller('auth/customers')
@@ -61,10 +61,13 @@ export class CustomerAuthController {
   @Post('logout')
   @HttpCode(204)
   @Auth('any-key')
-  @ApiOperation({ summary: "Revoke the refresh token's family. An unknown token is not an error." })
+  @ApiOperation({
+    summary:
+      "Revoke the refresh token's family (this device). With `everywhere: true`, every family of the token's customer (all devices): their next refresh fails. Access tokens already issued run out within 15 minutes. An unknown token is not an error.",
+  })
   @ApiNoContentResponse()
-  async logout(@Caller() caller: Principal, @Body() body: RefreshTokenDto): Promise<void> {
-    await this.bus.request(IdentityRequests.Logout, { publicationId: keyPublicationOf(caller), refreshToken: body.refreshToken });
+  async logout(@Caller() caller: Principal, @Body() body: LogoutDto): Promise<void> {
+    await this.bus.request(IdentityRequests.Logout, { publicationId: keyPublicationOf(caller), refreshToken: body.refreshToken, everywhere: body.everywhere === true });
   }
 
   @Get('me')
@@ -73,5 +76,24 @@ export class CustomerAuthController {
   @ApiOkResponse({ type: CustomerProfileDto })
   me(@Caller() caller: Principal): Promise<CustomerProfile> {
     return this.bus.request(IdentityRequests.GetCustomer, { publicationId: keyPublicationOf(caller), customerId: customerOf(caller).customerId });
+  }
+
+  @Patch('me')
+  @Auth('customer')
+  @RateLimit('account-email')
+  @ApiOperation({
+    summary:
+      "The reader changes their own name or email. A new email is unverified (`emailVerified: false`) and gets a verification message whose link leads to `returnUrl`; links sent to the old address stop working. Emits `customer.updated`. The access token's `email_verified` changes at the next refresh.",
+  })
+  @ApiOkResponse({ type: CustomerProfileDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`' })
+  @ApiResponse({ status: 403, description: "`url_not_in_publication`: `returnUrl` is not on the publication's domains" })
+  @ApiResponse({ status: 409, description: '`email_taken`: another customer of the publication has this email' })
+  updateMe(@Caller() caller: Principal, @Body() body: UpdateProfileDto): Promise<CustomerProfile> {
+    return this.bus.request(IdentityRequests.UpdateProfile, {
+      publicationId: keyPublicationOf(caller),
+      customerId: customerOf(caller).customerId,
+      ...requirePublicationPages(caller, body, ['returnUrl']),
+    });
   }
 }

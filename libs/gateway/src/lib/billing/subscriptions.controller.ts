@@ -108,21 +108,26 @@ export class SubscriptionsController {
 
   @Post('cancel')
   @HttpCode(200)
-  @Auth('secret')
+  @Auth('secret-or-customer')
   @Idempotent()
   @ApiOperation({
     summary:
-      'Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing.',
+      "Cancel a subscription: at the period end (the default) it stays active with `cancelAtPeriodEnd: true`; otherwise it is cancelled now. Cancelling a cancelled one changes nothing. `reason` is recorded and sent in the `subscription.cancelled` data. With a customer JWT (a reader cancelling from the account element) only the token's own subscription, and only at the period end.",
   })
   @ApiOkResponse({ type: SubscriptionViewDto })
-  @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 400, description: '`validation_failed`: not a subscription id, or a `reason` not in the list' })
+  @ApiResponse({ status: 403, description: '`forbidden`: `atPeriodEnd: false` with a customer JWT' })
+  @ApiResponse({ status: 404, description: "`not_found`: no such subscription in the publication (with a customer JWT: none of the token's customer)" })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
   cancel(@Caller() caller: Principal, @Body() body: CancelSubscriptionDto): Promise<SubscriptionView> {
+    const atPeriodEnd = body.atPeriodEnd ?? true;
+    if (caller.customer && !atPeriodEnd) throw new AppError('forbidden', 'A reader cancels at the end of the period they paid for.');
     return this.bus.request(BillingRequests.CancelSubscription, {
       publicationId: keyPublicationOf(caller),
       subscriptionId: body.subscriptionId,
-      atPeriodEnd: body.atPeriodEnd ?? true,
+      atPeriodEnd,
+      ...(caller.customer ? { customerId: caller.customer.customerId } : {}),
+      ...(body.reason ? { reason: body.reason } : {}),
     });
   }
 }

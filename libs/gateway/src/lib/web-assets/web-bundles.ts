@@ -10,4 +10,5 @@ export const WEB_BUNDLES: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'elements', file: 'libs/elements/elements.js' },
   { name: 'offers', file: 'libs/elements/offers.js' },
   ...ELEMENT_LOCALES.map((lang) => ({ name: `messages-${lang}`, file: `libs/elements/messages/${lang}.json` })),
+  { name: 'account', file: 'libs/elements/account.js' },
 ];

@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { CustomerRequests, type Page, type CustomerRecord, type RequestOf } from '@gatehouse/contracts';
+import { CustomerRequests, IdentityRequests, type CustomerProfile, type Page, type CustomerRecord, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { CustomerRecordsService } from './customer-records.service';
 
 const { List, Create, Update, Delete } = CustomerRequests;
+const { UpdateProfile } = IdentityRequests;
 
 @Controller()
 export class CustomerRecordsHandler {
@@ -22,6 +23,11 @@ export class CustomerRecordsHandler {
   @Handles(Update)
   update(request: RequestOf<typeof Update>): Promise<CustomerRecord> {
     return this.records.update(request);
+  }
+
+  @Handles(UpdateProfile)
+  updateProfile(request: RequestOf<typeof UpdateProfile>): Promise<CustomerProfile> {
+    return this.records.updateProfile(request);
   }
 
   @Handles(Delete)

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import {
   CustomerRequests,
   Events,
+  IdentityRequests,
+  type CustomerProfile,
   InternalEvents,
   type Page,
   type CustomerRecord,
@@ -18,7 +20,8 @@ import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
 import { PasswordHasher } from '../customers/password-hasher';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
-import { toCustomerEventData } from '../customers/customer-views';
+import { toCustomerEventData, toCustomerProfile } from '../customers/customer-views';
+import { EmailVerificationService } from '../account-email/email-verification.service';
 import { toCustomerRecord } from './customer-record-view';
 
 const UNIQUE_VIOLATION = '23505';
@@ -35,6 +38,7 @@ export class CustomerRecordsService {
     private readonly passwords: PasswordHasher,
     private readonly refreshTokens: RefreshTokens,
     private readonly emailTokens: EmailTokens,
+    private readonly verification: EmailVerificationService,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
@@ -64,22 +68,43 @@ export class CustomerRecordsService {
     const passwordHash = changes.password === undefined ? undefined : await this.passwords.hash(changes.password);
     return this.dataSource.transaction(async (manager) => {
       const customer = await this.lockCustomer(manager, publicationId, customerId);
-      const email = changes.email === undefined ? customer.email : normaliseEmail(changes.email);
-      if (email !== customer.email) {
-        await this.changeEmail(manager, customer, email);
-        customer.email = email;
-        customer.emailVerifiedAt = null;
-        // A reset or sign-in link sent to the old address must not open the account any more.
-        await this.emailTokens.revokeAllOf(manager, customer.id);
-      }
-      if (changes.name !== undefined) customer.name = changes.name;
-      if (passwordHash !== undefined) customer.passwordHash = passwordHash;
-      customer.updatedAt = this.clock.now();
-      await manager.update(Customer, { id: customer.id }, { name: customer.name, passwordHash: customer.passwordHash, updatedAt: customer.updatedAt });
-      if (passwordHash !== undefined) await this.refreshTokens.revokeAllOf(manager, customer);
-      await this.outbox.add(manager, Events.CustomerUpdated, toCustomerEventData(customer), publicationId);
+      await this.applyChanges(manager, customer, { name: changes.name, email: changes.email, passwordHash });
       return toCustomerRecord(customer);
     });
+  }
+
+  /**
+   * The signed-in reader's own name or email. A new address is unverified and gets the
+   * verification message (in the same transaction, through the durable email queue).
+   */
+  async updateProfile(request: RequestOf<typeof IdentityRequests.UpdateProfile>): Promise<CustomerProfile> {
+    const { publicationId, customerId, name, email, returnUrl } = request;
+    return this.dataSource.transaction(async (manager) => {
+      const customer = await this.lockCustomer(manager, publicationId, customerId);
+      const emailChanged = await this.applyChanges(manager, customer, { name, email });
+      if (emailChanged) await this.verification.send(manager, customer, returnUrl ?? null);
+      return toCustomerProfile(customer);
+    });
+  }
+
+  /** Writes the changes and emits `customer.updated` (each success does, decisions H3); says whether the email changed. */
+  private async applyChanges(manager: EntityManager, customer: Customer, changes: { name?: string; email?: string; passwordHash?: string }): Promise<boolean> {
+    const email = changes.email === undefined ? customer.email : normaliseEmail(changes.email);
+    const emailChanged = email !== customer.email;
+    if (emailChanged) {
+      await this.changeEmail(manager, customer, email);
+      customer.email = email;
+      customer.emailVerifiedAt = null;
+      // A reset or sign-in link sent to the old address must not open the account any more.
+      await this.emailTokens.revokeAllOf(manager, customer.id);
+    }
+    if (changes.name !== undefined) customer.name = changes.name;
+    if (changes.passwordHash !== undefined) customer.passwordHash = changes.passwordHash;
+    customer.updatedAt = this.clock.now();
+    await manager.update(Customer, { id: customer.id }, { name: customer.name, passwordHash: customer.passwordHash, updatedAt: customer.updatedAt });
+    if (changes.passwordHash !== undefined) await this.refreshTokens.revokeAllOf(manager, customer);
+    await this.outbox.add(manager, Events.CustomerUpdated, toCustomerEventData(customer), customer.publicationId);
+    return emailChanged;
   }
 
   /**

@@ -50,6 +50,12 @@ const REVOKE_CUSTOMER_FAMILIES = `
   UPDATE refresh_tokens SET revoked_at = $3::timestamptz
   WHERE family_id IN (SELECT id FROM family) AND used_at IS NULL AND revoked_at IS NULL`;
 
+/** The customer of a live token (unused, unrevoked, unexpired, its family alive): who "sign out everywhere" is for. */
+const LIVE_TOKEN_OWNER = `
+  SELECT token.customer_id FROM refresh_tokens AS token JOIN refresh_token_families AS family ON family.id = token.family_id
+  WHERE token.token_hash = $1 AND token.publication_id = $2::uuid AND token.used_at IS NULL AND token.revoked_at IS NULL
+    AND token.expires_at > $3::timestamptz AND family.revoked_at IS NULL`;
+
 export interface RotatedRefreshToken {
   customerId: string;
   refreshToken: string;
@@ -119,6 +125,19 @@ export class RefreshTokens {
   /** Ends every session of the customer, in the caller's transaction. */
   async revokeAllOf(manager: EntityManager, customer: { id: string; publicationId: string }): Promise<void> {
     await manager.query(REVOKE_CUSTOMER_FAMILIES, [customer.id, customer.publicationId, this.clock.now()]);
+  }
+
+  /**
+   * Every family of the live token's customer: the reader signs out on all devices. A dead token
+   * (used, revoked, expired) ends its own family only, so an old copy of a token cannot sign the reader out everywhere.
+   */
+  async revokeAllOfTokenOwner(publicationId: string, token: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const now = this.clock.now();
+      const rows: Array<{ customer_id: string }> = await manager.query(LIVE_TOKEN_OWNER, [sha256Hex(token), publicationId, now]);
+      if (rows.length === 0) await manager.query(REVOKE_FAMILY, [sha256Hex(token), publicationId, now]);
+      else await manager.query(REVOKE_CUSTOMER_FAMILIES, [rows[0].customer_id, publicationId, now]);
+    });
   }
 
   /** Does nothing for a token unknown in the publication. */

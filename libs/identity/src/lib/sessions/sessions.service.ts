@@ -28,7 +28,8 @@ export class SessionsService {
   }
 
   async end(request: RequestOf<typeof IdentityRequests.Logout>): Promise<{ loggedOut: true }> {
-    await this.refreshTokens.revokeFamilyOf(request.publicationId, request.refreshToken);
+    if (request.everywhere) await this.refreshTokens.revokeAllOfTokenOwner(request.publicationId, request.refreshToken);
+    else await this.refreshTokens.revokeFamilyOf(request.publicationId, request.refreshToken);
     return { loggedOut: true };
   }
 

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CustomerAuthResult, CustomerProfile, CustomerView } from '@gatehouse/contracts';
 import { Transform } from 'class-transformer';
 import { IsOmittable } from '@gatehouse/platform';
-import { IsByteLength, IsEmail, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsByteLength, IsEmail, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
 
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
@@ -70,6 +70,34 @@ export class RefreshTokenDto {
   @IsString()
   @Length(1, 512)
   refreshToken: string;
+}
+
+export class LogoutDto extends RefreshTokenDto {
+  @ApiPropertyOptional({ default: false, description: "true: every session of the token's customer ends (all devices), when the token is live; otherwise only the token's own." })
+  @IsOmittable()
+  @IsBoolean({ message: 'must be true or false' })
+  everywhere?: boolean;
+}
+
+export class UpdateProfileDto {
+  @ApiPropertyOptional({ example: 'Ada Lovelace', minLength: 1, maxLength: 100 })
+  @IsOmittable()
+  @IsString()
+  @Length(1, 100, { message: 'must be 1 to 100 characters' })
+  name?: string;
+
+  @ApiPropertyOptional({ example: 'reader@example.com', maxLength: 254, description: 'Trimmed and lower-cased. A new address is unverified until the link sent to it is opened.' })
+  @IsOmittable()
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: 'must be a valid email address' })
+  @MaxLength(254)
+  email?: string;
+
+  @ApiPropertyOptional({ description: 'Where the link of the verification email for a new address leads (see ReturnUrl).' })
+  @IsOmittable()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'must be an absolute http(s) URL' })
+  @MaxLength(2000)
+  returnUrl?: string;
 }
 
 class CustomerDto implements CustomerView {

@@ -14,6 +14,8 @@ import {
   type ProductView,
   type SubscriptionStatus,
   type SubscriptionView,
+  CANCELLATION_REASONS,
+  type CancellationReason,
 } from '@gatehouse/contracts';
 import { PageOf } from '../../edge/api-views';
 
@@ -36,6 +38,8 @@ export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ description: 'Cancelled at the end of the current period: it stays active until then.' }) cancelAtPeriodEnd: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialStart: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd: string | null;
+  @ApiProperty({ type: String, enum: CANCELLATION_REASONS, nullable: true, description: "Why the reader cancelled, as they picked it (here or in the processor's portal); null when nobody said." })
+  cancellationReason: CancellationReason | null;
   @ApiPropertyOptional({ type: RedeemedOfferDto, description: "Present when it was started with an offer's code." }) offer?: RedeemedOfferDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

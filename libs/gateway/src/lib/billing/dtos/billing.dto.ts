@@ -1,6 +1,6 @@
 import { IsOmittable, IsTimestamp } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
+import { CANCELLATION_REASONS, PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type CancellationReason, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
 import { PageQueryDto } from '../../edge/page-query.dto';
 import { Transform } from 'class-transformer';
 import {
@@ -110,6 +110,14 @@ export class CancelSubscriptionDto extends AtPeriodEndDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', UUID_MESSAGE)
   subscriptionId: string;
+
+  @ApiPropertyOptional({
+    enum: CANCELLATION_REASONS,
+    description: "Why the reader cancels; recorded, sent to the processor as its cancellation feedback and in the `subscription.cancelled` data.",
+  })
+  @IsOmittable()
+  @IsIn(CANCELLATION_REASONS, { message: `must be one of ${CANCELLATION_REASONS.join(', ')}` })
+  reason?: CancellationReason;
 }
 
 export class ProcessorWebhookQueryDto {

@@ -1,0 +1,240 @@
+// Browser code runs inside page.evaluate: the DOM types are needed here.
+/// <reference lib="dom" />
+import { launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { EventReader } from '../support/events';
+import { WholeSystem, type Reader } from '../support/system-all';
+
+const LONG = 120_000;
+const PASSWORD = 'reader-password';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/*
+ * `<gatehouse-account>` (issue #24 item 1, docs/elements.md) as a reader uses it in Debian's
+ * Chromium: a publisher's page on another origin with gatehouse.js, elements.js and account.js,
+ * against the whole system with the fake processor.
+ */
+describe('the account element', () => {
+  let system: WholeSystem;
+  let events: EventReader;
+  let browser: TestBrowser;
+  let site: Server;
+  let siteUrl: string;
+  let priceId: string;
+
+  beforeAll(async () => {
+    system = await WholeSystem.start({ domains: ['127.0.0.1'] });
+    events = await EventReader.start(system.namespace, ['subscription.cancelled']);
+    const product = await system.product('Digital Gazette');
+    priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
+    const sdkOrigin = system.url.replace('//127.0.0.1:', '//localhost:');
+    site = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/account') return void res.writeHead(404).end();
+      const lang = url.searchParams.get('lang') ?? 'en';
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Account</title>
+<script src="${sdkOrigin}/sdk/v1/gatehouse.js" data-publishable-key="${system.publishableKey}" async></script>
+<script src="${sdkOrigin}/sdk/v1/account.js" async></script>
+</head><body><header><gatehouse-account-button></gatehouse-account-button></header><main><gatehouse-account></gatehouse-account></main></body></html>`);
+    });
+    await new Promise<void>((ready) => site.listen(0, '127.0.0.1', ready));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  }, LONG);
+
+  afterAll(async () => {
+    await browser?.close();
+    site?.close();
+    await events?.close();
+    await system?.close();
+  }, LONG);
+
+  async function reader(): Promise<Reader & { email: string }> {
+    const email = `account-${randomUUID().slice(0, 8)}@example.com`;
+    const registered = await system.api('/auth/customers/register', { key: system.publishableKey, body: { email, password: PASSWORD, name: 'Ada Reader' } });
+    expect(registered.status).toBe(201);
+    return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email };
+  }
+
+  /** The account page, account.js having loaded elements.js by itself and defined its tags; signed out unless `keep` (the tabs share storage). */
+  async function open(page: Page, lang = 'en', keep = false): Promise<Page> {
+    await page.goto(`${siteUrl}/account?lang=${lang}`);
+    await page.waitForFunction(() => customElements.get('gatehouse-account') !== undefined && typeof (globalThis as any).gatehouse?.getProfile === 'function', undefined, {
+      timeout: 30_000,
+    });
+    if (!keep) await page.evaluate(() => (globalThis as any).gatehouse.logout());
+    return page;
+  }
+
+  const account = (page: Page) => page.locator('main gatehouse-account');
+  const signInThroughModal = async (page: Page, email: string) => {
+    await account(page).getByRole('button', { name: 'Sign in', exact: true }).click();
+    const dialog = page.locator('gatehouse-auth-modal dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  };
+  /** The focused control through shadow roots: `tag(name of a radio)` or `tag(text)`. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      let active: Element | null = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active ? `${active.tagName.toLowerCase()}(${active.getAttribute('name') ?? active.textContent?.trim()})` : 'none';
+    });
+  const seriousViolations = async (page: Page) => {
+    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () => (await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })).violations);
+    return violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target) }));
+  };
+  const longDate = (page: Page, iso: string, lang = 'en') =>
+    page.evaluate(([when, locale]) => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(when)), [iso, lang] as const);
+
+  it(
+    'signed out it offers sign-in; signed in through the auth modal it shows the reader, and the header button names them',
+    async () => {
+      const ada = await reader();
+      const page = await open(await browser.newPage());
+      await expect(account(page).getByRole('heading', { name: 'Your account' }).isVisible()).resolves.toBe(true);
+      await expect(account(page).getByRole('button', { name: 'Create account' }).isVisible()).resolves.toBe(true);
+      await expect(page.locator('header gatehouse-account-button').getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+
+      await signInThroughModal(page, ada.email);
+      await account(page).locator('[part="email"]').filter({ hasText: ada.email }).waitFor();
+      await expect(account(page).locator('[part="name"]').textContent()).resolves.toBe('Ada Reader');
+      await expect(account(page).locator('[part="verification"]').textContent()).resolves.toBe('Email not verified yet');
+      await expect(account(page).getByText('You have no subscription.').isVisible()).resolves.toBe(true);
+      await expect(page.locator('header gatehouse-account-button').getByRole('button', { name: 'Your account: Ada Reader' }).isVisible()).resolves.toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // The name changes; focus comes back to the button that opened the form.
+      await account(page).getByRole('button', { name: 'Edit details' }).click();
+      await account(page).getByLabel('Name').fill('Ada Lovelace');
+      await account(page).getByRole('button', { name: 'Save' }).click();
+      await account(page).locator('[part="status"]').filter({ hasText: 'Your details are saved.' }).waitFor();
+      await expect(account(page).locator('[part="name"]').textContent()).resolves.toBe('Ada Lovelace');
+      expect((await system.api('/auth/customers/me', { key: system.publishableKey, token: ada.accessToken })).body.name).toBe('Ada Lovelace');
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'shows the plan paid at the processor with its price and renewal date, opens the portal, and cancels at the period end with the reason picked',
+    async () => {
+      const ada = await reader();
+      const { subscriptionId, processorId } = await system.subscribe(ada, priceId);
+      const stored = (await system.api(`/subscriptions/me?customerId=${ada.id}`, { key: system.secretKey })).body.subscriptions[0];
+      const page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      const plan = account(page).locator('[part="subscription"]');
+      await plan.waitFor();
+      await expect(plan.locator('[part="product"]').textContent()).resolves.toBe('Digital Gazette');
+      await expect(plan.locator('[part="price"]').textContent()).resolves.toBe('€9.00 a month');
+      await expect(plan.locator('[part="subscription-status"]').textContent()).resolves.toBe('Active');
+      const end = await longDate(page, stored.currentPeriodEnd);
+      await expect(plan.locator('[part="period"]').textContent()).resolves.toBe(`Renews on ${end}`);
+
+      // Cancel, by keyboard: the dialog takes focus, Escape gives it back, the reason is picked, focus comes back to the plan.
+      const cancelButton = plan.getByRole('button', { name: 'Cancel subscription' });
+      await cancelButton.focus();
+      await page.keyboard.press('Enter');
+      const dialog = account(page).getByRole('dialog', { name: 'Cancel your subscription?' });
+      await dialog.waitFor({ state: 'visible' });
+      await expect(focused(page)).resolves.toBe('input(reason)');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await expect(cancelButton.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).resolves.toBe(true);
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'visible' });
+      await expect(dialog.textContent()).resolves.toContain(`You keep reading until ${end}.`);
+      await dialog.getByLabel('I don’t read it enough').check();
+      await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect(plan.locator('[part="period"]').textContent()).resolves.toBe(`Ends on ${end}`);
+      await expect(account(page).locator('[role="status"]').textContent()).resolves.toBe(`Ends on ${end}`);
+      await expect(plan.getByRole('button', { name: 'Cancel subscription' }).count()).resolves.toBe(0);
+      await expect(focused(page)).resolves.toBe('button(Manage billing)');
+      const cancelled = await events.waitFor<{ subscriptionId: string; cancellationReason: string; cancelAtPeriodEnd: boolean }>('subscription.cancelled', (d) => d.subscriptionId === subscriptionId);
+      expect(cancelled.data).toMatchObject({ cancellationReason: 'unused', cancelAtPeriodEnd: true, status: 'active' });
+      expect((await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true', cancellation_details: { feedback: 'unused' } });
+
+      // Manage billing: the processor's portal for this reader, coming back to this page.
+      await plan.getByRole('button', { name: 'Manage billing' }).click();
+      await page.waitForURL((url) => url.toString().startsWith(`${system.fake.url}/portal/bps_`), { timeout: 30_000 });
+      const portal = (await system.fake.requestsTo('POST', '/v1/billing_portal/sessions')).at(-1)!;
+      expect(portal.body).toMatchObject({ return_url: `${siteUrl}/account?lang=en` });
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'sign out of all devices in one tab ends the session in another tab and, at its next refresh, on another device',
+    async () => {
+      const ada = await reader();
+      const first = await open(await browser.newPage());
+      const second = await open(await browser.newPage(), 'en', true);
+      await signInThroughModal(first, ada.email);
+      await account(second).locator('[part="email"]').filter({ hasText: ada.email }).waitFor();
+      // Another device: a browser of its own, signed in too.
+      const other = await launchBareBrowser();
+      const device = await open(await (await other.newContext()).newPage());
+      await signInThroughModal(device, ada.email);
+
+      await account(first).getByRole('button', { name: 'Sign out of all devices' }).click();
+      for (const tab of [first, second]) await account(tab).getByRole('button', { name: 'Create account' }).waitFor();
+      // The other device still holds tokens; its next refresh is refused and it shows signed out.
+      await device.evaluate((key) => {
+        const name = `gatehouse:${key}:session`;
+        localStorage.setItem(name, JSON.stringify({ ...JSON.parse(localStorage.getItem(name) as string), refreshAt: 0 }));
+      }, system.publishableKey);
+      await expect(device.evaluate(() => (globalThis as any).gatehouse.getSession())).resolves.toBeNull();
+      await account(device).getByRole('button', { name: 'Create account' }).waitFor();
+      await other.close();
+      await Promise.all([first.close(), second.close()]);
+    },
+    LONG,
+  );
+
+  it(
+    'speaks German with lang="de" and Arabic right to left with lang="ar"',
+    async () => {
+      const ada = await reader();
+      const page = await open(await browser.newPage(), 'de');
+      await expect(account(page).getByRole('heading', { name: 'Ihr Konto' }).isVisible()).resolves.toBe(true);
+      await expect(account(page).getByRole('button', { name: 'Konto erstellen' }).isVisible()).resolves.toBe(true);
+      await page.evaluate(([email, password]) => (globalThis as any).gatehouse.login({ email, password }), [ada.email, PASSWORD] as const);
+      await account(page).getByRole('button', { name: 'Auf allen Geräten abmelden' }).waitFor();
+      await expect(account(page).getByRole('button', { name: 'Meine Daten herunterladen' }).isVisible()).resolves.toBe(true);
+      await expect(account(page).getByText('Sie haben kein Abo.').isVisible()).resolves.toBe(true);
+      // The header button opens the account in a dialog, in the page's language; Escape gives focus back.
+      const header = page.locator('header gatehouse-account-button');
+      await header.getByRole('button', { name: 'Ihr Konto: Ada Reader' }).click();
+      const inDialog = header.getByRole('dialog', { name: 'Ihr Konto' });
+      await inDialog.locator('gatehouse-account').getByRole('button', { name: 'Auf allen Geräten abmelden' }).waitFor();
+      await page.keyboard.press('Escape');
+      await inDialog.waitFor({ state: 'hidden' });
+      await expect(focused(page)).resolves.toBe('button(Ada Reader)');
+
+      await open(page, 'ar', true);
+      await account(page).getByRole('button', { name: 'تسجيل الخروج من كل الأجهزة' }).waitFor();
+      await expect(account(page).locator('[part="container"]').getAttribute('dir')).resolves.toBe('rtl');
+      await expect(account(page).getByRole('heading', { name: 'حسابك' }).isVisible()).resolves.toBe(true);
+      // Right to left as laid out: the heading's text starts at the right edge of the element.
+      const [box, heading] = await Promise.all([account(page).boundingBox(), account(page).getByRole('heading', { name: 'حسابك' }).evaluate((h) => {
+        const range = document.createRange();
+        range.selectNodeContents(h);
+        return range.getBoundingClientRect().right;
+      })]);
+      expect(Math.abs(box!.x + box!.width - heading)).toBeLessThan(2);
+      await page.close();
+    },
+    LONG,
+  );
+});

@@ -1,0 +1,537 @@
+import type { CancellationReason, CustomerProfile, OfferedPriceView, SubscriptionView } from '@gatehouse/contracts';
+import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
+import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
+import { accountMessagesFor, type AccountMessages } from './account-messages';
+import type { GatehouseElement } from './base';
+
+/*
+ * `<gatehouse-account>` and `<gatehouse-account-button>` (docs/elements.md, "The reader's account").
+ * They are built on the page's own GatehouseElement and lit, handed in by whoever defines them:
+ * account.js takes them from elements.js (so lit is not loaded twice), a bundler's import from lit.
+ */
+
+export interface AccountElementParts {
+  /** The base class of the other elements (`<gatehouse-register-form>`'s superclass on the page). */
+  Base: typeof GatehouseElement;
+  html: typeof litHtml;
+  nothing: typeof litNothing;
+}
+
+type Client = Gatehouse & AccountMethods;
+
+const REASONS: CancellationReason[] = ['too_expensive', 'unused', 'switched_service', 'missing_features', 'low_quality', 'other'];
+const STYLE_FIELDS = ['brandColor', 'brandColorHover', 'borderRadius', 'fontFamily', 'logoUrl'] as const;
+
+const ACCOUNT_CSS = `
+  section { border-block-start: 1px solid #d9dbe3; padding-block: 16px; }
+  section:first-of-type { border-block-start: 0; padding-block-start: 0; }
+  h3 { font-size: 1rem; margin: 0 0 8px; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0 0 12px; }
+  dt { font-weight: 600; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  .actions { display: flex; flex-wrap: wrap; gap: 8px; }
+  .actions [part~='primary-button'] { width: auto; }
+  .secondary { min-height: 44px; padding: 8px 14px; font: inherit; color: inherit; background: #fff; border: 1px solid #6b7080; border-radius: var(--gh-radius); cursor: pointer; }
+  .danger { color: #b3261e; border-color: #b3261e; }
+  .badge { display: inline-block; font-size: 0.85rem; padding: 0 8px; border-radius: 999px; background: #eef0f5; }
+  .status:empty { display: none; }
+  .status { padding: 8px 12px; background: #eef7ee; border-radius: var(--gh-radius); }
+  fieldset { border: 0; padding: 0; margin: 0 0 12px; display: grid; gap: 6px; }
+  legend { font-weight: 600; margin-block-end: 6px; }
+  fieldset label { font-weight: 400; display: flex; gap: 8px; align-items: center; margin: 0; }
+  fieldset input { width: auto; }
+  dialog { border: 0; padding: 24px; max-width: min(440px, calc(100vw - 16px)); border-radius: var(--gh-radius); box-shadow: 0 12px 40px rgba(0, 0, 0, 0.3); color: inherit; }
+  dialog::backdrop { background: rgba(15, 17, 26, 0.6); }
+  .compact { display: inline-block; }
+  .compact [part~='account-button'] { min-height: 40px; padding: 6px 14px; font: inherit; font-family: var(--gh-font); border: 0; border-radius: var(--gh-radius); background: var(--gh-primary); color: var(--gh-on-primary, #fff); cursor: pointer; }
+`;
+
+function sheet(cssText: string): CSSStyleSheet {
+  const styles = new CSSStyleSheet();
+  styles.replaceSync(cssText);
+  return styles;
+}
+
+/** The page's SDK client with the account methods, once it is initialised. */
+export function accountClient(install: (gatehouse: Gatehouse) => Client): Promise<Client> {
+  return new Promise((resolve) => {
+    const queue = ((window as unknown as { gatehouse?: { push(command: unknown): void } }).gatehouse ??= [] as unknown as { push(command: unknown): void });
+    queue.push((gatehouse: Gatehouse) => resolve(install(gatehouse)));
+  });
+}
+
+/** The page's auth modal (elements.js defines it): the one in the document, else a new one. */
+function authModal(): { show(mode: 'login' | 'register'): Promise<void> } {
+  let modal = document.querySelector('gatehouse-auth-modal');
+  if (!modal) {
+    modal = document.createElement('gatehouse-auth-modal');
+    document.body.append(modal);
+  }
+  return modal as unknown as { show(mode: 'login' | 'register'): Promise<void> };
+}
+
+/** The nearest value of an attribute on the element or an ancestor, looking out of shadow roots (the account button's dialog holds an account element). */
+function inherited(element: Element, attribute: 'lang' | 'dir'): string | null {
+  let node: Element | null = element;
+  while (node) {
+    const found = node.closest(`[${attribute}]`);
+    if (found) return found.getAttribute(attribute);
+    const root = node.getRootNode();
+    node = root instanceof ShadowRoot ? root.host : null;
+  }
+  return null;
+}
+
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+
+/** Defines the two tags (once) on the given base class and lit. */
+export function defineAccountElements(parts: AccountElementParts, client: Promise<Client>): void {
+  const { Base, html, nothing } = parts;
+  const styles = [Base.styles, sheet(ACCOUNT_CSS)];
+
+  /** What both tags share: the account table, the reader's session, branding attributes without copy fields. */
+  abstract class AccountBase extends Base {
+    static override properties: PropertyDeclarations = {
+      ...Base.properties,
+      ...Object.fromEntries(STYLE_FIELDS.map((field) => [field, { type: String, attribute: field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) }])),
+      session: { state: true },
+    };
+    static override styles = styles;
+    declare session: Session | null | undefined;
+    protected sdk?: Client;
+    private unsubscribe?: () => void;
+
+    override connectedCallback(): void {
+      super.connectedCallback();
+      void client.then(async (sdk) => {
+        this.sdk = sdk;
+        this.unsubscribe?.();
+        this.unsubscribe = sdk.onAuthChange((session) => this.sessionChanged(session));
+        this.sessionChanged(await sdk.getSession().catch(() => null));
+      });
+    }
+
+    override disconnectedCallback(): void {
+      super.disconnectedCallback();
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
+    }
+
+    protected sessionChanged(session: Session | null): void {
+      this.session = session;
+    }
+
+    protected get text(): AccountMessages {
+      return accountMessagesFor(this.locale);
+    }
+
+    protected get locale(): string {
+      return inherited(this, 'lang') || document.documentElement.lang || 'en';
+    }
+
+    protected override get direction(): 'ltr' | 'rtl' {
+      const dir = inherited(this, 'dir');
+      return dir === 'rtl' || dir === 'ltr' ? dir : this.text.dir;
+    }
+
+    protected override attributeValues() {
+      const self = this as unknown as Record<string, string | undefined>;
+      return Object.fromEntries(STYLE_FIELDS.map((field) => [field, self[field]]));
+    }
+
+    protected signInButtons(): TemplateResult {
+      const t = this.text;
+      return html`<div class="actions">
+        <button type="button" part="primary-button" @click=${() => authModal().show('login')}>${t.signIn}</button>
+        <button type="button" class="secondary" part="secondary-button" @click=${() => authModal().show('register')}>${t.createAccount}</button>
+      </div>`;
+    }
+  }
+
+  /**
+   * `<gatehouse-account>`: signed out, the way in; signed in, the reader's details (editable),
+   * plan, billing, cancellation, sign-out and their data.
+   */
+  class GatehouseAccount extends AccountBase {
+    static override properties: PropertyDeclarations = {
+      ...AccountBase.properties,
+      profile: { state: true },
+      subscriptions: { state: true },
+      prices: { state: true },
+      editing: { state: true },
+      status: { state: true },
+      dialog: { state: true },
+    };
+    declare profile: CustomerProfile | null;
+    declare subscriptions: SubscriptionView[];
+    declare prices: OfferedPriceView[];
+    declare editing: boolean;
+    declare status: string;
+    declare dialog: 'cancel' | 'delete' | null;
+    private opener: HTMLElement | null = null;
+    private cancelling: SubscriptionView | null = null;
+
+    constructor() {
+      super();
+      this.profile = null;
+      this.subscriptions = [];
+      this.prices = [];
+      this.editing = false;
+      this.status = '';
+      this.dialog = null;
+    }
+
+    protected override sessionChanged(session: Session | null): void {
+      const changed = session?.customer.id !== this.session?.customer.id;
+      super.sessionChanged(session);
+      if (!session) {
+        this.profile = null;
+        this.subscriptions = [];
+      } else if (changed) void this.load();
+    }
+
+    /** The reader, their subscriptions and the prices they name, fetched again. */
+    async load(): Promise<void> {
+      const sdk = this.sdk;
+      if (!sdk || !this.session) return;
+      try {
+        const [profile, subscriptions, prices] = await Promise.all([sdk.getProfile(), sdk.getSubscriptions(), sdk.getPrices().catch(() => [])]);
+        Object.assign(this, { profile, subscriptions, prices });
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+
+    override render() {
+      const t = this.text;
+      const content = !this.session
+        ? html`<h2 part="heading">${t.heading}</h2>
+            <p class="muted" part="description">${t.signedOut}</p>
+            ${this.signInButtons()}`
+        : html`<h2 part="heading">${t.heading}</h2>
+            <p class="status" part="status" role="status" aria-live="polite">${this.status}</p>
+            ${this.profileSection()} ${this.planSection()} ${this.sessionSection()} ${this.dataSection()} ${this.dialogs()}`;
+      return this.frame(html`${this.logo()} ${content}`);
+    }
+
+    private profileSection(): TemplateResult {
+      const t = this.text;
+      const profile = this.profile ?? { ...(this.session as Session).customer, createdAt: '' };
+      if (this.editing) {
+        return html`<section part="profile" aria-labelledby="profile-heading">
+          <h3 id="profile-heading">${t.account}</h3>
+          <form part="form" novalidate @submit=${(event: SubmitEvent) => this.saveProfile(event)}>
+            ${this.input('name', t.name, 'text', 'name', profile.name)} ${this.input('email', t.email, 'email', 'email', profile.email)}
+            <p class="form-error" part="form-error" role="alert">${this.form.formError}</p>
+            <div class="actions">
+              <button type="submit" part="primary-button" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.save}</button>
+              <button type="button" class="secondary" part="secondary-button" @click=${() => this.stopEditing()}>${t.cancel}</button>
+            </div>
+          </form>
+        </section>`;
+      }
+      return html`<section part="profile" aria-labelledby="profile-heading">
+        <h3 id="profile-heading">${t.account}</h3>
+        <dl>
+          <dt>${t.name}</dt>
+          <dd part="name">${profile.name}</dd>
+          <dt>${t.email}</dt>
+          <dd part="email">${profile.email} <span class="badge" part="verification">${profile.emailVerified ? t.verified : t.unverified}</span></dd>
+        </dl>
+        <div class="actions">
+          <button type="button" class="secondary edit" part="secondary-button" @click=${() => this.startEditing()}>${t.edit}</button>
+          ${profile.emailVerified
+            ? nothing
+            : html`<button type="button" class="secondary" part="secondary-button" @click=${() => this.resendVerification(profile.email)}>${t.resend}</button>`}
+        </div>
+      </section>`;
+    }
+
+    private input(name: string, label: string, type: string, autocomplete: string, value: string): TemplateResult {
+      const error = this.form.fieldErrors[name] ?? '';
+      return html`<div class="field">
+        <label for=${name} part="label">${label}</label>
+        <input id=${name} name=${name} type=${type} autocomplete=${autocomplete} part="input" required .value=${value}
+          aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-error" />
+        <p id="${name}-error" class="field-error" part="field-error">${error}</p>
+      </div>`;
+    }
+
+    private planSection(): TemplateResult {
+      const t = this.text;
+      const current = this.subscriptions.filter((subscription) => subscription.status !== 'cancelled');
+      return html`<section part="plan" aria-labelledby="plan-heading">
+        <h3 id="plan-heading">${t.plan}</h3>
+        ${current.length === 0 ? html`<p class="muted">${t.noPlan}</p>` : current.map((subscription) => this.planOf(subscription))}
+      </section>`;
+    }
+
+    private planOf(subscription: SubscriptionView): TemplateResult {
+      const t = this.text;
+      const price = this.prices.find((offered) => offered.id === subscription.priceId);
+      const date = (iso: string | null) => (iso && !iso.startsWith('9999') ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(iso)) : '');
+      const end = date(subscription.currentPeriodEnd);
+      const trial = subscription.status === 'trialing' && subscription.trialEnd ? fill(t.trialEnds, { date: date(subscription.trialEnd) }) : '';
+      const period = !end ? '' : fill(subscription.cancelAtPeriodEnd ? t.ends : t.renews, { date: end });
+      return html`<div class="subscription" part="subscription">
+        <p>
+          ${price ? html`<strong part="product">${price.productName}</strong> · <span part="price">${this.priceText(price)}</span> · ` : nothing}
+          <span class="badge" part="subscription-status">${t.status[subscription.status]}</span>
+        </p>
+        ${period ? html`<p part="period">${period}</p>` : nothing} ${trial ? html`<p part="trial">${trial}</p>` : nothing}
+        <div class="actions">
+          ${subscription.source === 'processor'
+            ? html`<button type="button" part="primary-button" @click=${() => this.manageBilling()}>${t.manageBilling}</button>`
+            : nothing}
+          ${subscription.cancelAtPeriodEnd || !end
+            ? nothing
+            : html`<button type="button" class="secondary" part="secondary-button" @click=${(event: Event) => this.openDialog('cancel', event, subscription)}>${t.cancelPlan}</button>`}
+        </div>
+      </div>`;
+    }
+
+    private priceText(price: OfferedPriceView): string {
+      let amount: string;
+      try {
+        amount = new Intl.NumberFormat(this.locale, { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
+      } catch {
+        amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
+      }
+      return `${amount} ${this.text.interval[price.interval]}`;
+    }
+
+    private sessionSection(): TemplateResult {
+      const t = this.text;
+      return html`<section part="sessions" class="actions">
+        <button type="button" class="secondary" part="secondary-button" @click=${() => this.sdk?.logout()}>${t.signOut}</button>
+        <button type="button" class="secondary" part="secondary-button" @click=${() => this.signOutEverywhere()}>${t.signOutEverywhere}</button>
+      </section>`;
+    }
+
+    private dataSection(): TemplateResult {
+      const t = this.text;
+      return html`<section part="data" aria-labelledby="data-heading">
+        <h3 id="data-heading">${t.yourData}</h3>
+        <div class="actions">
+          <button type="button" class="secondary" part="secondary-button" @click=${() => this.downloadData()}>${t.download}</button>
+          <button type="button" class="secondary danger" part="secondary-button danger-button" @click=${(event: Event) => this.openDialog('delete', event)}>${t.deleteAccount}</button>
+        </div>
+      </section>`;
+    }
+
+    private dialogs(): TemplateResult {
+      const t = this.text;
+      const close = () => this.closeDialog();
+      const cancelEnd = this.cancelling ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(this.cancelling.currentPeriodEnd)) : '';
+      return html`<dialog part="dialog" class="cancel" aria-labelledby="cancel-heading" @cancel=${close} @close=${close}>
+          <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmCancel(event)}>
+            <h2 id="cancel-heading">${t.cancelHeading}</h2>
+            <p>${fill(t.cancelDescription, { date: cancelEnd })}</p>
+            <fieldset>
+              <legend>${t.reasonLabel}</legend>
+              ${REASONS.map((reason, i) => html`<label><input type="radio" name="reason" value=${reason} ?checked=${i === 0} />${t.reasons[reason]}</label>`)}
+            </fieldset>
+            <p class="form-error" part="form-error" role="alert">${this.dialog === 'cancel' ? this.form.formError : ''}</p>
+            <div class="actions">
+              <button type="submit" part="primary-button" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.confirmCancel}</button>
+              <button type="button" class="secondary" part="secondary-button" @click=${close}>${t.keepPlan}</button>
+            </div>
+          </form>
+        </dialog>
+        <dialog part="dialog" class="delete" aria-labelledby="delete-heading" @cancel=${close} @close=${close}>
+          <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmDelete(event)}>
+            <h2 id="delete-heading">${t.deleteHeading}</h2>
+            <p>${t.deleteDescription}</p>
+            ${this.input('password', t.password, 'password', 'current-password', '')}
+            <p class="form-error" part="form-error" role="alert">${this.dialog === 'delete' ? this.form.formError : ''}</p>
+            <div class="actions">
+              <button type="submit" part="primary-button" class="danger" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.confirmDelete}</button>
+              <button type="button" class="secondary" part="secondary-button" @click=${close}>${t.cancel}</button>
+            </div>
+          </form>
+        </dialog>`;
+    }
+
+    private async startEditing(): Promise<void> {
+      this.opener = this.renderRoot.querySelector('button.edit');
+      this.editing = true;
+      await this.updateComplete;
+      (this.renderRoot.querySelector('input[name="name"]') as HTMLInputElement | null)?.focus();
+    }
+
+    private async stopEditing(): Promise<void> {
+      this.editing = false;
+      this.form = { fieldErrors: {}, formError: '', busy: false };
+      await this.updateComplete;
+      (this.renderRoot.querySelector('button.edit') as HTMLElement | null)?.focus();
+    }
+
+    private async saveProfile(event: SubmitEvent): Promise<void> {
+      event.preventDefault();
+      const values = this.formValues(event.target as HTMLFormElement);
+      const before = this.profile ?? (this.session as Session).customer;
+      const changes = { ...(values['name'] !== before.name ? { name: values['name'] } : {}), ...(values['email'] !== before.email ? { email: values['email'] } : {}) };
+      let profile: CustomerProfile | undefined;
+      const done = await this.submitting(async () => {
+        profile = await (this.sdk as Client).updateProfile({ ...changes, returnUrl: location.href.split('#')[0] });
+      });
+      if (!done || !profile) return;
+      this.profile = profile;
+      this.status = 'email' in changes ? fill(this.text.verifySent, { email: profile.email }) : this.text.saved;
+      await this.stopEditing();
+    }
+
+    private async resendVerification(email: string): Promise<void> {
+      try {
+        await this.sdk?.requestEmailVerification({ returnUrl: location.href.split('#')[0] });
+        this.status = fill(this.text.verifySent, { email });
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+
+    private async manageBilling(): Promise<void> {
+      try {
+        await this.sdk?.openPortal({ returnUrl: location.href.split('#')[0] });
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+
+    private async signOutEverywhere(): Promise<void> {
+      await this.sdk?.logout({ everywhere: true });
+      this.emit('logout', { everywhere: true });
+    }
+
+    private async downloadData(): Promise<void> {
+      try {
+        const data = await (this.sdk as Client).exportMyData();
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+        link.download = 'my-data.json';
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+        this.status = this.text.downloaded;
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+
+    private async openDialog(which: 'cancel' | 'delete', event: Event, subscription?: SubscriptionView): Promise<void> {
+      this.opener = event.currentTarget as HTMLElement;
+      this.cancelling = subscription ?? null;
+      this.form = { fieldErrors: {}, formError: '', busy: false };
+      this.dialog = which;
+      this.requestUpdate();
+      await this.updateComplete;
+      const dialog = this.renderRoot.querySelector(`dialog.${which}`) as HTMLDialogElement;
+      if (!dialog.open) dialog.showModal();
+      (dialog.querySelector('input') as HTMLElement | null)?.focus();
+    }
+
+    private closeDialog(): void {
+      if (!this.dialog) return;
+      const dialog = this.renderRoot.querySelector(`dialog.${this.dialog}`) as HTMLDialogElement | null;
+      this.dialog = null;
+      if (dialog?.open) dialog.close();
+      const opener = this.opener;
+      this.opener = null;
+      if (opener?.isConnected) opener.focus();
+      else (this.renderRoot.querySelector('[part~="status"]') as HTMLElement | null)?.focus();
+    }
+
+    private async confirmCancel(event: SubmitEvent): Promise<void> {
+      event.preventDefault();
+      const subscription = this.cancelling;
+      if (!subscription) return;
+      const reason = this.formValues(event.target as HTMLFormElement)['reason'] as CancellationReason | undefined;
+      let cancelled: SubscriptionView | undefined;
+      const done = await this.submitting(async () => {
+        cancelled = await (this.sdk as Client).cancelSubscription(subscription.subscriptionId, reason);
+      });
+      if (!done || !cancelled) return;
+      const updated = cancelled;
+      this.subscriptions = this.subscriptions.map((one) => (one.subscriptionId === updated.subscriptionId ? updated : one));
+      this.status = fill(this.text.ends, { date: new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(updated.currentPeriodEnd)) });
+      this.emit('subscription-cancel', { subscription: updated });
+      this.closeDialog();
+      await this.updateComplete;
+      // The button that opened the dialog is gone: focus goes to the plan's next action.
+      (this.renderRoot.querySelector('[part~="plan"] button') as HTMLElement | null)?.focus();
+    }
+
+    private async confirmDelete(event: SubmitEvent): Promise<void> {
+      event.preventDefault();
+      const password = this.formValues(event.target as HTMLFormElement)['password'] ?? '';
+      const done = await this.submitting(async () => {
+        await (this.sdk as Client).deleteMyAccount({ password });
+      });
+      if (!done) return;
+      this.closeDialog();
+      this.emit('delete');
+    }
+  }
+
+  /**
+   * `<gatehouse-account-button>`: for a page header. Signed out, "Sign in" (the auth modal);
+   * signed in, the reader's name, leading to `href` (the publisher's account page) or, without
+   * one, opening `<gatehouse-account>` in a dialog.
+   */
+  class GatehouseAccountButton extends AccountBase {
+    static override properties: PropertyDeclarations = { ...AccountBase.properties, href: { type: String }, opened: { state: true } };
+    declare href: string | undefined;
+    /** The account element exists only while the dialog is open: a header on every page asks the service nothing more. */
+    declare opened: boolean;
+
+    constructor() {
+      super();
+      this.opened = false;
+    }
+
+    override render() {
+      const t = this.text;
+      if (!this.session) {
+        return this.frame(
+          html`<span class="compact"><button type="button" part="account-button" @click=${() => authModal().show('login')}>${t.signIn}</button></span>`,
+          'compact',
+        );
+      }
+      const label = this.session.customer.name || t.account;
+      const opener = this.href
+        ? html`<a part="account-button" href=${this.href} aria-label="${t.heading}: ${label}">${label}</a>`
+        : html`<button type="button" part="account-button" aria-haspopup="dialog" aria-label="${t.heading}: ${label}" @click=${() => this.open()}>${label}</button>`;
+      return this.frame(
+        html`<span class="compact">${opener}</span>
+          <dialog part="dialog" aria-label=${t.heading} @close=${() => this.closed()}>
+            <button type="button" class="close" part="close-button" aria-label=${t.close} @click=${() => this.close()}>×</button>
+            ${this.opened ? html`<gatehouse-account></gatehouse-account>` : nothing}
+          </dialog>`,
+        'compact',
+      );
+    }
+
+    private async open(): Promise<void> {
+      this.opened = true;
+      await this.updateComplete;
+      const dialog = this.renderRoot.querySelector('dialog') as HTMLDialogElement;
+      if (!dialog.open) dialog.showModal();
+    }
+
+    close(): void {
+      (this.renderRoot.querySelector('dialog') as HTMLDialogElement | null)?.close();
+    }
+
+    private closed(): void {
+      this.opened = false;
+      (this.renderRoot.querySelector('[part~="account-button"]') as HTMLElement | null)?.focus();
+    }
+
+    protected override sessionChanged(session: Session | null): void {
+      if (!session) this.close();
+      super.sessionChanged(session);
+    }
+  }
+
+  if (!customElements.get('gatehouse-account')) customElements.define('gatehouse-account', GatehouseAccount);
+  if (!customElements.get('gatehouse-account-button')) customElements.define('gatehouse-account-button', GatehouseAccountButton);
+}

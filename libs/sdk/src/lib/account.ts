@@ -1,0 +1,43 @@
+import type { CancellationReason, CustomerProfile, SubscriptionView } from '@gatehouse/contracts';
+import type { Gatehouse } from './gatehouse';
+
+/** How a reader confirms the deletion of their account: their password, or a code emailed to them. */
+export type AccountDeletionProof = { password: string } | { code: string };
+
+/**
+ * What the reader does with their own account (the `<gatehouse-account>` element's calls). Kept
+ * out of gatehouse.js, whose size every page pays: `/sdk/v1/account.js` adds them to the page's
+ * client, and a bundler's `installAccount(gatehouse)` does the same.
+ */
+export interface AccountMethods {
+  /** The reader as the service knows them now (name, email, whether it is verified). */
+  getProfile(): Promise<CustomerProfile>;
+  /** Changes the name or email; a new email is unverified until the link sent to it (leading to `returnUrl`) is opened. */
+  updateProfile(changes: { name?: string; email?: string; returnUrl?: string }): Promise<CustomerProfile>;
+  /** The reader's subscriptions, newest first, cancelled ones included. */
+  getSubscriptions(): Promise<SubscriptionView[]>;
+  /** Cancels one of the reader's own subscriptions at the end of the period, with the reason they picked. */
+  cancelSubscription(subscriptionId: string, reason?: CancellationReason): Promise<SubscriptionView>;
+  /** Everything the service holds about the reader, as one JSON document (GDPR art. 15 and 20). */
+  exportMyData(): Promise<unknown>;
+  /** Deletes the reader's account for good (GDPR art. 17) and signs them out everywhere. */
+  deleteMyAccount(proof: AccountDeletionProof): Promise<void>;
+}
+
+/** Adds the account methods to a client (once); returns it typed with them. */
+export function installAccount(gatehouse: Gatehouse): Gatehouse & AccountMethods {
+  const client = gatehouse as Gatehouse & AccountMethods;
+  if (typeof client.getProfile === 'function') return client;
+  const methods: AccountMethods = {
+    getProfile: () => gatehouse.authorized('/auth/customers/me'),
+    updateProfile: (changes) => gatehouse.authorized('/auth/customers/me', { method: 'PATCH', body: changes }),
+    getSubscriptions: async () => (await gatehouse.authorized<{ subscriptions: SubscriptionView[] }>('/subscriptions/me')).subscriptions,
+    cancelSubscription: (subscriptionId, reason) => gatehouse.authorized('/subscriptions/cancel', { body: { subscriptionId, atPeriodEnd: true, reason } }),
+    exportMyData: () => gatehouse.authorized('/auth/customers/me/export'),
+    deleteMyAccount: async (proof) => {
+      await gatehouse.authorized('/auth/customers/me', { method: 'DELETE', body: proof });
+      await gatehouse.logout();
+    },
+  };
+  return Object.assign(client, methods);
+}
