@@ -136,6 +136,8 @@ describe('billing: inbound processor events', () => {
         cancelAtPeriodEnd: false,
         trialStart: null,
         trialEnd: null,
+        pausedUntil: null,
+        scheduledChange: null,
       });
       expect(system.outboundFor('experiment.converted', mine).map((e) => e.data)).toEqual([
         { experimentId, variantId, paywallId: '', visitorId: null, customerId: customer.id },

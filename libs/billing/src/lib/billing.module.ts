@@ -9,11 +9,13 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
+import { AddPlanChangesAndPauses1764300000000 } from './migrations/1764300000000-add-plan-changes-and-pauses';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { ProcessorModule } from './processor/processor.module';
 import { BillingRetention } from './retention/billing-retention';
 import { StatsModule } from './stats/stats.module';
+import { SubscriptionSettings } from './subscriptions/subscription-settings.entity';
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
@@ -26,8 +28,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord],
-  migrations: [CreateBillingTables1763768421337],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord],
+  migrations: [CreateBillingTables1763768421337, AddPlanChangesAndPauses1764300000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -20,6 +20,18 @@ export interface SubscriptionEventData {
   cancelAtPeriodEnd: boolean;
   trialStart: string | null;
   trialEnd: string | null;
+  /** While collection is paused: when it resumes (ISO 8601 UTC); null when not paused. */
+  pausedUntil: string | null;
+  /** A plan change waiting for the period end (a downgrade, by default); null when none. */
+  scheduledChange: ScheduledPlanChange | null;
+  /** On `subscription.updated` when the price changed: the price before. */
+  previousPriceId?: string;
+}
+
+/** A price switch that takes effect at `effectiveAt` (the current period's end). */
+export interface ScheduledPlanChange {
+  priceId: string;
+  effectiveAt: string;
 }
 
 export interface InvoiceEventData {
@@ -84,6 +96,8 @@ export const Events = {
   SubscriptionUpdated: eventType<SubscriptionEventData>('subscription.updated'),
   SubscriptionCancelled: eventType<SubscriptionEventData>('subscription.cancelled'),
   SubscriptionTrialEnded: eventType<SubscriptionEventData>('subscription.trial_ended'),
+  SubscriptionPaused: eventType<SubscriptionEventData>('subscription.paused'),
+  SubscriptionResumed: eventType<SubscriptionEventData>('subscription.resumed'),
   InvoicePaid: eventType<InvoiceEventData>('invoice.paid'),
   InvoicePaymentFailed: eventType<InvoiceEventData>('invoice.payment_failed'),
   InvoiceUpcoming: eventType<InvoiceEventData>('invoice.upcoming'),

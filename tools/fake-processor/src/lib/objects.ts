@@ -167,6 +167,7 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
     customer: spec.customer,
     status: spec.status ?? (trialEnd ? 'trialing' : 'active'),
     cancel_at_period_end: false,
+    pause_collection: null,
     cancel_at: null,
     canceled_at: null,
     ended_at: null,
@@ -215,6 +216,69 @@ export function invoiceObject(subscription: ProcessorObject, status: 'paid' | 'o
     period_start: item.current_period_start,
     period_end: item.current_period_end,
     next_payment_attempt: status === 'paid' ? null : addDays(unixNow(), 3),
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { subscription: subscription['id'], metadata: subscription['metadata'] },
+    },
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+/** One line of an invoice about a subscription item, as the processor shows it (a proration or a regular charge). */
+export function invoiceLineObject(spec: {
+  subscription: ProcessorObject;
+  price: ProcessorObject;
+  amount: number;
+  description: string;
+  proration: boolean;
+  start: number;
+  end: number;
+}): ProcessorObject {
+  const item = spec.subscription['items'].data[0];
+  return {
+    id: newId('il'),
+    object: 'line_item',
+    amount: spec.amount,
+    currency: spec.price['currency'],
+    description: spec.description,
+    period: { start: spec.start, end: spec.end },
+    quantity: 1,
+    pricing: { type: 'price_details', price_details: { price: spec.price['id'], product: spec.price['product'] }, unit_amount_decimal: String(spec.price['unit_amount']) },
+    parent: {
+      type: 'subscription_item_details',
+      invoice_item_details: null,
+      subscription_item_details: { proration: spec.proration, subscription: spec.subscription['id'], subscription_item: item.id, invoice_item: null },
+    },
+    livemode: false,
+  };
+}
+
+/** An invoice made of `lines` (a preview when `status` is draft and `preview` is set): what is due is never below 0, a larger credit goes to the balance. */
+export function linesInvoiceObject(subscription: ProcessorObject, lines: ProcessorObject[], options: { preview: boolean; billingReason: string }): ProcessorObject {
+  const total = lines.reduce((sum, line) => sum + (line['amount'] as number), 0);
+  const due = Math.max(0, total);
+  const paid = !options.preview;
+  const starts = lines.map((line) => line['period'].start as number);
+  const ends = lines.map((line) => line['period'].end as number);
+  return {
+    id: options.preview ? `upcoming_${newId('in')}` : newId('in'),
+    object: 'invoice',
+    customer: subscription['customer'],
+    currency: subscription['currency'],
+    subtotal: total,
+    total,
+    amount_due: due,
+    amount_paid: paid ? due : 0,
+    amount_remaining: paid ? 0 : due,
+    ending_balance: total < 0 ? total : 0,
+    status: paid ? 'paid' : 'draft',
+    billing_reason: options.billingReason,
+    lines: { object: 'list', data: lines, has_more: false, url: '/v1/invoices/lines' },
+    period_start: starts.length ? Math.min(...starts) : unixNow(),
+    period_end: ends.length ? Math.max(...ends) : unixNow(),
+    next_payment_attempt: null,
     parent: {
       type: 'subscription_details',
       quote_details: null,

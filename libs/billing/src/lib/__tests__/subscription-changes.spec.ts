@@ -9,6 +9,8 @@ const base: SubscriptionState = {
   cancelAtPeriodEnd: false,
   trialStart: null,
   trialEnd: null,
+  pausedUntil: null,
+  scheduledPriceId: null,
 };
 const state = (changes: Partial<SubscriptionState>): SubscriptionState => ({ ...base, ...changes });
 
@@ -57,5 +59,14 @@ describe('outbound subscription events (spec 6.2)', () => {
   it('announces trial_ended when a subscription leaves trialing, whatever it becomes', () => {
     expect(announcementsFor(state({ status: 'trialing' }), state({}), true)).toEqual(['updated', 'trial_ended']);
     expect(announcementsFor(state({ status: 'trialing' }), state({ status: 'cancelled' }), true)).toEqual(['updated', 'cancelled', 'trial_ended']);
+  });
+
+  it('announces paused and resumed alone when only the pause changed, beside updated otherwise', () => {
+    const until = new Date('2031-03-01T00:00:00Z');
+    expect(announcementsFor(state({}), state({ pausedUntil: until }), true)).toEqual(['paused']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({}), true)).toEqual(['resumed']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({ pausedUntil: new Date('2031-04-01T00:00:00Z') }), true)).toEqual(['updated']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({ currentPeriodEnd: until }), true)).toEqual(['updated', 'resumed']);
+    expect(announcementsFor(state({}), state({ scheduledPriceId: 'price-2' }), true)).toEqual(['updated']);
   });
 });

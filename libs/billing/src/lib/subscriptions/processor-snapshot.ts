@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from '@gatehouse/contracts';
+import { NEVER_ENDS, type SubscriptionStatus } from '@gatehouse/contracts';
 import type Stripe from 'stripe';
 import { serviceStatusOf } from './status-mapping';
 
@@ -14,6 +14,8 @@ export interface ProcessorSnapshot {
   cancelAtPeriodEnd: boolean;
   trialStart: Date | null;
   trialEnd: Date | null;
+  /** Collection paused (`pause_collection`) until then; a pause without an end reads as never resuming by itself. */
+  pausedUntil: Date | null;
   metadata: Record<string, string>;
 }
 
@@ -32,6 +34,7 @@ export function snapshotOf(subscription: Stripe.Subscription): ProcessorSnapshot
     cancelAtPeriodEnd: subscription.cancel_at_period_end || (cancelAt !== null && cancelAt !== undefined && cancelAt === item?.current_period_end),
     trialStart: subscription.trial_start ? fromUnix(subscription.trial_start) : null,
     trialEnd: subscription.trial_end ? fromUnix(subscription.trial_end) : null,
+    pausedUntil: subscription.pause_collection ? (subscription.pause_collection.resumes_at ? fromUnix(subscription.pause_collection.resumes_at) : new Date(NEVER_ENDS)) : null,
     metadata: subscription.metadata ?? {},
   };
 }

@@ -62,6 +62,7 @@ export class ProcessorSubscriptionSync {
         cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
         trialStart: snapshot.trialStart,
         trialEnd: snapshot.trialEnd,
+        pausedUntil: snapshot.pausedUntil,
         processorSubscriptionId: snapshot.processorSubscriptionId,
         processorStateAt: stateAt,
       },
@@ -74,7 +75,11 @@ export class ProcessorSubscriptionSync {
 
   private async update(manager: EntityManager, subscription: Subscription, snapshot: ProcessorSnapshot, stateAt: Date): Promise<SyncResult> {
     const priceId = (await this.priceOf(manager, subscription.publicationId, snapshot)) ?? subscription.priceId;
+    // A change recorded for the period end is done once the processor bills the new price, and moot once the subscription ends.
+    const scheduleDone = priceId === subscription.scheduledPriceId || snapshot.status === 'cancelled';
     await this.writer.change(manager, subscription, {
+      ...(scheduleDone ? { scheduledPriceId: null } : {}),
+      pausedUntil: snapshot.status === 'cancelled' ? null : snapshot.pausedUntil,
       ...(snapshot.status ? { status: snapshot.status } : {}),
       priceId,
       currentPeriodStart: snapshot.currentPeriodStart,

@@ -14,6 +14,11 @@ export function subscriptionEventData(subscription: Subscription): SubscriptionE
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     trialStart: subscription.trialStart?.toISOString() ?? null,
     trialEnd: subscription.trialEnd?.toISOString() ?? null,
+    pausedUntil: subscription.pausedUntil?.toISOString() ?? null,
+    scheduledChange:
+      subscription.scheduledPriceId && subscription.currentPeriodEnd
+        ? { priceId: subscription.scheduledPriceId, effectiveAt: subscription.currentPeriodEnd.toISOString() }
+        : null,
   };
 }
 
@@ -30,5 +35,7 @@ export function stateOf(subscription: Subscription): SubscriptionState {
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     trialStart: subscription.trialStart,
     trialEnd: subscription.trialEnd,
+    pausedUntil: subscription.pausedUntil,
+    scheduledPriceId: subscription.scheduledPriceId,
   };
 }

@@ -14,10 +14,16 @@ import {
   type ProductView,
   type SubscriptionStatus,
   type SubscriptionView,
+  type ScheduledPlanChange,
 } from '@gatehouse/contracts';
 import { PageOf } from '../../edge/api-views';
 
 /* What the billing routes answer (spec 2.5, 2.6; decisions F1-F9). */
+
+export class ScheduledPlanChangeDto implements ScheduledPlanChange {
+  @ApiProperty({ format: 'uuid' }) priceId: string;
+  @ApiProperty({ format: 'date-time', description: 'The current period end, when the new price applies.' }) effectiveAt: string;
+}
 
 export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ format: 'uuid' }) subscriptionId: string;
@@ -31,6 +37,10 @@ export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ description: 'Cancelled at the end of the current period: it stays active until then.' }) cancelAtPeriodEnd: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialStart: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While collection is paused: when it resumes; null when not paused.' })
+  pausedUntil: string | null;
+  @ApiProperty({ type: () => ScheduledPlanChangeDto, nullable: true, description: 'A plan change waiting for the period end; null when none.' })
+  scheduledChange: ScheduledPlanChangeDto | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
