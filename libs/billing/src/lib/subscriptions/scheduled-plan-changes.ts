@@ -18,8 +18,9 @@ const BATCH_SIZE = 20;
 /**
  * Makes the plan changes recorded for the period end: within {@link SCHEDULED_CHANGE_LEAD_MS} of
  * it, the processor is told the new price without proration (nothing is charged or credited; the
- * renewal invoice is at the new price). Replicas share the work through SKIP LOCKED; a change the
- * processor refuses stays recorded and is tried again by the next sweep.
+ * renewal invoice is at the new price). A subscription cancelled at the period end renews at no
+ * price, so its change waits (and goes when the cancellation does). Replicas share the work
+ * through SKIP LOCKED; a change the processor refuses stays recorded and is tried again by the next sweep.
  */
 @Injectable()
 export class ScheduledPlanChanges implements OnApplicationBootstrap, OnModuleDestroy {
@@ -57,7 +58,7 @@ export class ScheduledPlanChanges implements OnApplicationBootstrap, OnModuleDes
           .createQueryBuilder(Subscription, 'subscription')
           .setLock('pessimistic_write')
           .setOnLocked('skip_locked')
-          .where("subscription.scheduled_price_id IS NOT NULL AND subscription.status <> 'cancelled'")
+          .where("subscription.scheduled_price_id IS NOT NULL AND subscription.status <> 'cancelled' AND NOT subscription.cancel_at_period_end")
           .andWhere('subscription.current_period_end <= :due', { due: new Date(this.clock.now().getTime() + SCHEDULED_CHANGE_LEAD_MS) })
           .orderBy('subscription.current_period_end')
           .limit(BATCH_SIZE);
