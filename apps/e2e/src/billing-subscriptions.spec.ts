@@ -376,8 +376,12 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
         expect((await asServer(path, { subscriptionId: grant.subscriptionId, priceId: premium.id })).body).toMatchObject({ status: 409, code: 'conflict' });
         expect((await system.api(path, { key: system.publishableKey, body: { subscriptionId, priceId: basic.id } })).body).toMatchObject({ status: 401, code: 'customer_token_required' });
       }
+      // Another publication's keys know nothing of this subscription.
+      const other = await system.otherPublication();
+      expect((await system.api('/subscriptions/plan-change', { key: other.secretKey, body: { subscriptionId, priceId: basic.id } })).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await system.api('/subscriptions/pause', { key: other.secretKey, body: { subscriptionId, months: 1 } })).body).toMatchObject({ status: 404, code: 'not_found' });
       expect(await updatesAtProcessor()).toBe(before);
-      expect((await system.subscriptionsOf(reader.id))[0]).toMatchObject({ priceId: premium.id, scheduledChange: null });
+      expect((await system.subscriptionsOf(reader.id))[0]).toMatchObject({ priceId: premium.id, scheduledChange: null, pausedUntil: null });
     });
 
     it('pauses collection for the months asked, resumes early, and announces both', async () => {

@@ -81,8 +81,17 @@ describe('@gatehouse/node', () => {
     const yearly = (await system.price(productId, { currency: 'eur', unitAmount: 9000, interval: 'year' })).id;
     expect(await client.subscriptions.previewPlanChange({ subscriptionId, priceId: yearly })).toMatchObject({ direction: 'downgrade', when: 'period_end', amountDue: 0 });
     expect((await client.subscriptions.changePlan({ subscriptionId, priceId: yearly, when: 'now' })).subscription).toMatchObject({ priceId: yearly, scheduledChange: null });
+    expect((await system.admin('/admin/webhooks', { body: { url: `${receiver.url}/pause-hook`, events: ['subscription.paused', 'subscription.resumed'] } })).status).toBe(201);
     expect(await client.subscriptions.pause(subscriptionId, 3)).toMatchObject({ pausedUntil: expect.any(String) });
     expect(await client.subscriptions.resume(subscriptionId)).toMatchObject({ pausedUntil: null });
+    const delivered = await eventually(async () => {
+      const mine = receiver.at('/pause-hook').map((request) => JSON.parse(request.body)).filter((body) => body.data.subscriptionId === subscriptionId);
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(delivered.map((body) => [body.event, body.data.pausedUntil === null]).sort()).toEqual([
+      ['subscription.paused', false],
+      ['subscription.resumed', true],
+    ]);
     expect(await client.subscriptions.cancel(subscription.subscriptionId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     expect(await client.subscriptions.cancel(subscription.subscriptionId, { atPeriodEnd: false })).toMatchObject({ status: 'cancelled' });
     await expect(client.subscriptions.list(randomUUID())).rejects.toMatchObject({ status: 404, code: 'not_found' });

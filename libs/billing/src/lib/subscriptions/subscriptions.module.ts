@@ -9,14 +9,14 @@ import { SubscriptionWriter } from './subscription-writer';
 import { SubscriptionsHandler } from './subscriptions.handler';
 import { SubscriptionsService } from './subscriptions.service';
 import { PlanChangeService } from './plan-change.service';
-import { RetentionHandler } from './retention.handler';
+import { SubscriptionChangesHandler } from './subscription-changes.handler';
 import { ScheduledPlanChanges } from './scheduled-plan-changes';
 import { SubscriptionPauseService } from './subscription-pause.service';
 import { SubscriptionSettingsService } from './subscription-settings.service';
 
 @Module({
   imports: [ProcessorModule, CatalogModule],
-  controllers: [SubscriptionsHandler, RetentionHandler],
+  controllers: [SubscriptionsHandler, SubscriptionChangesHandler],
   providers: [EntitlementsAnnouncer, SubscriptionWriter, ProcessorSubscriptionSync, SubscriptionsService, SubscriptionCancellation, ManualGrantExpiry, PlanChangeService, ScheduledPlanChanges, SubscriptionPauseService, SubscriptionSettingsService],
   exports: [SubscriptionWriter, ProcessorSubscriptionSync],
 })

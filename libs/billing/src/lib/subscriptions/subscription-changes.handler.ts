@@ -9,7 +9,7 @@ const { PreviewPlanChange, ChangePlan, PauseSubscription, ResumeSubscription, Ge
 
 /** Plan changes, pauses and the settings they follow (issue #27, items 1 and 3). */
 @Controller()
-export class RetentionHandler {
+export class SubscriptionChangesHandler {
   constructor(
     private readonly planChanges: PlanChangeService,
     private readonly pauses: SubscriptionPauseService,
