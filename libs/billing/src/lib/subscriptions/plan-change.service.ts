@@ -60,6 +60,8 @@ export class PlanChangeService {
     if (planned.when === 'period_end') return this.atPeriodEnd(planned);
     const client = await this.settings.requireClient(request.publicationId);
     const { preview } = await this.previewNow(client, planned, this.prorationTime());
+    // A price made before the processor was connected now has its processor twin: keep its id.
+    await this.rememberProcessorIds(this.dataSource.manager, planned);
     return preview;
   }
 
