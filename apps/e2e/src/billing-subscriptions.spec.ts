@@ -2,7 +2,7 @@ import { ManualGrantExpiry, ScheduledPlanChanges } from '@gatehouse/billing';
 import { BillingRequests } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import { BillingSystem, SECRET_KEY, SteerableClock, type Customer } from './support/billing';
+import { BillingSystem, SECRET_KEY, SteerableClock, unixNow, type Customer } from './support/billing';
 
 const PAYWALL = '3f9d2c1b-7a6e-4d5c-8b4a-0e1f2a3b4c5d';
 
@@ -406,6 +406,15 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
       expect(resumedEvent.data.pausedUntil).toBeNull();
       // A pause is announced as paused and resumed, not as updated.
       expect(system.outboundFor('subscription.updated', (d) => d.subscriptionId === subscriptionId && d.pausedUntil !== null)).toEqual([]);
+
+      // Paused at the processor (its dashboard), then resumed by it when the pause ends: its webhooks say so.
+      const resumesAt = unixNow() + 86_400;
+      await system.deliverOk(await system.fake.updateSubscription(processorId, { pause_collection: { behavior: 'void', resumes_at: resumesAt } }, { created: unixNow() + 2 }));
+      await system.eventuallySubscription(reader.id, { pausedUntil: iso(resumesAt) });
+      await system.deliverOk(await system.fake.updateSubscription(processorId, { pause_collection: null }, { created: unixNow() + 3 }));
+      await system.eventuallySubscription(reader.id, { pausedUntil: null });
+      await eventually(() => (system.outboundFor('subscription.resumed', (d) => d.subscriptionId === subscriptionId).length === 2 ? true : undefined));
+      expect(system.outboundFor('subscription.paused', (d) => d.subscriptionId === subscriptionId).map((e) => e.data.pausedUntil)).toEqual([until.toISOString(), iso(resumesAt)]);
     });
 
     it('downgrades at the period end by default: nothing changes until then, then the new price', async () => {

@@ -73,6 +73,8 @@ export interface SubscriptionChanges {
   trial_start?: number | null;
   trial_end?: number | null;
   metadata?: Record<string, string>;
+  /** Collection paused (in the processor's dashboard or portal), or resumed with null: when it resumes by itself. */
+  pause_collection?: { behavior: string; resumes_at: number | null } | null;
 }
 
 export interface CompletedCheckout {
