@@ -217,6 +217,20 @@ describe('the OpenAPI document against real answers', () => {
     await ok(400, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: 'nope' } }));
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
+    // Plan changes, pauses, and what a pause does to access.
+    const yearly = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 9000, interval: 'year' } }));
+    const change = { subscriptionId: paid.subscriptionId, priceId: yearly.body.id };
+    await ok(200, api('/subscriptions/plan-change/preview', { key: pk, token: reader.accessToken, body: change }));
+    await ok(200, api('/subscriptions/plan-change/preview', { key: sk, body: { ...change, when: 'now' } }));
+    await ok(400, api('/subscriptions/plan-change/preview', { key: sk, body: { ...change, priceId: 'x' } }));
+    await ok(200, api('/subscriptions/plan-change', { key: sk, body: change }));
+    await ok(404, api('/subscriptions/plan-change', { key: sk, body: { ...change, subscriptionId: randomUUID() } }));
+    await ok(200, api('/subscriptions/pause', { key: pk, token: reader.accessToken, body: { subscriptionId: paid.subscriptionId, months: 1 } }));
+    await ok(200, api('/subscriptions/resume', { key: sk, body: { subscriptionId: paid.subscriptionId } }));
+    await ok(409, api('/subscriptions/resume', { key: sk, body: { subscriptionId: paid.subscriptionId } }));
+    await ok(200, admin('/admin/subscription-settings'));
+    await ok(200, admin('/admin/subscription-settings', { method: 'PUT', body: { pausedAccess: 'keep' } }));
+    await ok(400, admin('/admin/subscription-settings', { method: 'PUT', body: { pausedAccess: 'never' } }));
     await ok(200, api('/subscriptions/cancel', { key: sk, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));
     await ok(403, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, atPeriodEnd: false } }));
     await ok(400, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, reason: 'bored' } }));

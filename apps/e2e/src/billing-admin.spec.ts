@@ -7,6 +7,8 @@ const HANDLED_EVENTS = [
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
   'invoice.payment_failed',
   'invoice.payment_succeeded',
   'invoice.upcoming',

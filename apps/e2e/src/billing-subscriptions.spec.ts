@@ -1,8 +1,8 @@
-import { ManualGrantExpiry } from '@gatehouse/billing';
+import { ManualGrantExpiry, ScheduledPlanChanges } from '@gatehouse/billing';
 import { BillingRequests } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import { BillingSystem, SECRET_KEY, SteerableClock, type Customer } from './support/billing';
+import { BillingSystem, SECRET_KEY, SteerableClock, unixNow, type Customer } from './support/billing';
 
 const PAYWALL = '3f9d2c1b-7a6e-4d5c-8b4a-0e1f2a3b4c5d';
 
@@ -298,6 +298,171 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
       await expect(system.request(BillingRequests.GetStats, { publicationId: system.publicationId, from: 'x', to: 'y', interval: 'day' })).rejects.toMatchObject({
         code: 'validation_failed',
       });
+    });
+  });
+
+  describe('plan changes and pauses (issue #27; after stats: it moves the clock to a period end)', () => {
+    let basic: any;
+    let premium: any;
+    let lifetime: any;
+    let reader: Customer;
+    let subscriptionId: string;
+    let processorId: string;
+    const iso = (unix: number) => new Date(unix * 1000).toISOString();
+    const asReader = (path: string, body: object, who: Customer = reader) => system.api(path, { key: system.publishableKey, token: who.accessToken, body });
+    const asServer = (path: string, body: object) => system.api(path, { key: system.secretKey, body });
+    const updatesAtProcessor = async () => (await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).length;
+
+    beforeAll(async () => {
+      const basicProduct = await system.product({ name: 'Basic', entitlements: [PAYWALL] });
+      const premiumProduct = await system.product({ name: 'Premium', entitlements: [] });
+      basic = await system.price(basicProduct.id, { currency: 'eur', unitAmount: 900, interval: 'month' });
+      premium = await system.price(premiumProduct.id, { currency: 'eur', unitAmount: 1500, interval: 'month' });
+      lifetime = await system.price(premiumProduct.id, { currency: 'eur', unitAmount: 20000, interval: 'lifetime' });
+      reader = await system.customer();
+      const subscribed = await system.subscribe(reader, basic.id);
+      subscriptionId = subscribed.subscription.subscriptionId;
+      processorId = subscribed.processorSubscriptionId;
+    });
+
+    it("previews an upgrade with the processor's proration, changing nothing, then makes it at once", async () => {
+      const preview = await asReader('/subscriptions/plan-change/preview', { subscriptionId, priceId: premium.id });
+      expect(preview.status).toBe(200);
+      const item = (await system.fake.object('subscription', processorId))['items'].data[0];
+      const prorated = (at: number) => {
+        const share = (item.current_period_end - at) / (item.current_period_end - item.current_period_start);
+        return { credit: -Math.round(900 * share), charge: Math.round(1500 * share) };
+      };
+      const [asked] = (await system.fake.requestsTo('POST', '/v1/invoices/create_preview')).slice(-1);
+      const previewAt = Number(asked.body.subscription_details.proration_date);
+      const { credit, charge } = prorated(previewAt);
+      const period = { periodStart: iso(previewAt), periodEnd: iso(item.current_period_end) };
+      expect(preview.body).toEqual({
+        subscriptionId,
+        fromPriceId: basic.id,
+        toPriceId: premium.id,
+        direction: 'upgrade',
+        when: 'now',
+        effectiveAt: iso(previewAt),
+        currency: 'eur',
+        amountDue: credit + charge,
+        lines: [
+          { description: expect.stringMatching(/^Unused time on Basic after /), amount: credit, proration: true, ...period },
+          { description: expect.stringMatching(/^Remaining time on Premium after /), amount: charge, proration: true, ...period },
+        ],
+        nextAmount: 1500,
+        nextChargeAt: iso(item.current_period_end),
+      });
+      expect(await updatesAtProcessor()).toBe(0);
+      expect((await system.subscriptionsOf(reader.id))[0].priceId).toBe(basic.id);
+
+      const changed = await asServer('/subscriptions/plan-change', { subscriptionId, priceId: premium.id });
+      expect(changed.status).toBe(200);
+      const [update] = (await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).slice(-1);
+      expect(update.body).toMatchObject({ items: [{ id: item.id, price: await system.processorPriceId(premium.id) }], proration_behavior: 'always_invoice' });
+      const paid = prorated(Number(update.body.proration_date));
+      const invoice = await system.fake.object('invoice', (await system.fake.object('subscription', processorId))['latest_invoice']);
+      expect(invoice).toMatchObject({ amount_paid: paid.credit + paid.charge, status: 'paid' });
+      expect(changed.body.preview).toMatchObject({ amountDue: paid.credit + paid.charge, toPriceId: premium.id });
+      expect(changed.body.subscription).toMatchObject({ subscriptionId, priceId: premium.id, status: 'active', scheduledChange: null });
+      expect((await system.subscriptionsOf(reader.id))[0].priceId).toBe(premium.id);
+      const updated = await eventually(() => system.outboundFor('subscription.updated', (d) => d.subscriptionId === subscriptionId && d.priceId === premium.id)[0]);
+      expect(updated.data).toMatchObject({ priceId: premium.id, previousPriceId: basic.id });
+    });
+
+    it("refuses the same price, another publication's price, a lifetime price, another reader's subscription and a manual grant, changing nothing", async () => {
+      // A price of another publication: its id exists, but not here.
+      const elsewhereId = randomUUID();
+      const elsewhere = await system.request(BillingRequests.CreateProduct, { publicationId: elsewhereId, name: 'Elsewhere' });
+      const foreign = await system.request(BillingRequests.CreatePrice, {
+        publicationId: elsewhereId,
+        productId: elsewhere.id,
+        price: { currency: 'eur', unitAmount: 100, interval: 'month' },
+      });
+      const stranger = await system.customer();
+      const grant = (await system.admin('/admin/subscriptions', { body: { customerId: stranger.id, priceId: basic.id } })).body;
+      const before = await updatesAtProcessor();
+      for (const path of ['/subscriptions/plan-change/preview', '/subscriptions/plan-change']) {
+        expect((await asServer(path, { subscriptionId, priceId: premium.id })).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'priceId' }] });
+        expect((await asServer(path, { subscriptionId, priceId: lifetime.id })).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'priceId' }] });
+        expect((await asServer(path, { subscriptionId, priceId: basic.id, when: 'tomorrow' })).body).toMatchObject({ status: 400, errors: [{ field: 'when' }] });
+        expect((await asServer(path, { subscriptionId, priceId: foreign.id })).body).toMatchObject({ status: 404, code: 'not_found' });
+        expect((await asReader(path, { subscriptionId, priceId: basic.id }, stranger)).body).toMatchObject({ status: 404, code: 'not_found' });
+        expect((await asServer(path, { subscriptionId: grant.subscriptionId, priceId: premium.id })).body).toMatchObject({ status: 409, code: 'conflict' });
+        expect((await system.api(path, { key: system.publishableKey, body: { subscriptionId, priceId: basic.id } })).body).toMatchObject({ status: 401, code: 'customer_token_required' });
+      }
+      // Another publication's keys know nothing of this subscription.
+      const other = await system.otherPublication();
+      expect((await system.api('/subscriptions/plan-change', { key: other.secretKey, body: { subscriptionId, priceId: basic.id } })).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await system.api('/subscriptions/pause', { key: other.secretKey, body: { subscriptionId, months: 1 } })).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect(await updatesAtProcessor()).toBe(before);
+      expect((await system.subscriptionsOf(reader.id))[0]).toMatchObject({ priceId: premium.id, scheduledChange: null, pausedUntil: null });
+    });
+
+    it('pauses collection for the months asked, resumes early, and announces both', async () => {
+      expect((await asReader('/subscriptions/pause', { subscriptionId, months: 4 })).body).toMatchObject({ status: 400, errors: [{ field: 'months' }] });
+      expect((await asReader('/subscriptions/pause', { subscriptionId, months: 1 }, await system.customer())).body).toMatchObject({ status: 404 });
+      expect((await asReader('/subscriptions/resume', { subscriptionId })).body).toMatchObject({ status: 409, code: 'conflict' });
+
+      const asked = clock.now();
+      const paused = await asReader('/subscriptions/pause', { subscriptionId, months: 2 });
+      expect(paused.status).toBe(200);
+      const until = new Date(Date.UTC(asked.getUTCFullYear(), asked.getUTCMonth() + 2, 1, asked.getUTCHours(), asked.getUTCMinutes(), asked.getUTCSeconds()));
+      until.setUTCDate(Math.min(asked.getUTCDate(), new Date(Date.UTC(until.getUTCFullYear(), until.getUTCMonth() + 1, 0)).getUTCDate()));
+      expect(paused.body).toMatchObject({ subscriptionId, status: 'active', pausedUntil: until.toISOString() });
+      expect((await system.fake.object('subscription', processorId))['pause_collection']).toEqual({ behavior: 'void', resumes_at: until.getTime() / 1000 });
+      const pausedEvent = await eventually(() => system.outboundFor('subscription.paused', (d) => d.subscriptionId === subscriptionId)[0]);
+      expect(pausedEvent.data).toMatchObject({ pausedUntil: until.toISOString(), status: 'active' });
+
+      const resumed = await asReader('/subscriptions/resume', { subscriptionId });
+      expect(resumed.body).toMatchObject({ subscriptionId, status: 'active', pausedUntil: null });
+      expect((await system.fake.object('subscription', processorId))['pause_collection']).toBeNull();
+      const resumedEvent = await eventually(() => system.outboundFor('subscription.resumed', (d) => d.subscriptionId === subscriptionId)[0]);
+      expect(resumedEvent.data.pausedUntil).toBeNull();
+      // A pause is announced as paused and resumed, not as updated.
+      expect(system.outboundFor('subscription.updated', (d) => d.subscriptionId === subscriptionId && d.pausedUntil !== null)).toEqual([]);
+
+      // Paused at the processor (its dashboard), then resumed by it when the pause ends: its webhooks say so.
+      const resumesAt = unixNow() + 86_400;
+      await system.deliverOk(await system.fake.updateSubscription(processorId, { pause_collection: { behavior: 'void', resumes_at: resumesAt } }, { created: unixNow() + 2 }));
+      await system.eventuallySubscription(reader.id, { pausedUntil: iso(resumesAt) });
+      await system.deliverOk(await system.fake.updateSubscription(processorId, { pause_collection: null }, { created: unixNow() + 3 }));
+      await system.eventuallySubscription(reader.id, { pausedUntil: null });
+      await eventually(() => (system.outboundFor('subscription.resumed', (d) => d.subscriptionId === subscriptionId).length === 2 ? true : undefined));
+      expect(system.outboundFor('subscription.paused', (d) => d.subscriptionId === subscriptionId).map((e) => e.data.pausedUntil)).toEqual([until.toISOString(), iso(resumesAt)]);
+    });
+
+    it('downgrades at the period end by default: nothing changes until then, then the new price', async () => {
+      const [current] = await system.subscriptionsOf(reader.id);
+      const preview = await asReader('/subscriptions/plan-change/preview', { subscriptionId, priceId: basic.id });
+      expect(preview.body).toEqual({
+        subscriptionId,
+        fromPriceId: premium.id,
+        toPriceId: basic.id,
+        direction: 'downgrade',
+        when: 'period_end',
+        effectiveAt: current.currentPeriodEnd,
+        currency: 'eur',
+        amountDue: 0,
+        lines: [],
+        nextAmount: 900,
+        nextChargeAt: current.currentPeriodEnd,
+      });
+      const before = await updatesAtProcessor();
+      const changed = await asReader('/subscriptions/plan-change', { subscriptionId, priceId: basic.id });
+      expect(changed.body.subscription).toMatchObject({ priceId: premium.id, scheduledChange: { priceId: basic.id, effectiveAt: current.currentPeriodEnd } });
+      const sweeper = system.billing.app.get(ScheduledPlanChanges);
+      expect(await sweeper.sweep()).toBe(0);
+      expect(await updatesAtProcessor()).toBe(before);
+      expect((await system.fake.object('subscription', processorId))['items'].data[0].price.id).toBe(await system.processorPriceId(premium.id));
+
+      clock.advance(new Date(current.currentPeriodEnd).getTime() - clock.now().getTime());
+      await sweeper.sweep();
+      const [update] = (await system.fake.requestsTo('POST', `/v1/subscriptions/${processorId}`)).slice(-1);
+      expect(update.body).toMatchObject({ items: [{ price: await system.processorPriceId(basic.id) }], proration_behavior: 'none' });
+      expect((await system.subscriptionsOf(reader.id))[0]).toMatchObject({ priceId: basic.id, scheduledChange: null });
+      const updated = await eventually(() => system.outboundFor('subscription.updated', (d) => d.subscriptionId === subscriptionId && d.priceId === basic.id && d.previousPriceId)[0]);
+      expect(updated.data).toMatchObject({ previousPriceId: premium.id, scheduledChange: null });
     });
   });
 

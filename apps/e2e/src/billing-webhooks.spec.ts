@@ -137,6 +137,8 @@ describe('billing: inbound processor events', () => {
         trialStart: null,
         trialEnd: null,
         cancellationReason: null,
+        pausedUntil: null,
+        scheduledChange: null,
       });
       expect(system.outboundFor('experiment.converted', mine).map((e) => e.data)).toEqual([
         { experimentId, variantId, paywallId: '', visitorId: null, customerId: customer.id },

@@ -11,11 +11,13 @@ describe('@gatehouse/node', () => {
   let receiver: WebhookReceiver;
   let client: Gatehouse;
   let priceId: string;
+  let productId: string;
 
   beforeAll(async () => {
     [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true }), WebhookReceiver.start()]);
     client = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey, publishableKey: system.publishableKey });
     const product = await system.product('Digital');
+    productId = product.id;
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
   }, 120_000);
 
@@ -61,7 +63,7 @@ describe('@gatehouse/node', () => {
     await expect(client.customers.delete(created.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
-  it('checks out, lists, opens the portal and cancels subscriptions', async () => {
+  it('checks out, lists, opens the portal, changes plans, pauses, resumes and cancels subscriptions', async () => {
     const customer = await client.auth.register({ email: newEmail(), password: 'reader-password', name: 'Subscriber' });
     const reader = { id: customer.customer.id, accessToken: customer.accessToken };
     const checkout = await client.subscriptions.checkout({ customerId: reader.id, priceId, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` });
@@ -75,6 +77,21 @@ describe('@gatehouse/node', () => {
     expect(subscription).toEqual(confirmed.subscription);
     expect(subscription).toMatchObject({ customerId: reader.id, priceId, status: 'active', cancelAtPeriodEnd: false });
     expect((await client.subscriptions.portal({ customerId: reader.id, returnUrl: `${SITE}/account` })).url).toMatch(/^http/);
+    const { subscriptionId } = subscription;
+    const yearly = (await system.price(productId, { currency: 'eur', unitAmount: 9000, interval: 'year' })).id;
+    expect(await client.subscriptions.previewPlanChange({ subscriptionId, priceId: yearly })).toMatchObject({ direction: 'downgrade', when: 'period_end', amountDue: 0 });
+    expect((await client.subscriptions.changePlan({ subscriptionId, priceId: yearly, when: 'now' })).subscription).toMatchObject({ priceId: yearly, scheduledChange: null });
+    expect((await system.admin('/admin/webhooks', { body: { url: `${receiver.url}/pause-hook`, events: ['subscription.paused', 'subscription.resumed'] } })).status).toBe(201);
+    expect(await client.subscriptions.pause(subscriptionId, 3)).toMatchObject({ pausedUntil: expect.any(String) });
+    expect(await client.subscriptions.resume(subscriptionId)).toMatchObject({ pausedUntil: null });
+    const delivered = await eventually(async () => {
+      const mine = receiver.at('/pause-hook').map((request) => JSON.parse(request.body)).filter((body) => body.data.subscriptionId === subscriptionId);
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(delivered.map((body) => [body.event, body.data.pausedUntil === null]).sort()).toEqual([
+      ['subscription.paused', false],
+      ['subscription.resumed', true],
+    ]);
     expect(await client.subscriptions.cancel(subscription.subscriptionId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     expect(await client.subscriptions.cancel(subscription.subscriptionId, { atPeriodEnd: false })).toMatchObject({ status: 'cancelled' });
     await expect(client.subscriptions.list(randomUUID())).rejects.toMatchObject({ status: 404, code: 'not_found' });

@@ -122,6 +122,36 @@ describe('access decisions for subscribers', () => {
     expect(await system.decisionFor(reader, '/premium/story')).toEqual(subscriber(reader));
   });
 
+  it("follows the publication's pausedAccess while collection is paused: keep still entitles; suspend denies until the reader resumes", async () => {
+    const reader = await system.reader();
+    const { subscriptionId } = await system.subscribe(reader, everything.id);
+    const settings = (session: string, body?: object) => system.api('/admin/subscription-settings', { session, ...(body ? { method: 'PUT', body } : {}) });
+    const asReader = (path: string, body: object) => system.api(path, { key: system.publishableKey, token: reader.accessToken, body });
+    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep' });
+
+    const paused = await asReader('/subscriptions/pause', { subscriptionId, months: 1 });
+    expect(paused).toMatchObject({ status: 200, body: { status: 'active', pausedUntil: expect.any(String) } });
+    expect(await system.decisionFor(reader, '/premium/story')).toEqual(subscriber(reader));
+
+    // Staff who may not write, and a value that is not a mode, change nothing.
+    const viewer = await system.staffSession('viewer');
+    expect((await settings(viewer.session, { pausedAccess: 'suspend' })).body).toMatchObject({ status: 403, code: 'forbidden' });
+    expect((await settings(system.session, { pausedAccess: 'sometimes' })).body).toMatchObject({ status: 400, errors: [{ field: 'pausedAccess' }] });
+    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep' });
+    expect(await system.decisionFor(reader, '/premium/story')).toEqual(subscriber(reader));
+
+    expect((await settings(system.session, { pausedAccess: 'suspend' })).body).toEqual({ pausedAccess: 'suspend' });
+    // Another publication's setting is its own.
+    expect((await settings((await system.otherPublicationSession()).session)).body).toEqual({ pausedAccess: 'keep' });
+    await eventually(async () => ((await system.decisionFor(reader, '/premium/story')).granted ? undefined : true), 5_000);
+    expect(await system.decisionFor(reader, '/premium/story')).toEqual({ ...blockedBy(premium), customerId: reader.id });
+
+    expect(await asReader('/subscriptions/resume', { subscriptionId })).toMatchObject({ status: 200, body: { pausedUntil: null } });
+    await eventually(async () => ((await system.decisionFor(reader, '/premium/story')).granted ? true : undefined), 5_000);
+    expect(await system.decisionFor(reader, '/premium/story')).toEqual(subscriber(reader));
+    await settings(system.session, { pausedAccess: 'keep' });
+  });
+
   it('applies a segment of subscribers (subscriber eq true) to a subscriber, and not to anyone else', async () => {
     const segment = await system.admin('/admin/segments', {
       body: { name: 'Subscribers', match: 'all', conditions: [{ attribute: 'subscriber', operator: 'eq', value: true }] },

@@ -2,7 +2,7 @@ import { browserEnvironment } from './lib/browser';
 import { Gatehouse, type InitOptions } from './lib/gatehouse';
 
 export { ACCESS_TIMEOUT_MS, Gatehouse } from './lib/gatehouse';
-export type { AccessResult, CheckoutOptions, Command, EmailLinkOptions, Environment, FailMode, InitOptions, TrackFields } from './lib/gatehouse';
+export type { AccessResult, CheckoutOptions, Command, EmailLinkOptions, Environment, FailMode, InitOptions, PlanChangeOptions, TrackFields } from './lib/gatehouse';
 export type { EmailLink } from './lib/email-links';
 export { GatehouseError } from './lib/errors';
 export { installAccount } from './lib/account';

@@ -201,6 +201,10 @@ export const api = {
     get: () => data(client.GET('/api/v1/admin/processor')),
     save: (body: BodyOf<'/api/v1/admin/processor', 'put'>) => data(client.PUT('/api/v1/admin/processor', { body })),
   },
+  subscriptionSettings: {
+    get: () => data(client.GET('/api/v1/admin/subscription-settings')),
+    save: (body: BodyOf<'/api/v1/admin/subscription-settings', 'put'>) => data(client.PUT('/api/v1/admin/subscription-settings', { body })),
+  },
   segments: {
     list: () => all('/api/v1/admin/segments'),
     get: (id: string) => data(client.GET('/api/v1/admin/segments/{id}', byId(id))),

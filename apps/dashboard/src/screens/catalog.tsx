@@ -13,6 +13,7 @@ import { Field, Input, Select, GuardedFields } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
+import { Toggle } from '../components/ui/toggle';
 import { LocalProcessor } from './local-processor';
 import { formatDateTime, formatPrice } from '../lib/format';
 
@@ -52,6 +53,7 @@ export function CatalogScreen() {
     <>
       <PageHeader title="Catalog" description="What readers buy: products, the paywalls each unlocks, and their prices; and the payment processor behind them." actions={<Button requires="edit" onClick={() => setCreating(true)}>New product</Button>} />
       <ProcessorCard />
+      <PausedAccessCard />
       {products.isPending && <Loading what="products" />}
       {products.error && <ErrorMessage error={products.error} onRetry={() => void products.refetch()} />}
       {products.data?.length === 0 && <Empty title="No products yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
@@ -116,6 +118,31 @@ function ProcessorCard() {
         <Button requires="edit" type="submit" disabled={save.isPending}>Check the key and save</Button>
       </form>
       <ErrorMessage error={save.error && !form.formState.errors.secretKey ? save.error : null} />
+    </Card>
+  );
+}
+
+/** What a paused subscription is worth to its reader (docs/billing.md, pause and resume). */
+function PausedAccessCard() {
+  const queryClient = useQueryClient();
+  const settings = useQuery(queries.subscriptionSettings());
+  const save = useMutation({
+    mutationFn: (keep: boolean) => api.subscriptionSettings.save({ pausedAccess: keep ? 'keep' : 'suspend' }),
+    onSuccess: (saved) => queryClient.setQueryData(queries.subscriptionSettings().queryKey, saved),
+  });
+  return (
+    <Card aria-labelledby="paused-heading" className="space-y-3">
+      <h2 id="paused-heading" className="text-base font-semibold">Paused subscriptions</h2>
+      <p className="text-sm text-slate-600">Subscribers may pause paying for one to three months. Nothing is charged meanwhile.</p>
+      {settings.isPending && <Loading what="subscription settings" />}
+      {settings.error && <ErrorMessage error={settings.error} />}
+      {settings.data && (
+        <Toggle requires="edit" checked={settings.data.pausedAccess === 'keep'} onCheckedChange={(keep) => save.mutate(keep)} label="Paused subscribers keep reading">
+          Paused subscribers keep reading (off: they are shown the paywall until they resume)
+        </Toggle>
+      )}
+      {save.isSuccess && <Notice>Saved: {save.data.pausedAccess === 'keep' ? 'paused subscribers keep reading.' : 'paused subscribers see the paywall until they resume.'}</Notice>}
+      <ErrorMessage error={save.error} />
     </Card>
   );
 }

@@ -18,7 +18,7 @@ import { FormFooter } from '../components/ui/form-footer';
 
 /** The events of spec 6.2 as a publisher thinks of them (the browser test checks that every event is here). */
 const EVENT_GROUPS = {
-  Subscriptions: ['subscription.created', 'subscription.updated', 'subscription.cancelled', 'subscription.trial_ended'],
+  Subscriptions: ['subscription.created', 'subscription.updated', 'subscription.cancelled', 'subscription.trial_ended', 'subscription.paused', 'subscription.resumed'],
   Invoices: ['invoice.paid', 'invoice.payment_failed', 'invoice.upcoming'],
   Customers: ['customer.created', 'customer.verified', 'customer.updated', 'customer.deleted'],
   Paywalls: ['paywall.shown', 'paywall.dismissed', 'paywall.converted'],

@@ -46,6 +46,20 @@ describe('dashboard: catalog and processor', () => {
     expect(await page.content()).not.toContain(SECRET_KEY);
   });
 
+  it('sets whether paused subscribers keep reading, kept across a reload', async () => {
+    const card = page.getByRole('region', { name: 'Paused subscriptions' });
+    const keepReading = card.getByRole('switch', { name: 'Paused subscribers keep reading' });
+    await keepReading.and(page.locator('[aria-checked="true"]')).waitFor();
+    await keepReading.click();
+    await card.getByText('Saved: paused subscribers see the paywall until they resume.').waitFor();
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'suspend' });
+    await page.reload();
+    await keepReading.and(page.locator('[aria-checked="false"]')).waitFor();
+    await keepReading.click();
+    await card.getByText('Saved: paused subscribers keep reading.').waitFor();
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep' });
+  });
+
   it('creates a product with its entitlement and a price in major units, and both appear at the processor', async () => {
     await page.getByRole('button', { name: 'Create your first product' }).click();
     const dialog = page.getByRole('dialog', { name: 'New product' });

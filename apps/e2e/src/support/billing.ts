@@ -152,6 +152,8 @@ export class BillingSystem extends TestSystem {
       'subscription.updated',
       'subscription.cancelled',
       'subscription.trial_ended',
+      'subscription.paused',
+      'subscription.resumed',
       'invoice.paid',
       'invoice.payment_failed',
       'invoice.upcoming',

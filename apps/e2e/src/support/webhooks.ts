@@ -246,6 +246,8 @@ function exampleData(): Map<EventType<any>, unknown> {
     trialStart: null,
     trialEnd: null,
     cancellationReason: null,
+    pausedUntil: null,
+    scheduledChange: null,
   };
   const invoice: InvoiceEventData = {
     invoiceId: 'in_1',
@@ -263,6 +265,8 @@ function exampleData(): Map<EventType<any>, unknown> {
     example(Events.DataSubmit, { ...visitor, fields: ['company'] }),
     example(Events.SubscriptionCreated, subscription),
     example(Events.SubscriptionUpdated, { ...subscription, cancelAtPeriodEnd: true }),
+    example(Events.SubscriptionPaused, { ...subscription, pausedUntil: '2031-03-01T00:00:00.000Z' }),
+    example(Events.SubscriptionResumed, subscription),
     example(Events.SubscriptionCancelled, { ...subscription, status: 'cancelled' }),
     example(Events.SubscriptionTrialEnded, { ...subscription, trialStart: '2030-12-18T00:00:00.000Z', trialEnd: '2031-01-01T00:00:00.000Z' }),
     example(Events.InvoicePaid, invoice),

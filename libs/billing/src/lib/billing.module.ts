@@ -13,11 +13,13 @@ import { CreateOffers1795730000000 } from './migrations/1795730000000-create-off
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
+import { AddPlanChangesAndPauses1764400000000 } from './migrations/1764400000000-add-plan-changes-and-pauses';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { ProcessorModule } from './processor/processor.module';
 import { BillingRetention } from './retention/billing-retention';
 import { StatsModule } from './stats/stats.module';
+import { SubscriptionSettings } from './subscriptions/subscription-settings.entity';
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
@@ -30,8 +32,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord, Offer],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, CreateOffers1795730000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateOffers1795730000000],
 };
 
 export { BillingConfig, BillingRetention };

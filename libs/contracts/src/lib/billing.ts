@@ -87,6 +87,75 @@ export interface SubscriptionView extends SubscriptionEventData {
   createdAt: string;
 }
 
+/** `now`: at once, prorated by the processor; `period_end`: when the current period ends, nothing charged before. */
+export const PLAN_CHANGE_TIMINGS = ['now', 'period_end'] as const;
+export type PlanChangeTiming = (typeof PLAN_CHANGE_TIMINGS)[number];
+
+/**
+ * A switch of a subscription to another price of the publication. `when` defaults to `now` for an
+ * upgrade and `period_end` for a downgrade (a cheaper monthly-equivalent amount). `customerId`:
+ * the reader the subscription must belong to (a reader's own route); 404 otherwise.
+ */
+export interface PlanChangeRequest {
+  publicationId: string;
+  subscriptionId: string;
+  priceId: string;
+  when?: PlanChangeTiming;
+  customerId?: string;
+}
+
+/** One line of what the processor would invoice for the change (minor units; credits negative). */
+export interface PlanChangeLine {
+  description: string;
+  amount: number;
+  proration: boolean;
+  periodStart: string;
+  periodEnd: string;
+}
+
+/** What a plan change would do, in money and dates, before it is made. */
+export interface PlanChangePreview {
+  subscriptionId: string;
+  fromPriceId: string;
+  toPriceId: string;
+  direction: 'upgrade' | 'downgrade';
+  when: PlanChangeTiming;
+  /** When the new price applies: now, or the current period's end. */
+  effectiveAt: string;
+  currency: string;
+  /** Charged when the change is made (0 at the period end; credits beyond the charge stay on the reader's balance). */
+  amountDue: number;
+  /** The processor's proration lines for a change now; empty at the period end. */
+  lines: PlanChangeLine[];
+  /** The first regular charge at the new price, and when. */
+  nextAmount: number;
+  nextChargeAt: string | null;
+}
+
+export interface PlanChangeResult {
+  preview: PlanChangePreview;
+  subscription: SubscriptionView;
+}
+
+export const PAUSE_MONTHS_MAX = 3;
+
+/** `customerId`: as for plan changes. */
+export interface PauseRequest {
+  publicationId: string;
+  subscriptionId: string;
+  /** 1 to 3. */
+  months: number;
+  customerId?: string;
+}
+
+/** What readers of a paused subscription may read: `keep` (default) entitles them as before; `suspend` does not until it resumes. */
+export const PAUSED_ACCESS_MODES = ['keep', 'suspend'] as const;
+export type PausedAccess = (typeof PAUSED_ACCESS_MODES)[number];
+
+export interface SubscriptionSettingsView {
+  pausedAccess: PausedAccess;
+}
+
 /** A price on sale (active, of an active product), as publishers' pages offer it: the paywalls' plans. */
 export interface OfferedPriceView {
   id: string;
@@ -216,6 +285,17 @@ export const BillingRequests = {
   >(
     'billing.subscriptions.cancel',
   ),
+
+  /** Asks the processor what the change would cost (a change now) or states the period end; changes nothing. */
+  PreviewPlanChange: requestPattern<PlanChangeRequest, PlanChangePreview>('billing.subscriptions.plan-change.preview'),
+  /** Makes the change at the processor (now), or records it for the period end; 502 processor_error changes nothing. */
+  ChangePlan: requestPattern<PlanChangeRequest, PlanChangeResult>('billing.subscriptions.plan-change.make'),
+  /** Pauses collection at the processor for `months` (1-3); access follows the publication's `pausedAccess`. */
+  PauseSubscription: requestPattern<PauseRequest, SubscriptionView>('billing.subscriptions.pause'),
+  /** Resumes a paused subscription now. */
+  ResumeSubscription: requestPattern<{ publicationId: string; subscriptionId: string; customerId?: string }, SubscriptionView>('billing.subscriptions.resume'),
+  GetSubscriptionSettings: requestPattern<{ publicationId: string }, SubscriptionSettingsView>('billing.subscription-settings.get'),
+  SaveSubscriptionSettings: requestPattern<{ publicationId: string } & SubscriptionSettingsView, SubscriptionSettingsView>('billing.subscription-settings.save'),
 
   CreateCheckout: requestPattern<CheckoutRequest, CheckoutSessionView>('billing.checkout.create'),
   /**

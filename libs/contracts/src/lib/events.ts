@@ -32,6 +32,18 @@ export interface SubscriptionEventData {
   cancellationReason: CancellationReason | null;
   /** Present when the subscription was started with an offer's code. */
   offer?: RedeemedOffer;
+  /** While collection is paused: when it resumes (ISO 8601 UTC); null when not paused. */
+  pausedUntil: string | null;
+  /** A plan change waiting for the period end (a downgrade, by default); null when none. */
+  scheduledChange: ScheduledPlanChange | null;
+  /** On `subscription.updated` when the price changed: the price before. */
+  previousPriceId?: string;
+}
+
+/** A price switch that takes effect at `effectiveAt` (the current period's end). */
+export interface ScheduledPlanChange {
+  priceId: string;
+  effectiveAt: string;
 }
 
 export interface InvoiceEventData {
@@ -96,6 +108,8 @@ export const Events = {
   SubscriptionUpdated: eventType<SubscriptionEventData>('subscription.updated'),
   SubscriptionCancelled: eventType<SubscriptionEventData>('subscription.cancelled'),
   SubscriptionTrialEnded: eventType<SubscriptionEventData>('subscription.trial_ended'),
+  SubscriptionPaused: eventType<SubscriptionEventData>('subscription.paused'),
+  SubscriptionResumed: eventType<SubscriptionEventData>('subscription.resumed'),
   InvoicePaid: eventType<InvoiceEventData>('invoice.paid'),
   InvoicePaymentFailed: eventType<InvoiceEventData>('invoice.payment_failed'),
   InvoiceUpcoming: eventType<InvoiceEventData>('invoice.upcoming'),

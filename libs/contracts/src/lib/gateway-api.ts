@@ -616,6 +616,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/subscription-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication's subscription settings: what a pause does to access. */
+        get: operations["AdminSubscriptionSettingsController_get"];
+        /** Save the subscription settings; access checks follow at once. */
+        put: operations["AdminSubscriptionSettingsController_save"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/subscriptions": {
         parameters: {
             query?: never;
@@ -1251,6 +1269,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscriptions/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause collection for 1 to 3 months: nothing is charged for that time and the processor resumes by itself at `pausedUntil`. Whether the reader keeps access meanwhile is the publication's `pausedAccess` setting. Pausing a paused subscription sets the new end. Emits `subscription.paused`. With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        post: operations["SubscriptionChangesController_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/plan-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch the subscription to another price: now, prorated and invoiced at once (an upgrade, by default), or at the period end (a downgrade, by default), until which nothing changes. `subscription.updated` carries the old price as `previousPriceId`. With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        post: operations["SubscriptionChangesController_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/plan-change/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What switching to another price would do, in money and dates: for a change now, the payment processor's invoice preview with its proration lines; for one at the period end, that date and nothing charged before. Changes nothing. With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        post: operations["SubscriptionChangesController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/subscriptions/portal": {
         parameters: {
             query?: never;
@@ -1262,6 +1331,23 @@ export interface paths {
         put?: never;
         /** Open the payment processor's billing portal for the customer; redirect them to `url`. With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required. */
         post: operations["SubscriptionsController_portal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused subscription now. Emits `subscription.resumed`; 409 `conflict` when it is not paused. With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        post: operations["SubscriptionChangesController_resume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1735,7 +1821,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2286,6 +2372,12 @@ export interface components {
             /** @description The token from the fragment of the email's link. */
             token: string;
         };
+        PauseDto: {
+            /** @description How many months collection pauses; the processor resumes it by itself then. */
+            months: number;
+            /** Format: uuid */
+            subscriptionId: string;
+        };
         PaywallCopyDto: {
             ctaText?: string | null;
             description?: string | null;
@@ -2442,6 +2534,70 @@ export interface components {
             type: "hard" | "soft" | "metered" | "registration" | "newsletter" | "data";
             /** Format: date-time */
             updatedAt: string;
+        };
+        PlanChangeDto: {
+            /**
+             * Format: uuid
+             * @description The price to switch to: a monthly or yearly price of the publication, in the currency of the subscription.
+             */
+            priceId: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /**
+             * @description `now` (prorated at once) or `period_end`. Default: `now` for an upgrade, `period_end` for a downgrade (a cheaper monthly-equivalent amount).
+             * @enum {string}
+             */
+            when?: "now" | "period_end";
+        };
+        PlanChangeLineDto: {
+            /** @description Minor units; a credit is negative. */
+            amount: number;
+            /** @example Unused time on Digital after 27 Nov 2026 */
+            description: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** @description A proration of the unused or remaining time. */
+            proration: boolean;
+        };
+        PlanChangePreviewDto: {
+            /** @description Charged when the change is made, in minor units (0 at the period end; a larger credit stays on the balance). */
+            amountDue: number;
+            /** @example eur */
+            currency: string;
+            /**
+             * @description By the monthly-equivalent amount of the two prices.
+             * @enum {string}
+             */
+            direction: "upgrade" | "downgrade";
+            /**
+             * Format: date-time
+             * @description When the new price applies.
+             */
+            effectiveAt: string;
+            /** Format: uuid */
+            fromPriceId: string;
+            /** @description The processor's invoice lines for a change now; empty at the period end. */
+            lines: components["schemas"]["PlanChangeLineDto"][];
+            /** @description The regular amount of the new price. */
+            nextAmount: number;
+            /**
+             * Format: date-time
+             * @description When the new price is next charged in full.
+             */
+            nextChargeAt: string | null;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** Format: uuid */
+            toPriceId: string;
+            /** @enum {string} */
+            when: "now" | "period_end";
+        };
+        PlanChangeResultDto: {
+            /** @description What the change did, as previewed at the same moment. */
+            preview: components["schemas"]["PlanChangePreviewDto"];
+            subscription: components["schemas"]["SubscriptionViewDto"];
         };
         PortalDto: {
             /**
@@ -2635,6 +2791,15 @@ export interface components {
              */
             returnUrl?: string;
         };
+        ScheduledPlanChangeDto: {
+            /**
+             * Format: date-time
+             * @description The current period end, when the new price applies.
+             */
+            effectiveAt: string;
+            /** Format: uuid */
+            priceId: string;
+        };
         SegmentConditionDto: {
             /** @enum {string} */
             attribute: "authenticated" | "subscriber" | "referrer" | "device" | "country" | "utm_source" | "utm_medium" | "utm_campaign" | "path" | "visit_count";
@@ -2799,6 +2964,10 @@ export interface components {
              */
             shown: number;
         };
+        SubscriptionIdDto: {
+            /** Format: uuid */
+            subscriptionId: string;
+        };
         SubscriptionPageDto: {
             items: components["schemas"]["SubscriptionViewDto"][];
             /**
@@ -2806,6 +2975,13 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        SubscriptionSettingsDto: {
+            /**
+             * @description `keep` (default): a paused subscription entitles as before; `suspend`: it does not until it resumes.
+             * @enum {string}
+             */
+            pausedAccess: "keep" | "suspend";
         };
         SubscriptionViewDto: {
             /** @description Cancelled at the end of the current period: it stays active until then. */
@@ -2828,8 +3004,15 @@ export interface components {
             customerId: string;
             /** @description Present when it was started with an offer's code. */
             offer?: components["schemas"]["RedeemedOfferDto"];
+            /**
+             * Format: date-time
+             * @description While collection is paused: when it resumes; null when not paused.
+             */
+            pausedUntil: string | null;
             /** Format: uuid */
             priceId: string;
+            /** @description A plan change waiting for the period end; null when none. */
+            scheduledChange: components["schemas"]["ScheduledPlanChangeDto"] | null;
             /** @enum {string} */
             source: "processor" | "manual";
             /**
@@ -3140,7 +3323,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -9886,6 +10069,204 @@ export interface operations {
             };
         };
     };
+    AdminSubscriptionSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSettingsDto"];
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminSubscriptionSettingsController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSettingsDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     AdminSubscriptionsController_list: {
         parameters: {
             query?: {
@@ -14944,6 +15325,441 @@ export interface operations {
             };
         };
     };
+    SubscriptionChangesController_pause: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionViewDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own), or no such price in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: a manual grant, a one-time purchase or an ended subscription; an inactive price; no processor settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SubscriptionChangesController_change: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanChangeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanChangeResultDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own), or no such price in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: a manual grant, a one-time purchase or an ended subscription; an inactive price; no processor settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SubscriptionChangesController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanChangeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanChangePreviewDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own), or no such price in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: a manual grant, a one-time purchase or an ended subscription; an inactive price; no processor settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     SubscriptionsController_portal: {
         parameters: {
             query?: never;
@@ -15062,6 +15878,152 @@ export interface operations {
                 };
             };
             /** @description `processor_error` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SubscriptionChangesController_resume: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionViewDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own), or no such price in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: a manual grant, a one-time purchase or an ended subscription; an inactive price; no processor settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -9,12 +9,22 @@ import type {
   CustomerRecord,
   Jwks,
   Page,
+  PlanChangePreview,
+  PlanChangeResult,
+  PlanChangeTiming,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
 import { CustomerTokenVerifier, type VerifiedCustomer } from './customer-tokens';
 import { Transport, type TransportOptions } from './http';
 import { customerTokenOf, type RequestHeaders } from './request-headers';
+
+export interface PlanChangeParams {
+  subscriptionId: string;
+  priceId: string;
+  /** Default: `now` for an upgrade, `period_end` for a downgrade. */
+  when?: PlanChangeTiming;
+}
 
 export interface GatehouseOptions extends TransportOptions {
   /** `sk_…`: everything a publisher's server does. */
@@ -115,6 +125,18 @@ export class Gatehouse {
     /** At the period end by default (it stays active until then), or now; `reason` is recorded and sent in `subscription.cancelled`. */
     cancel: (subscriptionId: string, options: { atPeriodEnd?: boolean; reason?: CancellationReason } = {}) =>
       this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/cancel', body: { subscriptionId, ...options }, apiKey: this.secret(), idempotent: true }),
+    /** What switching to `priceId` would do, in money and dates (the processor's proration for a change now); changes nothing. */
+    previewPlanChange: (params: PlanChangeParams) =>
+      this.http.request<PlanChangePreview>({ method: 'POST', path: '/subscriptions/plan-change/preview', body: params, apiKey: this.secret() }),
+    /** Switches to `priceId`: now and prorated (an upgrade, by default) or at the period end (a downgrade, by default). */
+    changePlan: (params: PlanChangeParams) =>
+      this.http.request<PlanChangeResult>({ method: 'POST', path: '/subscriptions/plan-change', body: params, apiKey: this.secret(), idempotent: true }),
+    /** Pauses collection for 1 to 3 months; access meanwhile follows the publication's `pausedAccess` setting. */
+    pause: (subscriptionId: string, months: number) =>
+      this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/pause', body: { subscriptionId, months }, apiKey: this.secret(), idempotent: true }),
+    /** Resumes a paused subscription now. */
+    resume: (subscriptionId: string) =>
+      this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/resume', body: { subscriptionId }, apiKey: this.secret(), idempotent: true }),
   };
 
   /** Access decisions (spec 4.2), with the publishable key. */

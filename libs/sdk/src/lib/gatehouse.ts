@@ -9,6 +9,10 @@ import type {
   CustomerProfile,
   EmailRequestAccepted,
   OfferTerms,
+  PlanChangePreview,
+  PlanChangeResult,
+  PlanChangeTiming,
+  SubscriptionView,
   TrackEvent,
   TrackEventType,
   VisitorAttributes,
@@ -55,6 +59,13 @@ export type TrackFields = Omit<TrackEvent, 'type' | 'url' | 'userId'> & { url?: 
 
 /** The checkout request of the API; the customer is the logged-in reader. */
 export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerId'>;
+
+/** A plan change of the reader's own subscription; `when` defaults to `now` for an upgrade and `period_end` for a downgrade. */
+export interface PlanChangeOptions {
+  subscriptionId: string;
+  priceId: string;
+  when?: PlanChangeTiming;
+}
 
 interface Events {
   access: AccessResult;
@@ -449,6 +460,30 @@ export class Gatehouse {
     const api = this.ready();
     const { url } = await this.withToken((token) => api.request<{ url: string }>('/subscriptions/portal', { body: { returnUrl: options.returnUrl }, token }), true);
     this.env.location.assign(url);
+  }
+
+  /** What switching the reader's own subscription to `priceId` would do, in money and dates; changes nothing. */
+  previewPlanChange(options: PlanChangeOptions): Promise<PlanChangePreview> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<PlanChangePreview>('/subscriptions/plan-change/preview', { body: options, token }), true);
+  }
+
+  /** Switches the reader's own subscription to `priceId`: now and prorated (an upgrade, by default) or at the period end (a downgrade, by default). */
+  changePlan(options: PlanChangeOptions): Promise<PlanChangeResult> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<PlanChangeResult>('/subscriptions/plan-change', { body: options, token }), true);
+  }
+
+  /** Pauses collection of the reader's own subscription for 1 to 3 months. */
+  pauseSubscription(options: { subscriptionId: string; months: number }): Promise<SubscriptionView> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<SubscriptionView>('/subscriptions/pause', { body: options, token }), true);
+  }
+
+  /** Resumes the reader's own paused subscription now. */
+  resumeSubscription(options: { subscriptionId: string }): Promise<SubscriptionView> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<SubscriptionView>('/subscriptions/resume', { body: options, token }), true);
   }
 
   /** The publication's branding, fetched once per page. */

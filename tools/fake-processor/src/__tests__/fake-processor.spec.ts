@@ -98,6 +98,45 @@ describe('fake processor', () => {
     await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });
 
+  it('prorates a price change as the processor does, refuses a bad one changing nothing, and pauses and resumes collection', async () => {
+    const product = await stripe.products.create({ name: 'Weekly' });
+    const monthly = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 900, recurring: { interval: 'month' } });
+    const yearly = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 9000, recurring: { interval: 'year' } });
+    const dollars = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 900, recurring: { interval: 'month' } });
+    const { subscription } = fake.createSubscription({ price: monthly.id });
+    const item = subscription['items'].data[0];
+    const halfway = (item.current_period_start + item.current_period_end) / 2;
+
+    const preview = await stripe.invoices.createPreview({
+      subscription: subscription['id'],
+      subscription_details: { items: [{ id: item.id, price: yearly.id }], proration_behavior: 'always_invoice', proration_date: halfway },
+    });
+    expect(preview.lines.data.map((line) => [line.amount, line.parent?.subscription_item_details?.proration])).toEqual([
+      [-450, true],
+      [9000, false],
+    ]);
+    expect(preview.amount_due).toBe(8550);
+
+    await expect(stripe.subscriptions.update(subscription['id'], { items: [{ id: item.id, price: dollars.id }] })).rejects.toMatchObject({ statusCode: 400 });
+    expect((await stripe.subscriptions.retrieve(subscription['id'])).items.data[0].price.id).toBe(monthly.id);
+
+    const changed = await stripe.subscriptions.update(subscription['id'], { items: [{ id: item.id, price: yearly.id }], proration_behavior: 'always_invoice', proration_date: halfway });
+    expect(changed.items.data[0]).toMatchObject({ price: { id: yearly.id }, current_period_start: halfway });
+    expect(await stripe.invoices.retrieve(changed.latest_invoice as string)).toMatchObject({ amount_paid: 8550, status: 'paid' });
+    expect(fake.events.slice(-2).map((e) => e.type)).toEqual(['customer.subscription.updated', 'invoice.payment_succeeded']);
+
+    const resumesAt = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    expect((await stripe.subscriptions.update(changed.id, { pause_collection: { behavior: 'void', resumes_at: resumesAt } })).pause_collection).toEqual({ behavior: 'void', resumes_at: resumesAt });
+    const resumed = await stripe.subscriptions.update(changed.id, { pause_collection: '' });
+    expect(resumed).toMatchObject({ pause_collection: null, status: 'active' });
+    expect(fake.events.at(-1)).toMatchObject({ type: 'customer.subscription.updated', data: { previous_attributes: { pause_collection: { behavior: 'void' } } } });
+    await expect(stripe.subscriptions.update(changed.id, { pause_collection: { behavior: 'void', resumes_at: 1 } })).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('refuses calls without a secret key, as the processor does', async () => {
+    await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
+  });
+
   it('fails the next matching calls when told to, then recovers', async () => {
     fake.failNext({ method: 'POST', path: '/v1/products', status: 500, times: 1 });
     await expect(stripe.products.create({ name: 'A' })).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });

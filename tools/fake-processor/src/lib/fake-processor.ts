@@ -10,7 +10,10 @@ import {
   discountObject,
   fieldsOf,
   flag,
+  integer,
+  invoiceLineObject,
   invoiceObject,
+  linesInvoiceObject,
   listOf,
   metadataOf,
   newId,
@@ -74,6 +77,8 @@ export interface SubscriptionChanges {
   trial_start?: number | null;
   trial_end?: number | null;
   metadata?: Record<string, string>;
+  /** Collection paused (in the processor's dashboard or portal), or resumed with null: when it resumes by itself. */
+  pause_collection?: { behavior: string; resumes_at: number | null } | null;
 }
 
 export interface CompletedCheckout {
@@ -102,7 +107,22 @@ type Collection =
   | 'subscription'
   | 'coupon'
   | 'promotion_code'
-  | 'discount';
+  | 'discount'
+  | 'invoice';
+
+const PRORATION_BEHAVIORS = ['create_prorations', 'always_invoice', 'none'];
+const PAUSE_BEHAVIORS = ['keep_as_draft', 'mark_uncollectible', 'void'];
+
+/** A switch of a subscription item to another price, as the processor works it out. */
+interface PriceChange {
+  price: ProcessorObject;
+  /** Unix seconds the proration is computed for. */
+  at: number;
+  behavior: string;
+  /** Another interval restarts the billing period at `at` and bills the new price in full, as the processor does. */
+  restartsPeriod: boolean;
+  lines: ProcessorObject[];
+}
 
 class ApiError extends Error {
   constructor(
@@ -359,6 +379,8 @@ export class FakeProcessor {
       { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieve('checkout.session') },
       { method: 'POST', pattern: /^\/v1\/billing_portal\/sessions$/, handle: (fields) => this.createPortalSession(fields) },
       { method: 'GET', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: retrieve('subscription') },
+      { method: 'POST', pattern: /^\/v1\/invoices\/create_preview$/, handle: (fields) => this.previewInvoice(fields) },
+      { method: 'GET', pattern: /^\/v1\/invoices\/([^/]+)$/, handle: retrieve('invoice') },
       { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
       { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.cancelSubscriptionByApi(fields, id) },
     ];
@@ -473,6 +495,10 @@ export class FakeProcessor {
     const subscription = this.required('subscription', id);
     const cancelAtPeriodEnd = flag(fields['cancel_at_period_end']);
     const details = cancellationDetailsOf(fields['cancellation_details']);
+    // Everything is checked before anything changes: a refused update leaves the subscription as it was.
+    const change = this.priceChangeOf(subscription, fields['items'], fields['proration_behavior'], fields['proration_date']);
+    const pause = fields['pause_collection'] === undefined ? undefined : this.pauseOf(fields['pause_collection']);
+    if (change && subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is canceled and cannot be updated.`);
     const previous = this.applySubscriptionChanges(subscription, {
       ...(cancelAtPeriodEnd === null ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
       ...(fields['metadata'] ? { metadata: { ...subscription['metadata'], ...metadataOf(fields['metadata']) } } : {}),
@@ -484,8 +510,91 @@ export class FakeProcessor {
         ? { ...subscription['cancellation_details'], reason: 'cancellation_requested', ...details }
         : { comment: null, feedback: null, reason: null };
     }
+    if (pause !== undefined) {
+      previous['pause_collection'] = subscription['pause_collection'];
+      subscription['pause_collection'] = pause;
+    }
+    const invoice = change ? this.applyPriceChange(subscription, change, previous) : null;
     this.event('customer.subscription.updated', subscription, {}, previous);
+    if (invoice) this.event('invoice.payment_succeeded', invoice);
     return subscription;
+  }
+
+  /** `POST /v1/invoices/create_preview` for a subscription with changed items: the invoice the update would make now, its proration lines included. */
+  private previewInvoice(fields: Record<string, FormValue>): ProcessorObject {
+    const subscription = this.required('subscription', text(fields['subscription']) ?? '');
+    const details = fieldsOf(fields['subscription_details']);
+    const change = this.priceChangeOf(subscription, details['items'], details['proration_behavior'], details['proration_date']);
+    if (!change) throw new ApiError(400, 'invalid_request_error', 'Nothing to preview: pass subscription_details[items].');
+    return linesInvoiceObject(subscription, change.lines, { preview: true, billingReason: 'subscription_update' });
+  }
+
+  /**
+   * The processor's proration (its documented method): the unused share of the current period is
+   * credited at the old price and, on the same interval, the remaining share charged at the new
+   * one; another interval restarts the period now and charges the new price in full.
+   */
+  private priceChangeOf(subscription: ProcessorObject, items: FormValue | undefined, behaviorField: FormValue | undefined, dateField: FormValue | undefined): PriceChange | null {
+    const requested = listOf(items).map(fieldsOf)[0];
+    if (!requested) return null;
+    const item = subscription['items'].data[0];
+    const itemId = text(requested['id']);
+    if (itemId !== null && itemId !== item.id) throw new ApiError(400, 'invalid_request_error', `No such subscription item: '${itemId}'`);
+    const price = this.priceFor(text(requested['price']));
+    if (price['type'] !== 'recurring') throw new ApiError(400, 'invalid_request_error', 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.');
+    if (price['currency'] !== subscription['currency']) throw new ApiError(400, 'invalid_request_error', `The price specified is in ${price['currency']} but the subscription is in ${subscription['currency']}.`);
+    const behavior = text(behaviorField) ?? 'create_prorations';
+    if (!PRORATION_BEHAVIORS.includes(behavior)) throw new ApiError(400, 'invalid_request_error', `Invalid proration_behavior: must be one of ${PRORATION_BEHAVIORS.join(', ')}`);
+    const at = integer(dateField) ?? unixNow();
+    const start: number = item.current_period_start;
+    const end: number = item.current_period_end;
+    const old: ProcessorObject = item.price;
+    const share = end > start ? Math.min(1, Math.max(0, (end - at) / (end - start))) : 0;
+    const restartsPeriod = old['recurring']?.interval !== price['recurring']?.interval;
+    const line = (linePrice: ProcessorObject, amount: number, description: string, proration: boolean, lineEnd: number) =>
+      invoiceLineObject({ subscription, price: linePrice, amount, description, proration, start: at, end: lineEnd });
+    const lines: ProcessorObject[] = [];
+    if (behavior !== 'none') {
+      lines.push(line(old, -Math.round((old['unit_amount'] ?? 0) * share), `Unused time on ${this.productName(old)} after ${dayOf(at)}`, true, end));
+      if (!restartsPeriod) lines.push(line(price, Math.round((price['unit_amount'] ?? 0) * share), `Remaining time on ${this.productName(price)} after ${dayOf(at)}`, true, end));
+    }
+    if (restartsPeriod) {
+      const interval = price['recurring']?.interval;
+      lines.push(line(price, price['unit_amount'] ?? 0, `1 × ${this.productName(price)} (per ${interval})`, false, periodEnd(at, interval)));
+    }
+    return { price, at, behavior, restartsPeriod, lines };
+  }
+
+  /** Moves the item to the new price; the processor invoices at once with `always_invoice`, and always when the period restarts. */
+  private applyPriceChange(subscription: ProcessorObject, change: PriceChange, previous: ProcessorObject): ProcessorObject | null {
+    previous['items'] = structuredClone(subscription['items']);
+    const item = subscription['items'].data[0];
+    item.price = change.price;
+    if (change.restartsPeriod) {
+      item.current_period_start = change.at;
+      item.current_period_end = periodEnd(change.at, change.price['recurring']?.interval);
+    }
+    if (change.lines.length === 0 || !(change.behavior === 'always_invoice' || change.restartsPeriod)) return null;
+    const invoice = this.save('invoice', linesInvoiceObject(subscription, change.lines, { preview: false, billingReason: 'subscription_update' }));
+    subscription['latest_invoice'] = invoice['id'];
+    return invoice;
+  }
+
+  /** `pause_collection`: an empty value resumes; otherwise a behavior and an optional `resumes_at` in the future. */
+  private pauseOf(value: FormValue): ProcessorObject | null {
+    if (value === '') return null;
+    const fields = fieldsOf(value);
+    const behavior = text(fields['behavior']);
+    if (!behavior || !PAUSE_BEHAVIORS.includes(behavior)) throw new ApiError(400, 'invalid_request_error', `Invalid pause_collection[behavior]: must be one of ${PAUSE_BEHAVIORS.join(', ')}`);
+    const resumesAt = integer(fields['resumes_at']);
+    if (resumesAt !== null && (!Number.isSafeInteger(resumesAt) || resumesAt <= unixNow())) {
+      throw new ApiError(400, 'invalid_request_error', 'Invalid pause_collection[resumes_at]: must be a time in the future.');
+    }
+    return { behavior, resumes_at: resumesAt };
+  }
+
+  private productName(price: ProcessorObject): string {
+    return String(this.get('product', price['product'])?.['name'] ?? price['product']);
   }
 
   private cancelSubscriptionByApi(fields: Record<string, FormValue>, id: string): ProcessorObject {
@@ -645,6 +754,10 @@ export class FakeProcessor {
 /** Starts a fake processor on `port` (a free one by default). */
 export function startFakeProcessor(options: FakeProcessorOptions = {}): Promise<FakeProcessor> {
   return FakeProcessor.start(options);
+}
+
+function dayOf(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
 function matches(rule: string, path: string): boolean {

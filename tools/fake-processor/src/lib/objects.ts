@@ -171,6 +171,7 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
     customer: spec.customer,
     status: spec.status ?? (trialEnd ? 'trialing' : 'active'),
     cancel_at_period_end: false,
+    pause_collection: null,
     cancel_at: null,
     cancellation_details: { comment: null, feedback: null, reason: null },
     canceled_at: null,
@@ -257,6 +258,35 @@ export function couponObject(fields: Record<string, FormValue>): ProcessorObject
   };
 }
 
+/** One line of an invoice about a subscription item, as the processor shows it (a proration or a regular charge). */
+export function invoiceLineObject(spec: {
+  subscription: ProcessorObject;
+  price: ProcessorObject;
+  amount: number;
+  description: string;
+  proration: boolean;
+  start: number;
+  end: number;
+}): ProcessorObject {
+  const item = spec.subscription['items'].data[0];
+  return {
+    id: newId('il'),
+    object: 'line_item',
+    amount: spec.amount,
+    currency: spec.price['currency'],
+    description: spec.description,
+    period: { start: spec.start, end: spec.end },
+    quantity: 1,
+    pricing: { type: 'price_details', price_details: { price: spec.price['id'], product: spec.price['product'] }, unit_amount_decimal: String(spec.price['unit_amount']) },
+    parent: {
+      type: 'subscription_item_details',
+      invoice_item_details: null,
+      subscription_item_details: { proration: spec.proration, subscription: spec.subscription['id'], subscription_item: item.id, invoice_item: null },
+    },
+    livemode: false,
+  };
+}
+
 export function promotionCodeObject(fields: Record<string, FormValue>, coupon: string): ProcessorObject {
   const restrictions = fieldsOf(fields['restrictions']);
   return {
@@ -275,6 +305,40 @@ export function promotionCodeObject(fields: Record<string, FormValue>, coupon: s
       minimum_amount_currency: text(restrictions['minimum_amount_currency']),
     },
     times_redeemed: 0,
+    created: unixNow(),
+    livemode: false,
+  };
+}
+
+/** An invoice made of `lines` (a preview when `status` is draft and `preview` is set): what is due is never below 0, a larger credit goes to the balance. */
+export function linesInvoiceObject(subscription: ProcessorObject, lines: ProcessorObject[], options: { preview: boolean; billingReason: string }): ProcessorObject {
+  const total = lines.reduce((sum, line) => sum + (line['amount'] as number), 0);
+  const due = Math.max(0, total);
+  const paid = !options.preview;
+  const starts = lines.map((line) => line['period'].start as number);
+  const ends = lines.map((line) => line['period'].end as number);
+  return {
+    id: options.preview ? `upcoming_${newId('in')}` : newId('in'),
+    object: 'invoice',
+    customer: subscription['customer'],
+    currency: subscription['currency'],
+    subtotal: total,
+    total,
+    amount_due: due,
+    amount_paid: paid ? due : 0,
+    amount_remaining: paid ? 0 : due,
+    ending_balance: total < 0 ? total : 0,
+    status: paid ? 'paid' : 'draft',
+    billing_reason: options.billingReason,
+    lines: { object: 'list', data: lines, has_more: false, url: '/v1/invoices/lines' },
+    period_start: starts.length ? Math.min(...starts) : unixNow(),
+    period_end: ends.length ? Math.max(...ends) : unixNow(),
+    next_payment_attempt: null,
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { subscription: subscription['id'], metadata: subscription['metadata'] },
+    },
     created: unixNow(),
     livemode: false,
   };
@@ -305,3 +369,4 @@ export function discounted(amount: number, coupon: ProcessorObject | null): numb
   if (coupon['percent_off'] !== null) return Math.max(0, Math.round(amount * (1 - coupon['percent_off'] / 100)));
   return Math.max(0, amount - (coupon['amount_off'] ?? 0));
 }
+

@@ -1,3 +1,5 @@
+import { monthlyEquivalent } from '../subscriptions/plan-change.service';
+import { monthsLater } from '../subscriptions/subscription-pause.service';
 import { serviceStatusOf } from '../subscriptions/status-mapping';
 import { announcementsFor, type SubscriptionState } from '../subscriptions/subscription-changes';
 
@@ -9,6 +11,8 @@ const base: SubscriptionState = {
   cancelAtPeriodEnd: false,
   trialStart: null,
   trialEnd: null,
+  pausedUntil: null,
+  scheduledPriceId: null,
 };
 const state = (changes: Partial<SubscriptionState>): SubscriptionState => ({ ...base, ...changes });
 
@@ -57,5 +61,29 @@ describe('outbound subscription events (spec 6.2)', () => {
   it('announces trial_ended when a subscription leaves trialing, whatever it becomes', () => {
     expect(announcementsFor(state({ status: 'trialing' }), state({}), true)).toEqual(['updated', 'trial_ended']);
     expect(announcementsFor(state({ status: 'trialing' }), state({ status: 'cancelled' }), true)).toEqual(['updated', 'cancelled', 'trial_ended']);
+  });
+
+  it('announces paused and resumed alone when only the pause changed, beside updated otherwise', () => {
+    const until = new Date('2031-03-01T00:00:00Z');
+    expect(announcementsFor(state({}), state({ pausedUntil: until }), true)).toEqual(['paused']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({}), true)).toEqual(['resumed']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({ pausedUntil: new Date('2031-04-01T00:00:00Z') }), true)).toEqual(['updated']);
+    expect(announcementsFor(state({ pausedUntil: until }), state({ currentPeriodEnd: until }), true)).toEqual(['updated', 'resumed']);
+    expect(announcementsFor(state({}), state({ scheduledPriceId: 'price-2' }), true)).toEqual(['updated']);
+  });
+});
+
+describe('pause periods and plan directions', () => {
+  it('resumes on the same day months later, or on the last day of a shorter month (UTC)', () => {
+    expect(monthsLater(new Date('2031-01-15T10:20:30Z'), 1).toISOString()).toBe('2031-02-15T10:20:30.000Z');
+    expect(monthsLater(new Date('2031-01-31T10:00:00Z'), 1).toISOString()).toBe('2031-02-28T10:00:00.000Z');
+    expect(monthsLater(new Date('2032-11-30T00:00:00Z'), 3).toISOString()).toBe('2033-02-28T00:00:00.000Z');
+    expect(monthsLater(new Date('2031-12-31T23:59:59Z'), 2).toISOString()).toBe('2032-02-29T23:59:59.000Z');
+  });
+
+  it('tells a downgrade by the monthly-equivalent amount, across intervals', () => {
+    expect(monthlyEquivalent({ unitAmount: 12000, interval: 'year' })).toBe(1000);
+    expect(monthlyEquivalent({ unitAmount: 900, interval: 'month' })).toBe(900);
+    expect(monthlyEquivalent({ unitAmount: 9000, interval: 'year' }) < monthlyEquivalent({ unitAmount: 900, interval: 'month' })).toBe(true);
   });
 });

@@ -41,6 +41,8 @@ export class ProcessorEventProcessor {
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
+      case 'customer.subscription.paused':
+      case 'customer.subscription.resumed':
         return this.subscriptions.handle(context, event.data.object);
       case 'checkout.session.completed':
         return this.checkouts.handle(context, event.data.object);

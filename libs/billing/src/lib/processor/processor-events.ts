@@ -9,6 +9,8 @@ export const HANDLED_PROCESSOR_EVENTS = [
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
   'invoice.payment_failed',
   'invoice.payment_succeeded',
   'invoice.upcoming',

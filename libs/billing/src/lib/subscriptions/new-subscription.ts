@@ -26,6 +26,8 @@ export function newSubscription(init: NewSubscription, processor: Partial<Subscr
     pastDueSince: null,
     activatedAt: null,
     cancelledAt: null,
+    pausedUntil: null,
+    scheduledPriceId: null,
     processorSubscriptionId: null,
     processorCheckoutSessionId: null,
     processorStateAt: null,

@@ -1,4 +1,4 @@
-import { CANCELLATION_REASONS, type CancellationReason, type SubscriptionStatus } from '@gatehouse/contracts';
+import { CANCELLATION_REASONS, NEVER_ENDS, type CancellationReason, type SubscriptionStatus } from '@gatehouse/contracts';
 import type Stripe from 'stripe';
 import { serviceStatusOf } from './status-mapping';
 
@@ -16,6 +16,8 @@ export interface ProcessorSnapshot {
   trialEnd: Date | null;
   /** The processor's `cancellation_details.feedback`: the reason given here or in its portal. */
   cancellationReason: CancellationReason | null;
+  /** Collection paused (`pause_collection`) until then; a pause without an end reads as never resuming by itself. */
+  pausedUntil: Date | null;
   metadata: Record<string, string>;
 }
 
@@ -35,6 +37,7 @@ export function snapshotOf(subscription: Stripe.Subscription): ProcessorSnapshot
     trialStart: subscription.trial_start ? fromUnix(subscription.trial_start) : null,
     trialEnd: subscription.trial_end ? fromUnix(subscription.trial_end) : null,
     cancellationReason: reasonOf(subscription.cancellation_details?.feedback),
+    pausedUntil: subscription.pause_collection ? (subscription.pause_collection.resumes_at ? fromUnix(subscription.pause_collection.resumes_at) : new Date(NEVER_ENDS)) : null,
     metadata: subscription.metadata ?? {},
   };
 }

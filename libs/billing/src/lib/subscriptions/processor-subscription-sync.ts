@@ -64,6 +64,7 @@ export class ProcessorSubscriptionSync {
         trialStart: snapshot.trialStart,
         trialEnd: snapshot.trialEnd,
         cancellationReason: snapshot.cancellationReason,
+        pausedUntil: snapshot.pausedUntil,
         processorSubscriptionId: snapshot.processorSubscriptionId,
         processorStateAt: stateAt,
         ...(await redeemedOffer(manager, publicationId, snapshot.metadata)),
@@ -77,7 +78,11 @@ export class ProcessorSubscriptionSync {
 
   private async update(manager: EntityManager, subscription: Subscription, snapshot: ProcessorSnapshot, stateAt: Date): Promise<SyncResult> {
     const priceId = (await this.priceOf(manager, subscription.publicationId, snapshot)) ?? subscription.priceId;
+    // A change recorded for the period end is done once the processor bills the new price, and moot once the subscription ends.
+    const scheduleDone = priceId === subscription.scheduledPriceId || snapshot.status === 'cancelled';
     await this.writer.change(manager, subscription, {
+      ...(scheduleDone ? { scheduledPriceId: null } : {}),
+      pausedUntil: snapshot.status === 'cancelled' ? null : snapshot.pausedUntil,
       ...(snapshot.status ? { status: snapshot.status } : {}),
       priceId,
       currentPeriodStart: snapshot.currentPeriodStart,

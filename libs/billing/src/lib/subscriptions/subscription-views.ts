@@ -16,6 +16,11 @@ export function subscriptionEventData(subscription: Subscription): SubscriptionE
     trialEnd: subscription.trialEnd?.toISOString() ?? null,
     cancellationReason: subscription.cancellationReason,
     ...(subscription.offerId && subscription.offerCode ? { offer: { offerId: subscription.offerId, code: subscription.offerCode } } : {}),
+    pausedUntil: subscription.pausedUntil?.toISOString() ?? null,
+    scheduledChange:
+      subscription.scheduledPriceId && subscription.currentPeriodEnd
+        ? { priceId: subscription.scheduledPriceId, effectiveAt: subscription.currentPeriodEnd.toISOString() }
+        : null,
   };
 }
 
@@ -32,5 +37,7 @@ export function stateOf(subscription: Subscription): SubscriptionState {
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     trialStart: subscription.trialStart,
     trialEnd: subscription.trialEnd,
+    pausedUntil: subscription.pausedUntil,
+    scheduledPriceId: subscription.scheduledPriceId,
   };
 }

@@ -15,6 +15,8 @@ const OUTBOUND: Record<SubscriptionAnnouncement, EventType<SubscriptionEventData
   updated: Events.SubscriptionUpdated,
   cancelled: Events.SubscriptionCancelled,
   trial_ended: Events.SubscriptionTrialEnded,
+  paused: Events.SubscriptionPaused,
+  resumed: Events.SubscriptionResumed,
 };
 
 export type SubscriptionChange = Partial<SubscriptionState> & { processorStateAt?: Date | null; cancellationReason?: CancellationReason | null };
@@ -65,7 +67,8 @@ export class SubscriptionWriter {
   private async announce(manager: EntityManager, before: SubscriptionState | null, subscription: Subscription, announcedBefore: boolean): Promise<void> {
     const data = subscriptionEventData(subscription);
     for (const announcement of announcementsFor(before, stateOf(subscription), announcedBefore)) {
-      await this.outbox.add(manager, OUTBOUND[announcement], data, subscription.publicationId);
+      const priceChanged = announcement === 'updated' && before !== null && before.priceId !== subscription.priceId;
+      await this.outbox.add(manager, OUTBOUND[announcement], priceChanged ? { ...data, previousPriceId: before.priceId } : data, subscription.publicationId);
     }
     await this.entitlements.customer(manager, subscription.publicationId, subscription.customerId);
   }

@@ -54,6 +54,14 @@ export class Subscription {
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
   cancelledAt: Date | null;
 
+  /** While the processor pauses collection: when it resumes; null otherwise. */
+  @Column({ name: 'paused_until', type: 'timestamptz', nullable: true })
+  pausedUntil: Date | null;
+
+  /** A price switch recorded for the period end (a downgrade); null when none. */
+  @Column({ name: 'scheduled_price_id', type: 'uuid', nullable: true })
+  scheduledPriceId: string | null;
+
   @Column({ name: 'processor_subscription_id', type: 'text', nullable: true })
   processorSubscriptionId: string | null;
 

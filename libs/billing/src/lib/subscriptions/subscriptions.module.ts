@@ -8,11 +8,16 @@ import { SubscriptionCancellation } from './subscription-cancellation';
 import { SubscriptionWriter } from './subscription-writer';
 import { SubscriptionsHandler } from './subscriptions.handler';
 import { SubscriptionsService } from './subscriptions.service';
+import { PlanChangeService } from './plan-change.service';
+import { SubscriptionChangesHandler } from './subscription-changes.handler';
+import { ScheduledPlanChanges } from './scheduled-plan-changes';
+import { SubscriptionPauseService } from './subscription-pause.service';
+import { SubscriptionSettingsService } from './subscription-settings.service';
 
 @Module({
   imports: [ProcessorModule, CatalogModule],
-  controllers: [SubscriptionsHandler],
-  providers: [EntitlementsAnnouncer, SubscriptionWriter, ProcessorSubscriptionSync, SubscriptionsService, SubscriptionCancellation, ManualGrantExpiry],
+  controllers: [SubscriptionsHandler, SubscriptionChangesHandler],
+  providers: [EntitlementsAnnouncer, SubscriptionWriter, ProcessorSubscriptionSync, SubscriptionsService, SubscriptionCancellation, ManualGrantExpiry, PlanChangeService, ScheduledPlanChanges, SubscriptionPauseService, SubscriptionSettingsService],
   exports: [SubscriptionWriter, ProcessorSubscriptionSync],
 })
 export class SubscriptionsModule {}

@@ -79,15 +79,17 @@ export class SubscriptionsService {
     return subscriptionView(subscription);
   }
 
-  /** Decisions E6: the subscriptions that may make the customer a subscriber, with what their products unlock. */
+  /** Decisions E6: the subscriptions that may make the customer a subscriber, with what their products unlock; a paused one only when the publication keeps access while paused. */
   async entitlements(publicationId: string, customerId: string): Promise<{ entitlements: CustomerEntitlement[] }> {
     if (!isUuid(customerId)) return { entitlements: [] };
     const rows: Array<{ id: string; status: SubscriptionStatus; past_due_since: Date | null; current_period_end: Date | null; entitlements: string[] }> =
       await this.dataSource.query(
         `SELECT s.id, s.status, s.past_due_since, s.current_period_end, p.entitlements::text[] AS entitlements
          FROM subscriptions s JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+           LEFT JOIN subscription_settings ss ON ss.publication_id = s.publication_id
          WHERE s.publication_id = $1 AND s.customer_id = $2 AND s.status <> 'cancelled'
            AND NOT (s.source = 'manual' AND s.current_period_end IS NOT NULL AND s.current_period_end <= $3)
+           AND NOT (s.paused_until IS NOT NULL AND s.paused_until > $3 AND COALESCE(ss.paused_access, 'keep') = 'suspend')
          ORDER BY s.created_at DESC`,
         [publicationId, customerId, this.clock.now()],
       );

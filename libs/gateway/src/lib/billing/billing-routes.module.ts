@@ -6,11 +6,14 @@ import { AdminOffersController, OffersController } from './offers.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
 import { SubscriptionsController } from './subscriptions.controller';
+import { AdminSubscriptionSettingsController, SubscriptionChangesController } from './subscription-changes.controller';
 
 /** The public routes of the billing feature, behind the gateway's edge guard. */
 @Module({
   controllers: [
     SubscriptionsController,
+    SubscriptionChangesController,
+    AdminSubscriptionSettingsController,
     PricesController,
     ProcessorWebhookController,
     AdminProductsController,

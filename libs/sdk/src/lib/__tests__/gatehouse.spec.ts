@@ -114,6 +114,26 @@ describe('Gatehouse client', () => {
     expect(assigned).toEqual(['https://processor.example/portal/ps_1']);
   });
 
+  it("changes plans and pauses the reader's own subscription with the reader's token, and asks nothing of a visitor", async () => {
+    const { gatehouse, requests, storage } = page(({ url }) => ({ status: 200, body: { route: url.pathname } }));
+    gatehouse.init({ publishableKey: KEY, autoPageview: false });
+    await expect(gatehouse.pauseSubscription({ subscriptionId: 'sub-1', months: 1 })).rejects.toMatchObject({ code: 'customer_token_required' });
+    expect(requests).toEqual([]);
+    storage.setItem(`gatehouse:${KEY}:session`, JSON.stringify({ ...new RefreshServer().issue(), refreshAt: Date.now() + 600_000 }));
+    const change = { subscriptionId: 'sub-1', priceId: 'price-2' };
+    await gatehouse.previewPlanChange(change);
+    await gatehouse.changePlan({ ...change, when: 'period_end' });
+    await gatehouse.pauseSubscription({ subscriptionId: 'sub-1', months: 2 });
+    await gatehouse.resumeSubscription({ subscriptionId: 'sub-1' });
+    const bearer = { headers: { Authorization: 'Bearer access-1' } };
+    expect(requests).toMatchObject([
+      { path: '/api/v1/subscriptions/plan-change/preview', body: change, ...bearer },
+      { path: '/api/v1/subscriptions/plan-change', body: { ...change, when: 'period_end' }, ...bearer },
+      { path: '/api/v1/subscriptions/pause', body: { subscriptionId: 'sub-1', months: 2 }, ...bearer },
+      { path: '/api/v1/subscriptions/resume', body: { subscriptionId: 'sub-1' }, ...bearer },
+    ]);
+  });
+
   it('keeps the last access result for UI that starts listening late, and sends queued events on demand', async () => {
     const { gatehouse, requests } = page(({ url }) => (url.pathname.endsWith('/events') ? { status: 202, body: { accepted: 1 } } : granted));
     gatehouse.init({ publishableKey: KEY, autoPageview: false });

@@ -16,6 +16,7 @@ import {
   type SubscriptionView,
   CANCELLATION_REASONS,
   type CancellationReason,
+  type ScheduledPlanChange,
 } from '@gatehouse/contracts';
 import { PageOf } from '../../edge/api-views';
 
@@ -24,6 +25,11 @@ import { PageOf } from '../../edge/api-views';
 class RedeemedOfferDto {
   @ApiProperty({ format: 'uuid' }) offerId: string;
   @ApiProperty({ example: 'SPRING3' }) code: string;
+}
+
+export class ScheduledPlanChangeDto implements ScheduledPlanChange {
+  @ApiProperty({ format: 'uuid' }) priceId: string;
+  @ApiProperty({ format: 'date-time', description: 'The current period end, when the new price applies.' }) effectiveAt: string;
 }
 
 export class SubscriptionViewDto implements SubscriptionView {
@@ -41,6 +47,10 @@ export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ type: String, enum: CANCELLATION_REASONS, nullable: true, description: "Why the reader cancelled, as they picked it (here or in the processor's portal); null when nobody said." })
   cancellationReason: CancellationReason | null;
   @ApiPropertyOptional({ type: RedeemedOfferDto, description: "Present when it was started with an offer's code." }) offer?: RedeemedOfferDto;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While collection is paused: when it resumes; null when not paused.' })
+  pausedUntil: string | null;
+  @ApiProperty({ type: () => ScheduledPlanChangeDto, nullable: true, description: 'A plan change waiting for the period end; null when none.' })
+  scheduledChange: ScheduledPlanChangeDto | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
