@@ -11,13 +11,14 @@ import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { ProcessorModule } from './processor/processor.module';
 import { BillingRetention } from './retention/billing-retention';
 import { StatsModule } from './stats/stats.module';
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, PersonalDataModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
