@@ -199,6 +199,10 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     const processorCustomerId = exported.processorCustomer.processorCustomerId as string;
     expect(await system.fake.requestsTo('DELETE', `/v1/customers/${processorCustomerId}`)).not.toHaveLength(0);
     await expect(system.fake.object('customer', processorCustomerId)).rejects.toThrow();
+    // What the processor sends about the account as it goes (a live endpoint gets these) is not kept either.
+    const farewells = (await system.fake.events()).filter((event) => event.data.object['customer'] === processorCustomerId || event.data.object['id'] === processorCustomerId);
+    expect(farewells.map((event) => event.type)).toEqual(expect.arrayContaining(['customer.subscription.deleted', 'customer.deleted']));
+    for (const event of farewells.filter((e) => ['customer.subscription.deleted', 'customer.deleted'].includes(e.type))) await system.deliverOk(event);
 
     expect(await system.tracesOf([customerId, email, reader.visitorId])).toEqual([]);
     // What accounting needs stays, linked to no one.

@@ -60,6 +60,11 @@ export class FakeProcessorProcess {
     return this.control('GET', '/requests');
   }
 
+  /** Every event the processor sent (or would have sent), oldest first. */
+  events(): Promise<ProcessorEvent[]> {
+    return this.control('GET', '/events');
+  }
+
   async requestsTo(method: string, path: string): Promise<RecordedRequest[]> {
     const prefix = path.endsWith('*') ? path.slice(0, -1) : null;
     return (await this.requests()).filter((r) => r.method === method && (prefix ? r.path.startsWith(prefix) : r.path === path));

@@ -9,6 +9,7 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
+import { CreateErasedProcessorCustomers1764300000000 } from './migrations/1764300000000-create-erased-processor-customers';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { PersonalDataModule } from './personal-data/personal-data.module';
@@ -28,7 +29,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   module: BillingModule,
   config: BillingConfig,
   entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, CheckoutSession, ProcessorEventRecord],
-  migrations: [CreateBillingTables1763768421337],
+  migrations: [CreateBillingTables1763768421337, CreateErasedProcessorCustomers1764300000000],
 };
 
 export { BillingConfig, BillingRetention };

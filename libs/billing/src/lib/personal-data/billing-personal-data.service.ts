@@ -73,7 +73,14 @@ export class BillingPersonalDataService {
   async erase(reader: ReaderIdentifiers): Promise<ErasureStepResult> {
     const { publicationId, customerId } = reader;
     const account = await this.processorCustomers.find(publicationId, customerId);
-    if (account) await this.deleteAtProcessor(publicationId, account.processorCustomerId);
+    if (account) {
+      // First, so that what the processor sends about the account as it goes is not kept either.
+      await this.dataSource.query('INSERT INTO erased_processor_customers (processor_customer_id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        account.processorCustomerId,
+        this.clock.now(),
+      ]);
+      await this.deleteAtProcessor(publicationId, account.processorCustomerId);
+    }
     const needles = needlesOf(reader, account?.processorCustomerId);
     const waiting = await this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
