@@ -116,23 +116,26 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     const reader = await activeReader();
     const { customerId, email, asReader } = reader;
 
+    // Visits reach the table within a second of the check, and billing handles the processor's events from its queue.
     const exported = await eventually(async () => {
       const answer = await system.api('/auth/customers/me/export', asReader);
       expect(answer.status).toBe(200);
-      // Visits reach the table within a second of the check.
-      return answer.body.visits[0]?.count === 2 && answer.body.webhookDeliveries.length >= 3 ? answer.body : undefined;
-    });
-    expect(exported).toMatchObject({
-      format: 'gatehouse.personal-data.v1',
-      publicationId: system.publicationId,
-      customer: { id: customerId, email, name: 'Rea Der', emailVerified: true, emailVerifiedAt: expect.any(String) },
-      processorCustomer: { processorCustomerId: expect.stringMatching(/^cus_/), email },
-      subscriptions: [expect.objectContaining({ customerId, priceId, status: 'active' })],
-      checkoutSessions: [expect.objectContaining({ priceId, completedAt: expect.any(String) })],
-      visitorIds: [expect.objectContaining({ visitorId: reader.visitorId })],
-      visits: [expect.objectContaining({ readerKey: `c:${customerId}`, count: 2 })],
-      newsletterSignups: [expect.objectContaining({ kind: 'newsletter' })],
-      dataWallSubmissions: [expect.objectContaining({ kind: 'data', fields: ['company'] })],
+      expect(answer.body).toMatchObject({
+        format: 'gatehouse.personal-data.v1',
+        publicationId: system.publicationId,
+        customer: { id: customerId, email, name: 'Rea Der', emailVerified: true, emailVerifiedAt: expect.any(String) },
+        processorCustomer: { processorCustomerId: expect.stringMatching(/^cus_/), email },
+        subscriptions: [expect.objectContaining({ customerId, priceId, status: 'active' })],
+        checkoutSessions: [expect.objectContaining({ priceId, completedAt: expect.any(String) })],
+        visitorIds: [expect.objectContaining({ visitorId: reader.visitorId })],
+        visits: [expect.objectContaining({ readerKey: `c:${customerId}`, count: 2 })],
+        newsletterSignups: [expect.objectContaining({ kind: 'newsletter' })],
+        dataWallSubmissions: [expect.objectContaining({ kind: 'data', fields: ['company'] })],
+      });
+      expect(answer.body.webhookDeliveries.map((delivery: { event: string }) => delivery.event)).toEqual(
+        expect.arrayContaining(['customer.created', 'newsletter.subscribe', 'subscription.created']),
+      );
+      return answer.body;
     });
     expect(exported.sessions).toHaveLength(2);
     expect(exported.meterViews.map((view: { page: string }) => view.page).sort()).toEqual(['privacy.example/metered/one', 'privacy.example/metered/two']);
@@ -143,14 +146,12 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     expect(exported.processorEvents.map((event: { type: string }) => event.type)).toEqual(expect.arrayContaining(['checkout.session.completed', 'customer.subscription.created']));
     const eventNames = exported.events.map((event: { name: string }) => event.name);
     expect(eventNames).toEqual(expect.arrayContaining(['customer.created', 'customer.verified', 'newsletter.subscribe', 'data.submit', 'subscription.created']));
-    expect(exported.webhookDeliveries.map((delivery: { event: string }) => delivery.event)).toEqual(
-      expect.arrayContaining(['customer.created', 'newsletter.subscribe', 'subscription.created']),
-    );
 
     // Staff see the same document; another publication's staff do not see it at all.
     const byStaff = await system.admin(`/customers/${customerId}/export`);
     expect(byStaff.status).toBe(200);
-    expect({ ...byStaff.body, exportedAt: null }).toEqual({ ...exported, exportedAt: null, visits: byStaff.body.visits });
+    const { customer, sessions, emailLog, subscriptions, checkoutSessions, processorCustomer, meterViews, visitorIds, newsletterSignups, dataWallSubmissions } = exported;
+    expect(byStaff.body).toMatchObject({ customer, sessions, emailLog, subscriptions, checkoutSessions, processorCustomer, meterViews, visitorIds, newsletterSignups, dataWallSubmissions });
     const other = await system.otherPublicationSession();
     expect((await system.api(`/customers/${customerId}/export`, { session: other.session })).body).toMatchObject({ status: 404, code: 'not_found' });
     expect((await system.api(`/customers/${customerId}`, { session: other.session, method: 'DELETE' })).body).toMatchObject({ status: 404, code: 'not_found' });

@@ -11760,7 +11760,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limited`, with `Retry-After` */
+            /**
+             * @description `rate_limited`: wrong passwords count as failed logins (10 per email within 15 minutes)
+             *
+             *     `rate_limited`, with `Retry-After`
+             */
             429: {
                 headers: {
                     [name: string]: unknown;

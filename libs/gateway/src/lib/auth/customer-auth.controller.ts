@@ -96,6 +96,7 @@ export class CustomerAuthController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 400, description: '`validation_failed`: neither or both of `password` and `code`' })
   @ApiResponse({ status: 401, description: '`invalid_credentials`: wrong password; `code_invalid`: wrong, expired or used-up code. Nothing is changed.' })
+  @ApiResponse({ status: 429, description: '`rate_limited`: wrong passwords count as failed logins (10 per email within 15 minutes)' })
   async deleteMe(@Caller() caller: Principal, @Body() body: DeleteMyAccountDto): Promise<void> {
     const { password, code } = body;
     if ((password === undefined) === (code === undefined)) {

@@ -7,7 +7,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { EmailTokens } from '../account-email/email-tokens.service';
 import { Customer } from '../customers/customer.entity';
 import { toCustomerEventData } from '../customers/customer-views';
-import { PasswordHasher } from '../customers/password-hasher';
+import { LoginService } from '../login/login.service';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
 
 /** Set on a transaction that started an erasure, so the runner looks as soon as it commits. */
@@ -50,7 +50,7 @@ export class ErasuresService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
-    private readonly passwords: PasswordHasher,
+    private readonly login: LoginService,
     private readonly emailTokens: EmailTokens,
     private readonly refreshTokens: RefreshTokens,
   ) {}
@@ -144,9 +144,8 @@ export class ErasuresService {
     const customer = isUUID(customerId) ? await this.dataSource.manager.findOneBy(Customer, { id: customerId, publicationId }) : null;
     if (!customer) throw new AppError('not_found', 'No such customer.');
     if ('code' in confirmation) return this.emailTokens.consumeCode(customer, confirmation.code);
-    if (!(await this.passwords.verify(confirmation.password, customer.passwordHash))) {
-      throw new AppError('invalid_credentials', 'The password is wrong.');
-    }
+    // As a login: counted by the login throttle, so a stolen access token cannot guess the password.
+    await this.login.authenticate({ publicationId, email: customer.email, password: confirmation.password });
   }
 }
 
