@@ -112,7 +112,7 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     return { email, visitorId, customerId: customer.id, token, asReader, processorSubscriptionId };
   }
 
-  it('exports everything held about a reader, and erases it in every service through a restart of billing, once', async () => {
+  it('exports everything held about a reader, and erases it in every service through restarts of billing and identity, once', async () => {
     const reader = await activeReader();
     const { customerId, email, asReader } = reader;
 
@@ -189,7 +189,10 @@ describe('a reader’s data on request: export and erasure in every service (GDP
       return row && row.attempts >= 2 ? row : undefined;
     }, 20_000);
     expect(stuck.steps_done).toEqual(['access']);
+    // Identity restarts too, meanwhile: the new instance takes the erasure up from its table.
+    await system.stopReplica(system.replicasOf('identity')[0]);
     await system.startReplica('billing');
+    await system.startReplica('identity');
     await eventually(async () => {
       const rows = await system.querySchema('identity', 'SELECT 1 FROM erasures WHERE customer_id = $1', [customerId]);
       return rows.length === 0 ? true : undefined;
