@@ -124,7 +124,12 @@ export const PersonalDataRequests = {
    */
   Erase: requestPattern<{ publicationId: string; customerId: string; confirmation?: ErasureConfirmation }, { erasing: true }>('identity.personal-data.erase'),
   AccessExport: requestPattern<ReaderIdentifiers, AccessPersonalData>('access.personal-data.export'),
-  AccessErase: requestPattern<ReaderIdentifiers, ErasureStepResult>('access.personal-data.erase'),
+  /**
+   * `requestedAt` (ISO 8601): when the erasure started. Visits are counted in memory and written a
+   * second later, on every access replica: the step is not done until those counted before the
+   * erasure have been written, and deleted.
+   */
+  AccessErase: requestPattern<ReaderIdentifiers & { requestedAt: string }, ErasureStepResult>('access.personal-data.erase'),
   BillingExport: requestPattern<ReaderIdentifiers, BillingPersonalData>('billing.personal-data.export'),
   BillingErase: requestPattern<ReaderIdentifiers, ErasureStepResult>('billing.personal-data.erase'),
   WebhooksOutExport: requestPattern<ReaderIdentifiers, WebhooksOutPersonalData>('webhooks-out.personal-data.export'),

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessPersonalData, ErasureStepResult, ReaderIdentifiers } from '@gatehouse/contracts';
 import { forgetOutboxEventsNaming, outboxEventsNaming } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { customerKey, visitorKey } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { VisitCounter } from '../readers/visit-counter';
+import { FLUSH_INTERVAL_MS } from '../shared/flush-schedule';
+
+/** Every replica has written the visits it counted before a moment once this long has passed since. */
+const FLUSHED_AFTER_MS = 2 * FLUSH_INTERVAL_MS;
 
 /**
  * A reader's part of access: the visitor ids linked to them, visits, the metered pages they read,
@@ -15,6 +20,7 @@ import { VisitCounter } from '../readers/visit-counter';
 export class AccessPersonalDataService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly clock: Clock,
     private readonly readers: ReadersService,
     private readonly visits: VisitCounter,
   ) {}
@@ -39,20 +45,27 @@ export class AccessPersonalDataService {
     };
   }
 
-  /** Deletes every record under the reader's keys, their links and the events naming them; not done while such an event waits to be published. */
-  async erase(reader: ReaderIdentifiers): Promise<ErasureStepResult> {
+  /**
+   * Deletes every record under the reader's keys, their links and the events naming them. Not done
+   * while such an event waits to be published, nor before every replica has written the visits it
+   * counted before the erasure (they are deleted when asked again).
+   */
+  async erase(reader: ReaderIdentifiers & { requestedAt: string }): Promise<ErasureStepResult> {
     const { publicationId, customerId } = reader;
+    // The links go last: the visitor ids they name are needed again while visits may still come in.
+    const settled = this.clock.now().getTime() - Date.parse(reader.requestedAt) >= FLUSHED_AFTER_MS;
     const links = await this.linksOf(this.dataSource.manager, reader);
     const keys = readerKeysOf(reader, links);
     await this.visits.erase(publicationId, keys);
     const waiting = await this.dataSource.transaction(async (manager) => {
       await manager.query('DELETE FROM meter_views WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
       await manager.query('DELETE FROM visitor_passes WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
-      await manager.query('DELETE FROM visitor_links WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
-      return forgetOutboxEventsNaming(manager, publicationId, needlesOf(reader, links));
+      const unpublished = await forgetOutboxEventsNaming(manager, publicationId, needlesOf(reader, links));
+      if (settled && unpublished === 0) await manager.query('DELETE FROM visitor_links WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
+      return unpublished;
     });
     this.readers.forgetCustomer(publicationId, customerId);
-    return { done: waiting === 0 };
+    return { done: waiting === 0 && settled };
   }
 
   private linksOf(manager: EntityManager, reader: ReaderIdentifiers): Promise<Array<{ visitor_id: string; linked_at: Date }>> {

@@ -57,7 +57,7 @@ export class ErasureRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const reader: ReaderIdentifiers = { publicationId: erasure.publicationId, customerId: erasure.customerId, email: erasure.email };
     switch (step) {
       case 'access':
-        return this.bus.request(PersonalDataRequests.AccessErase, reader);
+        return this.bus.request(PersonalDataRequests.AccessErase, { ...reader, requestedAt: erasure.requestedAt.toISOString() });
       case 'billing':
         return this.bus.request(PersonalDataRequests.BillingErase, reader);
       case 'webhooks-out':

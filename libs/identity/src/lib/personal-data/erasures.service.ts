@@ -26,6 +26,7 @@ export interface Erasure {
   deletedEventId: string;
   stepsDone: ErasureStep[];
   attempts: number;
+  requestedAt: Date;
 }
 
 interface ErasureRow {
@@ -35,6 +36,7 @@ interface ErasureRow {
   deleted_event_id: string;
   steps_done: ErasureStep[];
   attempts: number;
+  requested_at: Date;
 }
 
 /**
@@ -86,7 +88,7 @@ export class ErasuresService {
          SELECT customer_id FROM erasures
          WHERE (lease_until IS NULL AND due_at <= $1) OR lease_until < $1
          ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING customer_id, publication_id, email, deleted_event_id, steps_done, attempts`,
+       RETURNING customer_id, publication_id, email, deleted_event_id, steps_done, attempts, requested_at`,
       [now, new Date(now.getTime() + LEASE_MS), limit],
     );
     return rows[0].map((row) => ({
@@ -96,6 +98,7 @@ export class ErasuresService {
       deletedEventId: row.deleted_event_id,
       stepsDone: row.steps_done,
       attempts: row.attempts,
+      requestedAt: row.requested_at,
     }));
   }
 
