@@ -133,6 +133,9 @@ export const PersonalDataRequests = {
   BillingExport: requestPattern<ReaderIdentifiers, BillingPersonalData>('billing.personal-data.export'),
   BillingErase: requestPattern<ReaderIdentifiers, ErasureStepResult>('billing.personal-data.erase'),
   WebhooksOutExport: requestPattern<ReaderIdentifiers, WebhooksOutPersonalData>('webhooks-out.personal-data.export'),
-  /** `deletedEventId`: the `customer.deleted` event, which must have been delivered (or given up) before its body is blanked. */
-  WebhooksOutErase: requestPattern<ReaderIdentifiers & { deletedEventId: string }, ErasureStepResult>('webhooks-out.personal-data.erase'),
+  /**
+   * `deletedEventId`: the `customer.deleted` event, which must have been delivered (or given up)
+   * before its body is blanked; `requestedAt` (ISO 8601) tells when the stream can no longer bring it.
+   */
+  WebhooksOutErase: requestPattern<ReaderIdentifiers & { deletedEventId: string; requestedAt: string }, ErasureStepResult>('webhooks-out.personal-data.erase'),
 } as const;

@@ -61,7 +61,7 @@ export class ErasureRunner implements OnApplicationBootstrap, OnModuleDestroy {
       case 'billing':
         return this.bus.request(PersonalDataRequests.BillingErase, reader);
       case 'webhooks-out':
-        return this.bus.request(PersonalDataRequests.WebhooksOutErase, { ...reader, deletedEventId: erasure.deletedEventId });
+        return this.bus.request(PersonalDataRequests.WebhooksOutErase, { ...reader, deletedEventId: erasure.deletedEventId, requestedAt: erasure.requestedAt.toISOString() });
       case 'identity':
         return { done: await this.erasures.eraseIdentity(erasure) };
     }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ErasureStepResult, ReaderIdentifiers, WebhooksOutPersonalData } from '@gatehouse/contracts';
+import { EVENT_RETENTION_MS } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 
 /** The durable consumer that turns events into deliveries (EventFanOut). */
@@ -16,7 +18,10 @@ const DELIVERIES_NAMING = `webhook_id IN (SELECT id FROM webhooks WHERE publicat
  */
 @Injectable()
 export class WebhooksOutPersonalDataService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async export(reader: ReaderIdentifiers): Promise<WebhooksOutPersonalData> {
     const rows: Array<{ id: string; webhook_id: string; event: string; status: string; created_at: Date; body: string }> = await this.dataSource.query(
@@ -29,8 +34,10 @@ export class WebhooksOutPersonalDataService {
   }
 
   /** Not done until `customer.deleted` has been fanned out and no delivery naming the reader is still pending. */
-  async erase(request: ReaderIdentifiers & { deletedEventId: string }): Promise<ErasureStepResult> {
+  async erase(request: ReaderIdentifiers & { deletedEventId: string; requestedAt: string }): Promise<ErasureStepResult> {
     const { publicationId, deletedEventId } = request;
+    // Past the stream's age the event can no longer arrive (and its handled id may be pruned).
+    const beyondStream = this.clock.now().getTime() - Date.parse(request.requestedAt) > EVENT_RETENTION_MS;
     const needles = needlesOf(request);
     return this.dataSource.transaction(async (manager) => {
       const fannedOut: unknown[] = await manager.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [FAN_OUT_CONSUMER, deletedEventId]);
@@ -56,7 +63,7 @@ export class WebhooksOutPersonalDataService {
         publicationId,
         needles,
       ]);
-      return { done: fannedOut.length === 1 && pending === 0 };
+      return { done: (fannedOut.length === 1 || beyondStream) && pending === 0 };
     });
   }
 }
