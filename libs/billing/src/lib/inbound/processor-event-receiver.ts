@@ -79,7 +79,7 @@ export class ProcessorEventReceiver {
    * deletion itself): kept as its id and type only, and not acted on (docs/customers.md).
    */
   private async aboutErasedCustomer(manager: EntityManager, event: Stripe.Event): Promise<boolean> {
-    const object = event.data.object as { object?: string; id?: string; customer?: unknown };
+    const object = ((event.data as Partial<Stripe.Event['data']> | undefined)?.object ?? {}) as { object?: string; id?: string; customer?: unknown };
     const processorCustomerId = object.object === 'customer' ? object.id : typeof object.customer === 'string' ? object.customer : null;
     if (!processorCustomerId) return false;
     const erased: unknown[] = await manager.query('SELECT 1 FROM erased_processor_customers WHERE processor_customer_id = $1', [processorCustomerId]);
