@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
 import { FormFooter } from '../components/ui/form-footer';
@@ -122,10 +122,11 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
   });
   const remove = useMutation({ mutationFn: () => api.customers.remove(customer.id), onSuccess: onDeleted });
   const [download, setDownload] = useState<{ href: string; file: string } | null>(null);
+  // The saved document's blob is let go when the page closes or a newer one replaces it.
+  useEffect(() => () => { if (download) URL.revokeObjectURL(download.href); }, [download]);
   const exportData = useMutation({
     mutationFn: () => api.customers.exportData(customer.id),
     onSuccess: (document) => {
-      if (download) URL.revokeObjectURL(download.href);
       const saved = { href: URL.createObjectURL(new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' })), file: `personal-data-${customer.id}.json` };
       setDownload(saved);
       saveFile(saved.href, saved.file);
