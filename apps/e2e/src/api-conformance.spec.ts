@@ -63,9 +63,14 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api('/auth/customers/me', { method: 'PATCH', key: pk, token: refreshed.body.accessToken, body: { name: 'Conf Reader' } }));
     await ok(400, api('/auth/customers/me', { method: 'PATCH', key: pk, token: refreshed.body.accessToken, body: { email: 'no' } }));
     await ok(401, api('/auth/customers/me', { method: 'PATCH', key: pk, body: { name: 'Conf Reader' } }));
+    await ok(200, api('/auth/customers/me/export', { key: pk, token: refreshed.body.accessToken }));
+    await ok(401, api('/auth/customers/me', { key: pk, token: refreshed.body.accessToken, method: 'DELETE', body: { password: 'wrong-password' } }));
+    await ok(400, api('/auth/customers/me', { key: pk, token: refreshed.body.accessToken, method: 'DELETE', body: {} }));
     await ok(204, api('/auth/customers/logout', { key: pk, body: { refreshToken: refreshed.body.refreshToken } }));
     await ok(204, api('/auth/customers/logout', { key: pk, body: { refreshToken: refreshed.body.refreshToken, everywhere: true } }));
     await ok(401, api('/auth/customers/logout', { body: { refreshToken: 'x' } }));
+    const leaving = await ok(201, api('/auth/customers/register', { key: pk, body: { email: `leaving-${randomUUID()}@example.com`, password: 'reader-password', name: 'Leaving' } }));
+    await ok(204, api('/auth/customers/me', { key: pk, token: leaving.body.accessToken, method: 'DELETE', body: { password: 'reader-password' } }));
     const reader = { id: registered.body.customer.id as string, accessToken: registered.body.accessToken as string };
 
     // Staff session and publications.
@@ -271,8 +276,10 @@ describe('the OpenAPI document against real answers', () => {
     const customer = await ok(201, api('/customers', { key: sk, body: { email: `rec-${randomUUID()}@example.com`, name: 'Record' } }));
     await ok(200, admin('/customers?limit=5'));
     await ok(200, api(`/customers/${customer.body.id}`, { key: sk, method: 'PATCH', body: { name: 'Renamed' } }));
+    await ok(200, api(`/customers/${customer.body.id}/export`, { key: sk }));
     await ok(204, admin(`/customers/${customer.body.id}`, { method: 'DELETE' }));
     await ok(404, admin(`/customers/${customer.body.id}`, { method: 'DELETE' }));
+    await ok(404, admin(`/customers/${customer.body.id}/export`));
 
     // Crawler policy.
     await ok(200, admin('/admin/crawler-policy'));

@@ -324,7 +324,7 @@ describe('retention', () => {
     expect(changes).toEqual(['recent@example.com']);
   });
 
-  it("prunes processor events processed and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent, unprocessed and completed ones", async () => {
+  it("prunes processor events processed, erased accounts' ids and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent, unprocessed and completed ones", async () => {
     const now = Date.now();
     const event = (id: string, receivedDaysAgo: number, processedDaysAgo: number | null) =>
       sql.query(`INSERT INTO billing.processor_events (scope, event_id, type, payload, received_at, processed_at, outcome) VALUES ('environment', $1, 'customer.updated', '{}', $2, $3, $4)`, [
@@ -336,6 +336,10 @@ describe('retention', () => {
     await event('evt_old', 16, 16);
     await event('evt_recent', 14, 14);
     await event('evt_unprocessed', 40, null);
+    // The processor's ids of accounts erased customers had: kept as long as the processor may still send about them.
+    for (const [id, daysAgo] of [['cus_erased_long_ago', 16], ['cus_erased_lately', 14]] as const) {
+      await sql.query('INSERT INTO billing.erased_processor_customers (processor_customer_id, erased_at) VALUES ($1, $2)', [id, new Date(now - daysAgo * DAY)]);
+    }
 
     const checkout = (id: string, startedDaysAgo: number, completed: boolean) =>
       sql.query(`INSERT INTO billing.checkout_sessions (publication_id, processor_session_id, customer_id, price_id, created_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
@@ -351,11 +355,12 @@ describe('retention', () => {
     // A completed checkout is the record of a purchase (and of the experiment variant it converted).
     await checkout('cs_completed', 40, true);
 
-    expect(await billing.app.get(BillingRetention).prune()).toEqual({ processorEvents: 1, abandonedCheckouts: 1 });
+    expect(await billing.app.get(BillingRetention).prune()).toEqual({ processorEvents: 1, erasedProcessorCustomers: 1, abandonedCheckouts: 1 });
     const left = (await sql.query('SELECT event_id FROM billing.processor_events ORDER BY event_id')).rows.map((r) => r.event_id);
     expect(left).toEqual(['evt_recent', 'evt_unprocessed']);
     const checkouts = (await sql.query('SELECT processor_session_id FROM billing.checkout_sessions WHERE publication_id = $1 ORDER BY 1', [publicationId])).rows.map((r) => r.processor_session_id);
     expect(checkouts).toEqual(['cs_abandoned_lately', 'cs_completed']);
+    expect((await sql.query('SELECT processor_customer_id FROM billing.erased_processor_customers')).rows).toEqual([{ processor_customer_id: 'cus_erased_lately' }]);
   });
 
   it('prunes published outbox rows and handled event ids past EVENT_RETENTION_DAYS, and keeps recent ones', async () => {

@@ -170,6 +170,9 @@ export const api = {
     find: async (email: string) => (await data(client.GET('/api/v1/customers', { params: { query: { limit: 50, ...(email ? { email } : {}) } } }))).items,
     create: (body: BodyOf<'/api/v1/customers', 'post'>) => data(client.POST('/api/v1/customers', { body })),
     update: (id: string, body: BodyOf<'/api/v1/customers/{id}', 'patch'>) => data(client.PATCH('/api/v1/customers/{id}', { ...byId(id), body })),
+    /** Everything held about the customer, as one JSON document (docs/customers.md). */
+    exportData: (id: string) => data(client.GET('/api/v1/customers/{id}/export', byId(id))),
+    /** Erases the customer in every service (docs/customers.md). */
     remove: (id: string) => done(client.DELETE('/api/v1/customers/{id}', byId(id))),
   },
   subscriptions: {

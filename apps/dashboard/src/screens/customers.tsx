@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
 import { FormFooter } from '../components/ui/form-footer';
@@ -121,6 +121,17 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
     onSettled: refresh,
   });
   const remove = useMutation({ mutationFn: () => api.customers.remove(customer.id), onSuccess: onDeleted });
+  const [download, setDownload] = useState<{ href: string; file: string } | null>(null);
+  // The saved document's blob is let go when the page closes or a newer one replaces it.
+  useEffect(() => () => { if (download) URL.revokeObjectURL(download.href); }, [download]);
+  const exportData = useMutation({
+    mutationFn: () => api.customers.exportData(customer.id),
+    onSuccess: (document) => {
+      const saved = { href: URL.createObjectURL(new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' })), file: `personal-data-${customer.id}.json` };
+      setDownload(saved);
+      saveFile(saved.href, saved.file);
+    },
+  });
   const priceOf = (priceId: string) => prices.data?.find((p) => p.price.id === priceId);
 
   return (
@@ -133,17 +144,23 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
         <div className="flex gap-2">
           <Button size="sm" variant="secondary" onClick={onClose}>Back to the list</Button>
           <Button requires="edit" size="sm" variant="secondary" onClick={() => setEditing(true)}>Edit customer</Button>
+          <Button size="sm" variant="secondary" onClick={() => exportData.mutate()} disabled={exportData.isPending}>Download data</Button>
           <ConfirmDialog
-            trigger={<Button requires="edit" size="sm" variant="danger">Delete customer</Button>}
-            title={`Delete ${customer.email}?`}
-            consequence="Their account, sign-in sessions and tokens are removed at once and the email may register again. Their subscription records stay for your accounts; cancel them first if they should stop."
-            confirmLabel="Delete customer"
+            trigger={<Button requires="edit" size="sm" variant="danger">Erase customer</Button>}
+            title={`Erase ${customer.email}?`}
+            consequence="Everything held about them is deleted in every service: account, sessions, reading history, newsletter and data-wall submissions, email log, and their account at the payment processor, which cancels its subscriptions. Your webhooks get customer.deleted. Only what your accounts need stays (what was sold, when, at what price), linked to no one. This cannot be undone: download their data first if they asked for it."
+            confirmLabel="Erase customer"
             onConfirm={() => remove.mutate()}
           />
         </div>
       </div>
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={cancel.error ?? remove.error} />
+      {download && (
+        <Notice>
+          Their data is saved as {download.file}. If the download did not start, <a className="font-medium underline" href={download.href} download={download.file}>save {download.file}</a>.
+        </Notice>
+      )}
+      <ErrorMessage error={cancel.error ?? remove.error ?? exportData.error} />
       <h3 className="font-semibold">Subscriptions</h3>
       {subscriptions.isPending && <Loading what="subscriptions" />}
       {subscriptions.error && <ErrorMessage error={subscriptions.error} />}
@@ -202,6 +219,14 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
       {details && <SubscriptionHistory subscriptionId={details} priceLabel={(priceId) => { const p = priceOf(priceId); return p ? `${p.product.name}, ${money(p.price)}` : priceId; }} onClose={() => setDetails(null)} />}
     </Card>
   );
+}
+
+/** Starts the browser's download of a file at `href`. */
+function saveFile(href: string, file: string): void {
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = file;
+  link.click();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TestBrowser } from '@gatehouse/testing';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
@@ -86,16 +87,28 @@ describe('dashboard: customers and subscriptions', () => {
     expect((await system.api('/customers?email=rita@example.com', { session })).body.items).toEqual([expect.objectContaining({ id: customerId, name: 'Rita Reader-Smith' })]);
   });
 
-  it('deletes the customer after a confirmation that says what is removed', async () => {
+  it("downloads the customer's data, then erases them after a confirmation that says what goes", async () => {
     const customer = page.getByRole('region', { name: 'Rita Reader-Smith' });
-    await customer.getByRole('button', { name: 'Delete customer' }).click();
-    const confirm = page.getByRole('alertdialog');
-    await confirm.getByText('Their account, sign-in sessions and tokens are removed at once', { exact: false }).waitFor();
-    await confirm.getByRole('button', { name: 'Delete customer' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), customer.getByRole('button', { name: 'Download data' }).click()]);
+    expect(download.suggestedFilename()).toBe(`personal-data-${customerId}.json`);
+    const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(saved).toMatchObject({
+      format: 'gatehouse.personal-data.v1',
+      customer: { id: customerId, email: 'rita@example.com', name: 'Rita Reader-Smith' },
+      subscriptions: [expect.objectContaining({ source: 'manual', cancelAtPeriodEnd: true })],
+    });
+    await customer.getByText(`Their data is saved as personal-data-${customerId}.json.`, { exact: false }).waitFor();
+
+    await customer.getByRole('button', { name: 'Erase customer' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Erase rita@example.com?' });
+    await confirm.getByText('Everything held about them is deleted in every service', { exact: false }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Erase customer' }).click();
     await customer.waitFor({ state: 'detached' });
     await page.getByText('No customer with the email rita@example.com').waitFor();
     expect((await system.api('/customers?email=rita@example.com', { session })).body.items).toEqual([]);
-    await browser.screenshot(page, 'dashboard-customers-deleted');
+    expect((await system.api(`/customers/${customerId}/export`, { session })).body).toMatchObject({ status: 404, code: 'not_found' });
+    await browser.screenshot(page, 'dashboard-customers-erased');
   });
 
   it('creates a customer without a password, found afterwards by email', async () => {

@@ -196,7 +196,7 @@ describe('dashboard: phone, tablet and desktop; titles, focus and direction', ()
       { screen: SCREENS[9], opener: 'Delete', dialog: 'Delete the price', confirm: true },
       { screen: SCREENS[10], opener: 'New customer', dialog: 'New customer' },
       { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Edit customer', dialog: `Edit ${reader}` },
-      { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Delete customer', dialog: `Delete ${reader}?`, confirm: true },
+      { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Erase customer', dialog: `Erase ${reader}?`, confirm: true },
       { screen: SCREENS[10], first: [`Open ${reader}`, 'Grant'], opener: 'History', dialog: 'Subscription history' },
       { screen: SCREENS[10], first: [`Open ${reader}`], opener: 'Cancel now', dialog: 'Cancel this subscription now?', confirm: true },
       { screen: SCREENS[12], opener: new RegExp(`^Read the message to ${invitee} of `), dialog: subject },

@@ -60,14 +60,14 @@ export class FakeProcessorProcess {
     return this.control('GET', '/requests');
   }
 
+  /** Every event the processor sent (or would have sent), oldest first. */
+  events(): Promise<ProcessorEvent[]> {
+    return this.control('GET', '/events');
+  }
+
   async requestsTo(method: string, path: string): Promise<RecordedRequest[]> {
     const prefix = path.endsWith('*') ? path.slice(0, -1) : null;
     return (await this.requests()).filter((r) => r.method === method && (prefix ? r.path.startsWith(prefix) : r.path === path));
-  }
-
-  /** Every event the processor recorded, oldest first. */
-  events(): Promise<ProcessorEvent[]> {
-    return this.control('GET', '/events');
   }
 
   failNext(rule: { method?: string; path: string; status?: number; times?: number }): Promise<unknown> {

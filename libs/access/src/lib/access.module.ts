@@ -9,6 +9,7 @@ import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-p
 import { Paywall } from './paywalls/paywall.entity';
 import { AccessRetention } from './retention/access-retention';
 import { PaywallsModule } from './paywalls/paywalls.module';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { Segment } from './segments/segment.entity';
 import { SegmentsModule } from './segments/segments.module';
 import { StatsModule } from './stats/stats.module';
@@ -16,7 +17,7 @@ import { TrackingModule } from './tracking/tracking.module';
 
 export { AccessConfig };
 
-@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule], providers: [AccessRetention] })
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule, PersonalDataModule], providers: [AccessRetention] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */

@@ -14,8 +14,10 @@ import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
 import { AddPlanChangesAndPauses1764400000000 } from './migrations/1764400000000-add-plan-changes-and-pauses';
+import { CreateErasedProcessorCustomers1764500000000 } from './migrations/1764500000000-create-erased-processor-customers';
 import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { ProcessorModule } from './processor/processor.module';
 import { BillingRetention } from './retention/billing-retention';
 import { StatsModule } from './stats/stats.module';
@@ -23,7 +25,7 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -33,7 +35,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   module: BillingModule,
   config: BillingConfig,
   entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateOffers1795730000000],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000],
 };
 
 export { BillingConfig, BillingRetention };

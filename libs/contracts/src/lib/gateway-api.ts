@@ -944,11 +944,29 @@ export interface paths {
         get: operations["CustomerAuthController_me"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase the account of the access token's customer (GDPR art. 17), confirmed by their password or a sign-in code emailed to them; as `DELETE /api/v1/customers/:id` from then on. */
+        delete: operations["CustomerAuthController_deleteMe"];
         options?: never;
         head?: never;
         /** The reader changes their own name or email. A new email is unverified (`emailVerified: false`) and gets a verification message whose link leads to `returnUrl`; links sent to the old address stop working. Emits `customer.updated`. The access token's `email_verified` changes at the next refresh. */
         patch: operations["CustomerAuthController_updateMe"];
+        trace?: never;
+    };
+    "/api/v1/auth/customers/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the customer of the access token, as one JSON document (GDPR art. 15 and 20; docs/customers.md). */
+        get: operations["CustomerAuthController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/auth/customers/password-reset": {
@@ -1122,12 +1140,29 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a customer: their refresh tokens and access tokens stop working, and the email may register again. Emits `customer.deleted`. */
+        /** Erase a customer (GDPR art. 17): at once they can no longer sign in and `customer.deleted` is emitted; every service then deletes or anonymises what it holds about them, the processor's customer included (docs/customers.md). */
         delete: operations["CustomersController_delete"];
         options?: never;
         head?: never;
         /** Change a customer's email, name or password (a new password ends their sessions). Emits `customer.updated`. */
         patch: operations["CustomersController_update"];
+        trace?: never;
+    };
+    "/api/v1/customers/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the customer, as one JSON document (GDPR art. 15 and 20): record, sessions, subscriptions, checkouts, events, visits, metered reads, newsletter and data-wall submissions, email log, webhook deliveries. */
+        get: operations["CustomersController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/events": {
@@ -1891,6 +1926,15 @@ export interface components {
             /** @description Newest first, cancelled ones included. */
             subscriptions: components["schemas"]["SubscriptionViewDto"][];
         };
+        DeleteMyAccountDto: {
+            /**
+             * @description The 6 digits of a sign-in code (POST /api/v1/auth/customers/login-code). Give this or `password`.
+             * @example 042917
+             */
+            code?: string;
+            /** @description The reader's password (8 to 72 bytes of UTF-8). Give this or `code`. */
+            password?: string;
+        };
         DeliveryAttemptViewDto: {
             /** @example 1 */
             attempt: number;
@@ -2534,6 +2578,70 @@ export interface components {
             type: "hard" | "soft" | "metered" | "registration" | "newsletter" | "data";
             /** Format: date-time */
             updatedAt: string;
+        };
+        PersonalDataExportDto: {
+            /** @description Checkouts started at the payment processor. */
+            checkoutSessions: {
+                [key: string]: unknown;
+            }[];
+            /** @description The customer record, with `language` and `emailVerifiedAt`. */
+            customer: {
+                [key: string]: unknown;
+            };
+            /** @description Data-wall submissions that opened a wall (field names). */
+            dataWallSubmissions: {
+                [key: string]: unknown;
+            }[];
+            /** @description Account email sent to the customer. */
+            emailLog: {
+                [key: string]: unknown;
+            }[];
+            /** @description Every event recorded about the customer, oldest first. */
+            events: {
+                [key: string]: unknown;
+            }[];
+            /** Format: date-time */
+            exportedAt: string;
+            /** @enum {string} */
+            format: "gatehouse.personal-data.v1";
+            /** @description Metered articles read. */
+            meterViews: {
+                [key: string]: unknown;
+            }[];
+            /** @description Newsletter sign-ups that opened a wall. */
+            newsletterSignups: {
+                [key: string]: unknown;
+            }[];
+            /** @description The customer's account at the payment processor. */
+            processorCustomer: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Events the payment processor sent about the customer. */
+            processorEvents: {
+                [key: string]: unknown;
+            }[];
+            /** Format: uuid */
+            publicationId: string;
+            /** @description Sign-in sessions (refresh-token families): created, revoked, last refreshed. */
+            sessions: {
+                [key: string]: unknown;
+            }[];
+            /** @description Subscriptions, newest first. */
+            subscriptions: {
+                [key: string]: unknown;
+            }[];
+            /** @description The site's visitor ids linked to the customer. */
+            visitorIds: {
+                [key: string]: unknown;
+            }[];
+            /** @description Visit counts. */
+            visits: {
+                [key: string]: unknown;
+            }[];
+            /** @description Outbound webhook deliveries about the customer, with what was sent. */
+            webhookDeliveries: {
+                [key: string]: unknown;
+            }[];
         };
         PlanChangeDto: {
             /**
@@ -12750,6 +12858,95 @@ export interface operations {
             };
         };
     };
+    CustomerAuthController_deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteMyAccountDto"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: neither or both of `password` and `code` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /**
+             * @description `invalid_credentials`: wrong password; `code_invalid`: wrong, expired or used-up code. Nothing is changed.
+             *
+             *     `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired`
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /**
+             * @description `rate_limited`: wrong passwords count as failed logins (10 per email within 15 minutes)
+             *
+             *     `rate_limited`, with `Retry-After`
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     CustomerAuthController_updateMe: {
         parameters: {
             query?: never;
@@ -12840,6 +13037,73 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    CustomerAuthController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalDataExportDto"];
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
                     };
                 };
             };
@@ -14193,7 +14457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` */
+            /** @description `not_found`: no such customer in this publication, or erased already */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14347,6 +14611,111 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    CustomersController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalDataExportDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: no such customer in this publication, or erased */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
                     };
                 };
             };

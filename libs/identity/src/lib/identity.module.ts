@@ -16,6 +16,8 @@ import { CreateRefreshTokens1763730000000 } from './migrations/1763730000000-cre
 import { FreeDeletedCustomersEmails1763742529955 } from './migrations/1763742529955-free-deleted-customers-emails';
 import { CreateAccountEmailTables1763830000000 } from './migrations/1763830000000-create-account-email-tables';
 import { CountThrottlesInOneTable1764100000000 } from './migrations/1764100000000-count-throttles-in-one-table';
+import { CreateErasures1764300000000 } from './migrations/1764300000000-create-erasures';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { IdentityRetention } from './retention/identity-retention';
 import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
@@ -26,7 +28,7 @@ import { SigningKeysService } from './signing-keys/signing-keys.service';
 
 export { IdentityConfig, IdentityRetention, IdentitySecretsBox, SigningKeysService };
 
-@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule], providers: [IdentityRetention] })
+@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule, PersonalDataModule], providers: [IdentityRetention] })
 export class IdentityModule {}
 
 /** Customers, password hashes, refresh-token families, the JWT signing keys and account email. */
@@ -43,5 +45,6 @@ export const identityService: ServiceDefinition<IdentityConfig> = {
     FreeDeletedCustomersEmails1763742529955,
     CreateAccountEmailTables1763830000000,
     CountThrottlesInOneTable1764100000000,
+    CreateErasures1764300000000,
   ],
 };

@@ -133,6 +133,23 @@ describe('fake processor', () => {
     await expect(stripe.subscriptions.update(changed.id, { pause_collection: { behavior: 'void', resumes_at: 1 } })).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it('deletes a customer for good, cancelling its subscriptions, as the processor does', async () => {
+    const customer = await stripe.customers.create({ email: 'leaving@example.com' });
+    const product = await stripe.products.create({ name: 'Leaving' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 500, recurring: { interval: 'month' } });
+    const { subscription } = fake.createSubscription({ customer: customer.id, price: price.id });
+
+    await expect(stripe.customers.del(customer.id)).resolves.toMatchObject({ id: customer.id, object: 'customer', deleted: true });
+
+    await expect(stripe.customers.retrieve(customer.id)).rejects.toMatchObject({ statusCode: 404, code: undefined, type: 'StripeInvalidRequestError' });
+    await expect(stripe.customers.del(customer.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await stripe.subscriptions.retrieve(subscription['id'])).status).toBe('canceled');
+    expect(fake.events.slice(-2).map((event) => [event.type, event.data.object['id']])).toEqual([
+      ['customer.subscription.deleted', subscription['id']],
+      ['customer.deleted', customer.id],
+    ]);
+  });
+
   it('refuses calls without a secret key, as the processor does', async () => {
     await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });

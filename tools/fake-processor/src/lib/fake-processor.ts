@@ -361,6 +361,7 @@ export class FakeProcessor {
       { method: 'POST', pattern: /^\/v1\/customers$/, handle: create('customer', customerObject) },
       { method: 'GET', pattern: /^\/v1\/customers\/([^/]+)$/, handle: retrieve('customer') },
       { method: 'POST', pattern: /^\/v1\/customers\/([^/]+)$/, handle: update('customer', ['email', 'name', 'description', 'metadata']) },
+      { method: 'DELETE', pattern: /^\/v1\/customers\/([^/]+)$/, handle: (_fields, id) => this.deleteCustomer(id) },
       { method: 'POST', pattern: /^\/v1\/products$/, handle: create('product', productObject) },
       { method: 'GET', pattern: /^\/v1\/products\/([^/]+)$/, handle: retrieve('product') },
       { method: 'POST', pattern: /^\/v1\/products\/([^/]+)$/, handle: update('product', ['name', 'description', 'active', 'metadata']) },
@@ -595,6 +596,22 @@ export class FakeProcessor {
 
   private productName(price: ProcessorObject): string {
     return String(this.get('product', price['product'])?.['name'] ?? price['product']);
+  }
+
+  /**
+   * As the processor does: the customer is gone for good (a second delete, or any call naming it,
+   * answers 404 "No such customer"), each of its subscriptions still running is cancelled now, and
+   * `customer.subscription.deleted` and then `customer.deleted` are sent.
+   */
+  private deleteCustomer(id: string): ProcessorObject {
+    const customer = this.required('customer', id);
+    for (const subscription of this.store('subscription').values()) {
+      if (subscription['customer'] !== id || subscription['status'] === 'canceled') continue;
+      this.cancelNow(subscription);
+      this.event('customer.subscription.deleted', subscription);
+    }
+    this.event('customer.deleted', { ...customer, deleted: true });
+    return this.remove('customer', id);
   }
 
   private cancelSubscriptionByApi(fields: Record<string, FormValue>, id: string): ProcessorObject {

@@ -53,6 +53,11 @@ export class ReadersService {
     return { ...reader, keys: [customerKey(customerId), ...links.visitorIds.map(visitorKey)] };
   }
 
+  /** Drops what this replica remembers of the customer's links (an erasure deleted them). */
+  forgetCustomer(publicationId: string, customerId: string): void {
+    this.links.forget(`${publicationId} ${customerId}`);
+  }
+
   /** Counts this check as a visit (in memory, written within a second). */
   recordVisit(reader: Reader, now: Date): void {
     this.visits.add(reader, now);

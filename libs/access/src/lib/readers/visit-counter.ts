@@ -65,6 +65,20 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
     return ids.reduce((sum, id) => sum + (this.known.peek(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
   }
 
+  /**
+   * Deletes the readers' visits, in turn with the flushes so that none counted here before comes
+   * back: an erasure. Visits another replica holds in memory reach the table within a second.
+   */
+  erase(publicationId: string, readerKeys: string[]): Promise<void> {
+    return this.schedule.inTurn(async () => {
+      for (const key of readerKeys) {
+        this.unflushed.delete(idOf(publicationId, key));
+        this.known.forget(idOf(publicationId, key));
+      }
+      await this.dataSource.query('DELETE FROM visits WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, readerKeys]);
+    });
+  }
+
   /** Reads of readers not known yet are grouped into one query, between flushes. */
   private read(id: string): Promise<void> {
     return new Promise((resolve) => {

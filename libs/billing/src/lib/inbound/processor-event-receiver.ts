@@ -3,7 +3,7 @@ import { BillingInternalEvents } from '@gatehouse/contracts';
 import { Outbox, OutboxRelay } from '@gatehouse/bus';
 import { Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { BillingConfig } from '../billing.config';
 import { isHandled } from '../processor/processor-events';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
@@ -55,6 +55,14 @@ export class ProcessorEventReceiver {
     const handled = isHandled(event.type);
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
+      if (await this.aboutErasedCustomer(manager, event)) {
+        await manager.query(
+          `INSERT INTO processor_events (scope, event_id, type, payload, received_at, processed_at, outcome)
+           VALUES ($1, $2, $3, $4, $5, $5, 'ignored: its customer was erased') ON CONFLICT DO NOTHING`,
+          [scope, event.id, event.type, JSON.stringify({ id: event.id, type: event.type }), now],
+        );
+        return false;
+      }
       const inserted: unknown[] = await manager.query(
         `INSERT INTO processor_events (scope, event_id, type, payload, received_at, processed_at, outcome)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING event_id`,
@@ -64,5 +72,17 @@ export class ProcessorEventReceiver {
       await this.outbox.add(manager, BillingInternalEvents.ProcessorEventReceived, { scope, eventId: event.id }, publicationId);
       return true;
     });
+  }
+
+  /**
+   * An event about an account an erasure deleted (the cancellations its deletion causes, the
+   * deletion itself): kept as its id and type only, and not acted on (docs/customers.md).
+   */
+  private async aboutErasedCustomer(manager: EntityManager, event: Stripe.Event): Promise<boolean> {
+    const object = ((event.data as Partial<Stripe.Event['data']> | undefined)?.object ?? {}) as { object?: string; id?: string; customer?: unknown };
+    const processorCustomerId = object.object === 'customer' ? object.id : typeof object.customer === 'string' ? object.customer : null;
+    if (!processorCustomerId) return false;
+    const erased: unknown[] = await manager.query('SELECT 1 FROM erased_processor_customers WHERE processor_customer_id = $1', [processorCustomerId]);
+    return erased.length > 0;
   }
 }

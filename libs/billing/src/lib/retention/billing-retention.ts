@@ -7,6 +7,8 @@ import { BillingConfig } from '../billing.config';
 export interface BillingPruned {
   /** Inbound processor events processed before the cutoff. */
   processorEvents: number;
+  /** The processor's ids of accounts an erasure deleted before the cutoff. */
+  erasedProcessorCustomers: number;
   /** Checkout sessions started before the cutoff and never completed. */
   abandonedCheckouts: number;
 }
@@ -14,9 +16,11 @@ export interface BillingPruned {
 /**
  * Keeps billing's tables from growing without bound: an inbound processor event processed more
  * than PROCESSOR_EVENT_RETENTION_DAYS ago goes (the processor stops redelivering within days), one
- * not processed yet stays whatever its age; a checkout started as long ago and never completed goes
- * too (the processor's session expired within a day). A completed checkout stays: it is the record
- * of a purchase and of the experiment variant it converted.
+ * not processed yet stays whatever its age; the processor's ids of accounts an erasure deleted go
+ * after the same time (by then the processor has sent all it will about them), and so does a
+ * checkout started as long ago and never completed (the processor's session expired within a day).
+ * A completed checkout stays: it is the record of a purchase and of the experiment variant it
+ * converted.
  */
 @Injectable()
 export class BillingRetention extends RetentionJob<BillingPruned> {
@@ -32,6 +36,7 @@ export class BillingRetention extends RetentionJob<BillingPruned> {
     const cutoff = [daysBefore(now, this.config.PROCESSOR_EVENT_RETENTION_DAYS)];
     const processorEvents = await deleteInBatches(this.dataSource, 'processor_events', 'processed_at < $1', cutoff);
     const abandonedCheckouts = await deleteInBatches(this.dataSource, 'checkout_sessions', 'completed_at IS NULL AND created_at < $1', cutoff);
-    return { processorEvents, abandonedCheckouts };
+    const erasedProcessorCustomers = await deleteInBatches(this.dataSource, 'erased_processor_customers', 'erased_at < $1', cutoff);
+    return { processorEvents, erasedProcessorCustomers, abandonedCheckouts };
   }
 }

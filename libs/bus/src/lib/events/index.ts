@@ -7,3 +7,4 @@ export { EventConsumers, type EventConsumer } from './event-consumers';
 export { EventsModule, createEventTransport } from './events.module';
 export { CreateBusTables1763700000000 } from './bus-tables.migration';
 export { EventRetention, EVENT_RETENTION_MS } from './event-retention';
+export { forgetOutboxEventsNaming, outboxEventsNaming } from './outbox-personal-data';

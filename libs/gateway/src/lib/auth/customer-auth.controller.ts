@@ -1,12 +1,13 @@
-import { Body, Controller, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { IdentityRequests, type CustomerAuthResult, type CustomerProfile } from '@gatehouse/contracts';
-import { BusClient } from '@gatehouse/bus';
+import { IdentityRequests, PersonalDataRequests, type CustomerAuthResult, type CustomerProfile, type PersonalDataExport } from '@gatehouse/contracts';
+import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth, RateLimit } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
+import { DeleteMyAccountDto, PersonalDataExportDto } from '../customers/dtos/personal-data.dto';
 import { CustomerAuthResultDto, CustomerCredentialsDto, CustomerProfileDto, LogoutDto, RefreshTokenDto, RegisterCustomerDto, UpdateProfileDto } from './dtos/customer-auth.dto';
 
 @ApiTags('customer auth')
@@ -95,5 +96,35 @@ export class CustomerAuthController {
       customerId: customerOf(caller).customerId,
       ...requirePublicationPages(caller, body, ['returnUrl']),
     });
+  }
+
+  @Get('me/export')
+  @Auth('customer')
+  @ApiOperation({ summary: 'Everything held about the customer of the access token, as one JSON document (GDPR art. 15 and 20; docs/customers.md).' })
+  @ApiOkResponse({ type: PersonalDataExportDto })
+  export(@Caller() caller: Principal): Promise<PersonalDataExport> {
+    return this.bus.request(PersonalDataRequests.Export, { publicationId: keyPublicationOf(caller), customerId: customerOf(caller).customerId });
+  }
+
+  @Delete('me')
+  @HttpCode(204)
+  @Auth('customer')
+  // Answered once this replica heard of the deletion: the same access token is refused right after.
+  @UseInterceptors(ReadYourWritesInterceptor)
+  @ApiOperation({
+    summary:
+      "Erase the account of the access token's customer (GDPR art. 17), confirmed by their password or a sign-in code emailed to them; as `DELETE /api/v1/customers/:id` from then on.",
+  })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 400, description: '`validation_failed`: neither or both of `password` and `code`' })
+  @ApiResponse({ status: 401, description: '`invalid_credentials`: wrong password; `code_invalid`: wrong, expired or used-up code. Nothing is changed.' })
+  @ApiResponse({ status: 429, description: '`rate_limited`: wrong passwords count as failed logins (10 per email within 15 minutes)' })
+  async deleteMe(@Caller() caller: Principal, @Body() body: DeleteMyAccountDto): Promise<void> {
+    const { password, code } = body;
+    if ((password === undefined) === (code === undefined)) {
+      throw AppError.invalid(password === undefined ? 'password' : 'code', 'give either your password or the code emailed to you, not both');
+    }
+    const confirmation = password !== undefined ? { password } : { code: code as string };
+    await this.bus.request(PersonalDataRequests.Erase, { publicationId: keyPublicationOf(caller), customerId: customerOf(caller).customerId, confirmation });
   }
 }

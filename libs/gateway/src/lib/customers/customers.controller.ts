@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CustomerRequests, type Page, type CustomerRecord } from '@gatehouse/contracts';
+import { CustomerRequests, PersonalDataRequests, type Page, type CustomerRecord, type PersonalDataExport } from '@gatehouse/contracts';
 import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, publicationOf, type Principal } from '../edge/principal';
+import { PersonalDataExportDto } from './dtos/personal-data.dto';
 import { CreateCustomerDto, CustomerPageDto, CustomerRecordDto, ListCustomersQueryDto, UpdateCustomerDto } from './dtos/customers.dto';
 
 @ApiTags('customers')
@@ -46,14 +47,27 @@ export class CustomersController {
     return this.bus.request(CustomerRequests.Update, { publicationId: publicationOf(caller), customerId: id, changes });
   }
 
+  @Get(':id/export')
+  @Auth('session-or-secret')
+  @ApiOperation({
+    summary:
+      'Everything held about the customer, as one JSON document (GDPR art. 15 and 20): record, sessions, subscriptions, checkouts, events, visits, metered reads, newsletter and data-wall submissions, email log, webhook deliveries.',
+  })
+  @ApiOkResponse({ type: PersonalDataExportDto })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer in this publication, or erased' })
+  export(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<PersonalDataExport> {
+    return this.bus.request(PersonalDataRequests.Export, { publicationId: publicationOf(caller), customerId: id });
+  }
+
   @Delete(':id')
   @HttpCode(204)
   @Auth('session-or-secret')
   @ApiOperation({
-    summary: 'Delete a customer: their refresh tokens and access tokens stop working, and the email may register again. Emits `customer.deleted`.',
+    summary:
+      "Erase a customer (GDPR art. 17): at once they can no longer sign in and `customer.deleted` is emitted; every service then deletes or anonymises what it holds about them, the processor's customer included (docs/customers.md).",
   })
   @ApiNoContentResponse()
-  @ApiResponse({ status: 404, description: '`not_found`' })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer in this publication, or erased already' })
   async delete(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<void> {
     await this.bus.request(CustomerRequests.Delete, { publicationId: publicationOf(caller), customerId: id });
   }

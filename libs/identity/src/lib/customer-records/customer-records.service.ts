@@ -22,6 +22,7 @@ import { PasswordHasher } from '../customers/password-hasher';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
 import { toCustomerEventData, toCustomerProfile } from '../customers/customer-views';
 import { EmailVerificationService } from '../account-email/email-verification.service';
+import { ErasuresService } from '../personal-data/erasures.service';
 import { toCustomerRecord } from './customer-record-view';
 
 const UNIQUE_VIOLATION = '23505';
@@ -41,6 +42,7 @@ export class CustomerRecordsService {
     private readonly verification: EmailVerificationService,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
+    private readonly erasures: ErasuresService,
   ) {}
 
   /** Newest first; deleted customers are not listed. */
@@ -107,22 +109,10 @@ export class CustomerRecordsService {
     return emailChanged;
   }
 
-  /**
-   * A soft delete: the row stays for the records that name the customer, without its password,
-   * and its email is free to register again. Every refresh token stops working now, and the
-   * gateways refuse the customer's access tokens as soon as they hear `internal.customer.deleted`.
-   */
+  /** The customer's erasure (docs/customers.md): they cannot sign in from now on; every service's step follows. */
   async delete(request: RequestOf<typeof CustomerRequests.Delete>): Promise<{ deleted: true }> {
-    const { publicationId, customerId } = request;
-    return this.dataSource.transaction(async (manager) => {
-      const customer = await this.lockCustomer(manager, publicationId, customerId);
-      const now = this.clock.now();
-      await manager.update(Customer, { id: customer.id }, { deletedAt: now, updatedAt: now, passwordHash: null });
-      await this.refreshTokens.revokeAllOf(manager, customer);
-      await this.outbox.add(manager, Events.CustomerDeleted, toCustomerEventData(customer), publicationId);
-      await this.outbox.add(manager, InternalEvents.CustomerDeleted, { customerId: customer.id }, publicationId);
-      return { deleted: true as const };
-    });
+    await this.erasures.start(request.publicationId, request.customerId);
+    return { deleted: true as const };
   }
 
   /** The customer, locked until the transaction ends; 404 when deleted or not in the publication. */

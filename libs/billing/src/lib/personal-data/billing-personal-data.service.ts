@@ -1,0 +1,131 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { BillingPersonalData, ErasureStepResult, ReaderIdentifiers } from '@gatehouse/contracts';
+import { forgetOutboxEventsNaming, outboxEventsNaming } from '@gatehouse/bus';
+import { Clock } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { DataSource } from 'typeorm';
+import { atProcessor } from '../processor/processor-clients';
+import { ProcessorCustomersService } from '../processor/processor-customers.service';
+import { ProcessorSettingsService } from '../processor/processor-settings.service';
+import { Subscription } from '../subscriptions/subscription.entity';
+import { subscriptionView } from '../subscriptions/subscription-views';
+
+/** Processor events whose payload names any needle (the reader's id, email, processor customer id). */
+const EVENTS_NAMING = `EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(lower(payload::text), lower(needle)) > 0)`;
+const REDACTED_PAYLOAD = JSON.stringify({ redacted: 'the customer this event named was erased' });
+
+/**
+ * A reader's part of billing. Erasure deletes the reader's account at the processor, what billing
+ * knows of it, their unfinished checkouts and the processor's payloads that name them; it keeps the
+ * subscriptions and completed checkouts that accounting needs (what was sold, at what price, when),
+ * under a new random customer id that nothing links back to the reader (docs/customers.md).
+ */
+@Injectable()
+export class BillingPersonalDataService {
+  private readonly logger = new Logger(BillingPersonalDataService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly settings: ProcessorSettingsService,
+    private readonly processorCustomers: ProcessorCustomersService,
+  ) {}
+
+  async export(reader: ReaderIdentifiers): Promise<BillingPersonalData> {
+    const { publicationId, customerId } = reader;
+    const manager = this.dataSource.manager;
+    const account = await this.processorCustomers.find(publicationId, customerId);
+    const needles = needlesOf(reader, account?.processorCustomerId);
+    const [subscriptions, checkouts, processorEvents, events] = await Promise.all([
+      manager.find(Subscription, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
+      manager.query('SELECT processor_session_id, price_id, created_at, completed_at FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2 ORDER BY created_at', [
+        publicationId,
+        customerId,
+      ]),
+      manager.query(`SELECT event_id, type, received_at FROM processor_events WHERE ${EVENTS_NAMING} ORDER BY received_at`, [needles]),
+      outboxEventsNaming(manager, publicationId, needles),
+    ]);
+    return {
+      processorCustomer: account && {
+        processorCustomerId: account.processorCustomerId,
+        email: account.email,
+        name: account.name,
+        updatedAt: account.updatedAt.toISOString(),
+      },
+      subscriptions: subscriptions.map((subscription) => ({ ...subscriptionView(subscription) })),
+      checkoutSessions: checkouts.map((row: { processor_session_id: string; price_id: string; created_at: Date; completed_at: Date | null }) => ({
+        processorSessionId: row.processor_session_id,
+        priceId: row.price_id,
+        createdAt: row.created_at.toISOString(),
+        completedAt: row.completed_at?.toISOString() ?? null,
+      })),
+      processorEvents: processorEvents.map((row: { event_id: string; type: string; received_at: Date }) => ({ eventId: row.event_id, type: row.type, receivedAt: row.received_at.toISOString() })),
+      events,
+    };
+  }
+
+  /**
+   * Safe to repeat: a processor customer deleted already counts as deleted. Not done while a
+   * processor event naming the reader waits to be processed, or one of billing's events naming
+   * them waits to be published; a processor that fails throws, and the step is asked again.
+   */
+  async erase(reader: ReaderIdentifiers): Promise<ErasureStepResult> {
+    const { publicationId, customerId } = reader;
+    const account = await this.processorCustomers.find(publicationId, customerId);
+    if (account) {
+      // First, so that what the processor sends about the account as it goes is not kept either.
+      await this.dataSource.query('INSERT INTO erased_processor_customers (processor_customer_id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        account.processorCustomerId,
+        this.clock.now(),
+      ]);
+      await this.deleteAtProcessor(publicationId, account.processorCustomerId);
+    }
+    const needles = needlesOf(reader, account?.processorCustomerId);
+    const waiting = await this.dataSource.transaction(async (manager) => {
+      const now = this.clock.now();
+      const pseudonym = randomUUID();
+      // The processor cancelled the subscriptions with its customer; manual grants end here too.
+      await manager.query(
+        `UPDATE subscriptions SET customer_id = $3, cancel_at_period_end = false, updated_at = $4,
+           status = 'cancelled', cancelled_at = coalesce(cancelled_at, $4)
+         WHERE publication_id = $1 AND customer_id = $2`,
+        [publicationId, customerId, pseudonym, now],
+      );
+      await manager.query('UPDATE checkout_sessions SET customer_id = $3 WHERE publication_id = $1 AND customer_id = $2 AND completed_at IS NOT NULL', [
+        publicationId,
+        customerId,
+        pseudonym,
+      ]);
+      await manager.query('DELETE FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
+      await manager.query('DELETE FROM processor_customers WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
+      await manager.query(`UPDATE processor_events SET payload = $2 WHERE processed_at IS NOT NULL AND ${EVENTS_NAMING}`, [needles, REDACTED_PAYLOAD]);
+      const [{ unprocessed }]: Array<{ unprocessed: number }> = await manager.query(
+        `SELECT count(*)::int AS unprocessed FROM processor_events WHERE processed_at IS NULL AND ${EVENTS_NAMING}`,
+        [needles],
+      );
+      return unprocessed + (await forgetOutboxEventsNaming(manager, publicationId, needles));
+    });
+    return { done: waiting === 0 };
+  }
+
+  /** The processor deletes the customer and cancels its subscriptions; one it no longer knows was deleted before. */
+  private async deleteAtProcessor(publicationId: string, processorCustomerId: string): Promise<void> {
+    const client = await this.settings.client(publicationId);
+    if (!client) {
+      this.logger.warn(`Publication ${publicationId} has no processor settings any more: its customer ${processorCustomerId} could not be deleted at the processor`);
+      return;
+    }
+    await atProcessor('delete the customer', async () => {
+      try {
+        await client.customers.del(processorCustomerId);
+      } catch (err) {
+        if (!(err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404)) throw err;
+      }
+    });
+  }
+}
+
+function needlesOf(reader: ReaderIdentifiers, processorCustomerId: string | undefined): string[] {
+  return [reader.customerId, reader.email, ...(processorCustomerId ? [processorCustomerId] : [])];
+}
