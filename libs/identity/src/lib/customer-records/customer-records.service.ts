@@ -4,7 +4,6 @@ import {
   Events,
   IdentityRequests,
   type CustomerProfile,
-  InternalEvents,
   type Page,
   type CustomerRecord,
   type RequestOf,
