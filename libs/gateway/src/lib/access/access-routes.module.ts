@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccessCheckController } from './access-check.controller';
 import { AccessTrialController } from './access-trial.controller';
 import { CrawlerPolicyController } from './crawler-policy.controller';
-import { EdgeCheckRecorder } from './edge-check-recorder';
 import { EdgeDecisions } from './edge-decisions';
 import { EventsController } from './events.controller';
 import { ExperimentsController } from './experiments.controller';
@@ -12,6 +11,6 @@ import { SegmentsController } from './segments.controller';
 /** The public routes of the access feature, behind the gateway's edge guard. */
 @Module({
   controllers: [AccessCheckController, AccessTrialController, EventsController, PaywallsController, SegmentsController, ExperimentsController, CrawlerPolicyController],
-  providers: [EdgeDecisions, EdgeCheckRecorder],
+  providers: [EdgeDecisions],
 })
 export class AccessRoutesModule {}

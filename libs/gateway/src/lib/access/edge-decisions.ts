@@ -77,6 +77,8 @@ export class EdgeDecisions {
     } catch (err) {
       if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
       edgeMetrics.checks.inc({ decided_by: 'access', reason: err instanceof Forward ? err.reason : 'error' });
+      // A visit count read at access includes the visits this gateway answered before.
+      if (err instanceof Forward && err.reason === 'visit_count') await this.recorder.flush();
       return null;
     }
   }
