@@ -185,6 +185,23 @@ describe('every write route that changes a decision is seen by the next check on
     expect(deleted.status).toBe(401);
   });
 
+  it("through a gateway's memory, a publication sees only its own rules, and another publication's URL is still refused by access", async () => {
+    await write('CreatePaywall', '/admin/paywalls', { body: { name: 'Ours', type: 'hard', match: { include: ['/tenant/**'] } } });
+    const other = await system.otherPublicationSession();
+    const [domain] = (await system.admin('/admin/session', { session: other.session })).body.publication.domains;
+    const keys = await system.admin('/admin/api-keys', { session: other.session, body: { name: 'other-site' } });
+    expect(keys.status).toBe(201);
+    const otherKey: string = keys.body.publishableKey;
+    expect((await system.admin('/admin/paywalls', { session: other.session, body: { name: 'Theirs', type: 'soft', match: { include: ['/tenant/**'] } } })).status).toBe(201);
+    const otherCheck = (url: string) => call<AccessCheckResult>(second.url, `/api/v1/access/check?${new URLSearchParams({ url })}`, { key: otherKey });
+
+    for (let round = 0; round < 2; round++) {
+      expect(await checkThrough(second.url, '/tenant/a')).toMatchObject({ result: { reason: 'blocked', paywallRule: { name: 'Ours' } }, decided: 'gateway:blocked' });
+      expect((await otherCheck(`https://${domain}/tenant/a`)).body).toMatchObject({ reason: 'soft', paywallRule: { name: 'Theirs' } });
+    }
+    expect((await otherCheck(`${SITE}/tenant/a`)).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+  });
+
   it('through two gateways: each check answered at the gateway is the answer access gives; a meter, a pass, a visit count or a crawler to verify goes to access', async () => {
     await write('UpdateCrawlerPolicy', '/admin/crawler-policy', { method: 'PUT', body: { aiCrawlers: 'deny', searchEngines: 'grant' } });
     const made = async (name: string, type: string, config: object, include: string, extra: object = {}) =>
