@@ -131,6 +131,8 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     expect(gatewayMetrics).toMatch(/^gatehouse_http_request_duration_seconds_count\{route_class="auth",method="GET",status="200"\} [1-9]/m);
     expect(gatewayMetrics).toMatch(/^gatehouse_bus_request_duration_seconds_count\{pattern="identity\.[^"]+",outcome="ok"\} [1-9]/m);
     expect(gatewayMetrics).toMatch(/^gatehouse_process_resident_memory_bytes \d+/m);
+    // The checks of beforeAll: the hard paywall's answered by the gateway from memory.
+    expect(gatewayMetrics).toMatch(/^gatehouse_access_checks_total\{decided_by="gateway",reason="blocked"\} [1-9]/m);
     const identityMetrics = String((await call(identityProbes, '/metrics')).body);
     expect(identityMetrics).toMatch(/^gatehouse_db_pool_connections\{service="identity",state="total"\} [1-9]/m);
     expect(identityMetrics).toMatch(/^gatehouse_outbox_pending_events\{service="identity"\} \d+/m);
