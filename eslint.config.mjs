@@ -1,12 +1,16 @@
 import nx from '@nx/eslint-plugin';
 
 // Who may import whom (`npm run lint` builds the Nx project graph first: without it this rule is skipped).
-// Who may import whom. A service lib sees only the shared plumbing (contracts, bus, db, platform),
-// never another service; web code sees only contracts. Tests may also use the testing and runtime libs.
-const plumbing = ['type:contracts', 'type:platform', 'type:db', 'type:bus'];
+// Who may import whom. A service lib sees only the shared plumbing (contracts, bus, db, platform)
+// and the pure domain rules two components must apply alike (type:domain: the access decision,
+// which access and the gateway both run), never another service; web code sees only contracts.
+// Tests may also use the testing and runtime libs.
+const plumbing = ['type:contracts', 'type:platform', 'type:db', 'type:bus', 'type:domain'];
 const depConstraints = (extra = []) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', ...extra] },
+  // Pure functions of contracts' types: no state, no I/O, no framework.
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
   { sourceTag: 'type:db', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...extra] },
   { sourceTag: 'type:bus', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:db', ...extra] },
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...plumbing, ...extra] },
@@ -33,7 +37,7 @@ const READ_MODEL_HINT = 'Keep it in a ReadModel (ReadModels.define in @gatehouse
  */
 const REPLICA_STATE_ALLOWED = {
   // Indexes of one compiled glob set, built once from its globs: derived, never stale.
-  'libs/access/src/lib/paywalls/path-glob.ts': 'indexes of a compiled glob set',
+  'libs/access-decisions/src/lib/path-glob.ts': 'indexes of a compiled glob set',
   // Visits counted here and not yet written, and the reads waiting on one batch: buffers of writes, emptied each flush.
   'libs/access/src/lib/readers/visit-counter.ts': 'write buffers, emptied each flush',
   // Check tallies summed in memory until the next write: a write buffer.

@@ -1,4 +1,5 @@
 import { AccessRequests, type SegmentView } from '@gatehouse/contracts';
+import { EdgeCheckRecorder } from '@gatehouse/gateway';
 import { ACCESS_TIME, AccessSystem } from './support/access';
 
 /**
@@ -32,6 +33,8 @@ describe('access checks from memory', () => {
     await system.createPaywall({ name: 'On the eighth visit', type: 'hard', match: { include: ['/eighth/**'] }, segmentId: visits.id });
     for (let i = 0; i < 7; i++) expect((await system.decision({ url: `/counted/${i}`, userId: 'regular' })).reason).toBe('blocked');
 
+    // The gateway answered these checks itself and hands access their records in batches: all taken before access stops.
+    await system.gateway.app.get(EdgeCheckRecorder).flush();
     // Every replica stops as SIGTERM stops it, then a fresh one starts: only what was written survives.
     for (const service of system.accessReplicas) await system.stopReplica(service);
     await system.startReplica('access');

@@ -1,7 +1,11 @@
 import { AccessCheckHandler } from '@gatehouse/access';
 import { AccessRequests, type AccessCheckRequest, type AccessCheckResult } from '@gatehouse/contracts';
+import { edgeMetrics } from '@gatehouse/platform';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DESKTOP } from './support/access';
+import { call } from './support/http';
+import { startGatewayOverNats, type TestGateway } from './support/system';
 import { SITE, WholeSystem, type Reader } from './support/system-all';
 
 /**
@@ -15,10 +19,17 @@ describe('every write route that changes a decision is seen by the next check on
   /** The access write patterns exercised below; the others change no decision (see the last test). */
   const exercised = new Set<string>();
 
+  /** A second gateway on the same bus (issue 29): each answers checks from its own read models. */
+  let second: TestGateway;
+
   beforeAll(async () => {
     system = await WholeSystem.start({ accessReplicas: 2 });
+    second = await startGatewayOverNats(system.namespace);
   }, 180_000);
-  afterAll(() => system?.close());
+  afterAll(async () => {
+    await second?.close();
+    await system?.close();
+  });
 
   const request = (path: string, extra: Partial<AccessCheckRequest>): AccessCheckRequest => ({
     publicationId: system.publicationId,
@@ -116,6 +127,143 @@ describe('every write route that changes a decision is seen by the next check on
 
     await write('billing CancelSubscription', `/admin/subscriptions/${subscriptionId}/cancel`, { body: { atPeriodEnd: false } });
     expect(await reason('/second/a', asReader)).toBe('blocked');
+  });
+
+  /** Who decided each check so far, by reason: the gateway from its read models, or access (forwarded, with why). */
+  async function decidedSoFar(): Promise<Map<string, number>> {
+    const { values } = await edgeMetrics.checks.get();
+    return new Map(values.map(({ labels, value }) => [`${labels.decided_by}:${labels.reason}`, value]));
+  }
+
+  interface Visitor {
+    token?: string;
+    userId?: string;
+    userAgent?: string;
+    country?: string;
+  }
+
+  /** A check through one gateway, with who decided it: `gateway:<reason>` or `access:<why it was forwarded>`. */
+  async function checkThrough(gateway: string, path: string, visitor: Visitor = {}): Promise<{ result: AccessCheckResult; decided: string }> {
+    const before = await decidedSoFar();
+    const query = new URLSearchParams({ url: `${SITE}${path}`, ...(visitor.userId ? { userId: visitor.userId } : {}), ...(visitor.country ? { country: visitor.country } : {}) });
+    const answer = await call<AccessCheckResult>(gateway, `/api/v1/access/check?${query}`, {
+      key: system.publishableKey,
+      token: visitor.token,
+      headers: { 'User-Agent': visitor.userAgent ?? DESKTOP },
+    });
+    expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+    const grown = [...(await decidedSoFar())].filter(([label, count]) => count > (before.get(label) ?? 0)).map(([label]) => label);
+    expect(grown).toHaveLength(1);
+    return { result: answer.body, decided: grown[0] };
+  }
+
+  it('through two gateways: a paywall edit, a grant, a cancellation and a customer deletion made through one are seen by the very next check through the other, answered from its memory', async () => {
+    const other = second.url;
+    const paywall = await write('CreatePaywall', '/admin/paywalls', { body: { name: 'Edge', type: 'hard', match: { include: ['/edge/**'] } } });
+    const product = await system.product('Everything');
+    const price = await system.price(product.id, { currency: 'EUR', unitAmount: 900, interval: 'month' });
+    const reader: Reader = await system.reader();
+    const asReader = { token: reader.accessToken, userId: 'edge-visitor' };
+    // The other gateway holds the rules and the reader's entitlements from here on.
+    expect(await checkThrough(other, '/edge/a', asReader)).toMatchObject({ result: { reason: 'blocked' }, decided: 'gateway:blocked' });
+
+    await write('UpdatePaywall', `/admin/paywalls/${paywall.id}`, { method: 'PATCH', body: { type: 'soft' } });
+    expect(await checkThrough(other, '/edge/a', asReader)).toMatchObject({ result: { reason: 'soft' }, decided: 'gateway:soft' });
+    await write('UpdatePaywall', `/admin/paywalls/${paywall.id}`, { method: 'PATCH', body: { type: 'hard', match: { include: ['/edge/**'], exclude: ['/edge/a'] } } });
+    expect(await checkThrough(other, '/edge/a', asReader)).toMatchObject({ result: { reason: 'no_rule' }, decided: 'gateway:no_rule' });
+    expect(await checkThrough(other, '/edge/b', asReader)).toMatchObject({ result: { reason: 'blocked' }, decided: 'gateway:blocked' });
+
+    const { subscriptionId } = await system.grant(reader, price.id);
+    expect(await checkThrough(other, '/edge/b', asReader)).toMatchObject({ result: { granted: true, reason: 'subscriber' }, decided: 'gateway:subscriber' });
+    await write('billing CancelSubscription', `/admin/subscriptions/${subscriptionId}/cancel`, { body: { atPeriodEnd: false } });
+    expect(await checkThrough(other, '/edge/b', asReader)).toMatchObject({ result: { granted: false, reason: 'blocked' }, decided: 'gateway:blocked' });
+
+    await system.grant(reader, price.id);
+    expect(await checkThrough(other, '/edge/b', asReader)).toMatchObject({ result: { reason: 'subscriber' } });
+    expect((await system.admin(`/customers/${reader.id}`, { method: 'DELETE' })).status).toBe(204);
+    const deleted = await call(other, `/api/v1/access/check?${new URLSearchParams({ url: `${SITE}/edge/b` })}`, { key: system.publishableKey, token: reader.accessToken });
+    expect(deleted.status).toBe(401);
+  });
+
+  it("through a gateway's memory, a publication sees only its own rules, and another publication's URL is still refused by access", async () => {
+    await write('CreatePaywall', '/admin/paywalls', { body: { name: 'Ours', type: 'hard', match: { include: ['/tenant/**'] } } });
+    const other = await system.otherPublicationSession();
+    const [domain] = (await system.admin('/admin/session', { session: other.session })).body.publication.domains;
+    const keys = await system.admin('/admin/api-keys', { session: other.session, body: { name: 'other-site' } });
+    expect(keys.status).toBe(201);
+    const otherKey: string = keys.body.publishableKey;
+    expect((await system.admin('/admin/paywalls', { session: other.session, body: { name: 'Theirs', type: 'soft', match: { include: ['/tenant/**'] } } })).status).toBe(201);
+    const otherCheck = (url: string) => call<AccessCheckResult>(second.url, `/api/v1/access/check?${new URLSearchParams({ url })}`, { key: otherKey });
+
+    for (let round = 0; round < 2; round++) {
+      expect(await checkThrough(second.url, '/tenant/a')).toMatchObject({ result: { reason: 'blocked', paywallRule: { name: 'Ours' } }, decided: 'gateway:blocked' });
+      expect((await otherCheck(`https://${domain}/tenant/a`)).body).toMatchObject({ reason: 'soft', paywallRule: { name: 'Theirs' } });
+    }
+    expect((await otherCheck(`${SITE}/tenant/a`)).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
+  });
+
+  it('through two gateways: each check answered at the gateway is the answer access gives; a meter, a pass, a visit count or a crawler to verify goes to access', async () => {
+    await write('UpdateCrawlerPolicy', '/admin/crawler-policy', { method: 'PUT', body: { aiCrawlers: 'deny', searchEngines: 'grant' } });
+    const made = async (name: string, type: string, config: object, include: string, extra: object = {}) =>
+      write('CreatePaywall', '/admin/paywalls', { body: { name, type, config, match: { include: [include] }, ...extra } });
+    const hard = await made('Hard', 'hard', {}, '/p/hard/**');
+    await made('Registration', 'registration', {}, '/p/reg/**');
+    await made('Metered', 'metered', { limit: 2, period: 'month' }, '/p/meter/**');
+    await made('Newsletter', 'newsletter', {}, '/p/news/**');
+    await made('Data', 'data', { fields: [{ name: 'email', label: 'Email', type: 'email', required: true }] }, '/p/data/**');
+    const soft = await made('Soft', 'soft', {}, '/p/soft/**');
+    const experiment = await write('CreateExperiment', '/admin/experiments', {
+      body: { name: 'Soft copy', paywallId: soft.id, variants: [{ name: 'A', weight: 50 }, { name: 'B', weight: 50, overrides: { copy: { heading: 'B' } } }] },
+    });
+    await write('StartExperiment', `/admin/experiments/${experiment.id}/start`);
+    const french = await write('CreateSegment', '/admin/segments', { body: { name: 'FR', match: 'all', conditions: [{ attribute: 'country', operator: 'eq', value: 'FR' }] } });
+    await made('French', 'hard', {}, '/p/fr/**', { segmentId: french.id });
+    const regulars = await write('CreateSegment', '/admin/segments', { body: { name: 'Regulars', match: 'all', conditions: [{ attribute: 'visit_count', operator: 'gt', value: 1000 }] } });
+    await made('Regulars', 'hard', {}, '/p/vc/**', { segmentId: regulars.id });
+    const everything = await system.price((await system.product('All')).id, { currency: 'EUR', unitAmount: 900, interval: 'month' });
+    const hardOnly = await system.price((await system.product('Hard only', [hard.id])).id, { currency: 'EUR', unitAmount: 500, interval: 'month' });
+    const customer = await system.reader();
+    const subscriber = await system.reader();
+    await system.grant(subscriber, everything.id);
+    const partial = await system.reader();
+    await system.grant(partial, hardOnly.id);
+
+    const readers: Array<Visitor & { customerId: string | null }> = [
+      { customerId: null },
+      { customerId: null, userId: 'edge-parity-visitor' },
+      { customerId: customer.id, token: customer.accessToken },
+      { customerId: subscriber.id, token: subscriber.accessToken, userId: 'edge-parity-subscriber' },
+      { customerId: partial.id, token: partial.accessToken },
+    ];
+    const agents = [DESKTOP, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'];
+    const paths = ['/p/hard/x', '/p/reg/x', '/p/meter/x', '/p/news/x', '/p/data/x', '/p/soft/x', '/p/fr/x', '/p/vc/x', '/p/none'];
+    const decided = new Set<string>();
+    let n = 0;
+    for (const reader of readers) {
+      for (const userAgent of agents) {
+        for (const path of paths) {
+          const visitor = { ...reader, userAgent, country: path.startsWith('/p/fr/') ? 'FR' : undefined };
+          const { result, decided: by } = await checkThrough(n++ % 2 === 0 ? system.url : second.url, path, visitor);
+          decided.add(by);
+          if (!by.startsWith('gateway:')) continue;
+          // Access's own answer to the same check (a trial: counted in no stats).
+          const [replica] = system.accessReplicas;
+          const direct = await replica.app.get(AccessCheckHandler).check(
+            request(path, { customerId: reader.customerId, userId: reader.userId ?? null, attributes: visitor.country ? { country: visitor.country } : {}, client: { userAgent, ip: '127.0.0.1' } }),
+          );
+          expect({ path, reader: reader.customerId ?? reader.userId ?? 'anonymous', userAgent, result }).toEqual({
+            path,
+            reader: reader.customerId ?? reader.userId ?? 'anonymous',
+            userAgent,
+            result: JSON.parse(JSON.stringify(direct)),
+          });
+        }
+      }
+    }
+    expect([...decided].filter((by) => by.startsWith('access:')).sort()).toEqual(['access:crawler', 'access:meter', 'access:pass', 'access:visit_count']);
+    expect([...decided].filter((by) => by.startsWith('gateway:')).sort()).toEqual(
+      ['ai_crawler_denied', 'blocked', 'no_rule', 'registered', 'soft', 'subscriber'].map((reason) => `gateway:${reason}`),
+    );
   });
 
   it('exercises every access write that can change a decision, and the write side imports nothing of the read side', () => {

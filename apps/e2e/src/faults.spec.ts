@@ -112,6 +112,8 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     ({ session } = await adminSession(gateway.url));
     publishableKey = (await api('/admin/api-keys', { session, body: { name: 'faults' } })).body.publishableKey;
     expect((await api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
+    // A newsletter wall: the gateway cannot decide it (a pass to look up), so each of its checks goes to access.
+    expect((await api('/admin/paywalls', { session, body: { name: 'Letters', type: 'newsletter', match: { include: ['/letters/**'] } } })).status).toBe(201);
     // The access check's rules and the key are in memory from here on.
     await eventually(async () => ((await check('/premium/a')).body.granted === false ? true : undefined));
   });
@@ -129,6 +131,8 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
     expect(gatewayMetrics).toMatch(/^gatehouse_http_request_duration_seconds_count\{route_class="auth",method="GET",status="200"\} [1-9]/m);
     expect(gatewayMetrics).toMatch(/^gatehouse_bus_request_duration_seconds_count\{pattern="identity\.[^"]+",outcome="ok"\} [1-9]/m);
     expect(gatewayMetrics).toMatch(/^gatehouse_process_resident_memory_bytes \d+/m);
+    // The checks of beforeAll: the hard paywall's answered by the gateway from memory.
+    expect(gatewayMetrics).toMatch(/^gatehouse_access_checks_total\{decided_by="gateway",reason="blocked"\} [1-9]/m);
     const identityMetrics = String((await call(identityProbes, '/metrics')).body);
     expect(identityMetrics).toMatch(/^gatehouse_db_pool_connections\{service="identity",state="total"\} [1-9]/m);
     expect(identityMetrics).toMatch(/^gatehouse_outbox_pending_events\{service="identity"\} \d+/m);
@@ -255,14 +259,14 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
       }
       // The two processes are the only access replicas from here on.
       await services.splice(services.findIndex((service) => service.name === 'access'), 1)[0].close();
-      await eventually(() => allGranted('/premium/c'), 30_000);
+      await eventually(() => allGranted('/letters/c'), 30_000);
 
       frozen.child.kill('SIGSTOP');
       const frozenAt = Date.now();
       // Bursts of 4 concurrent checks every 500 ms for 10 s.
       const bursts: Array<Promise<Array<[Answer, number]>>> = [];
       while (Date.now() - frozenAt < 10_000) {
-        bursts.push(Promise.all(Array.from({ length: 4 }, () => timed(() => check('/premium/d')))));
+        bursts.push(Promise.all(Array.from({ length: 4 }, () => timed(() => check('/letters/d')))));
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       const outcomes = (await Promise.all(bursts)).flat();
@@ -283,7 +287,7 @@ describe('faults of Redis, PostgreSQL and NATS', () => {
       // Thawed, the replica drops the checks whose callers were answered and serves again, nothing restarted.
       frozen.child.kill('SIGCONT');
       await eventually(() => answers(frozen.probes, '/readyz', 200), 30_000);
-      await eventually(() => allGranted('/premium/e'), 30_000);
+      await eventually(() => allGranted('/letters/e'), 30_000);
       expect(frozen.child.exitCode).toBeNull();
       expect(frozen.output()).not.toMatch(/Unhandled|uncaught/i);
     } finally {

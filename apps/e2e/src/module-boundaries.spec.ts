@@ -44,6 +44,14 @@ describe('module boundaries (lint)', () => {
     expect(boundaryErrors('libs/access/src/lib/fine.ts', source)).toEqual([]);
   });
 
+  it('lets access and the gateway share the access decision (type:domain), which itself imports no service, bus or database', () => {
+    const shared = "import { decideAccess } from '@gatehouse/access-decisions';\nexport const ok = decideAccess;\n";
+    expect(boundaryErrors('libs/gateway/src/lib/access/fine.ts', shared)).toEqual([]);
+    expect(boundaryErrors('libs/access/src/lib/decisions/fine.ts', shared)).toEqual([]);
+    expect(boundaryErrors('libs/access-decisions/src/lib/leak.ts', "import { BusClient } from '@gatehouse/bus';\nexport const leak = BusClient;\n")).toHaveLength(1);
+    expect(boundaryErrors('libs/access-decisions/src/lib/leak.ts', "import { accessService } from '@gatehouse/access';\nexport const leak = accessService;\n")).toHaveLength(1);
+  });
+
   it('keeps the runtime above the plumbing and the services: only apps (and tests) boot processes', () => {
     const boot = "import { startService } from '@gatehouse/runtime';\nexport const leak = startService;\n";
     expect(boundaryErrors('libs/bus/src/lib/leak.ts', boot)).toHaveLength(1);

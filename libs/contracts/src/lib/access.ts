@@ -308,6 +308,43 @@ export interface AccessCheckResult {
   experiment?: ExperimentAssignment;
 }
 
+// Deciding at the gateway (issue 29: the edge decides from memory; docs/performance.md)
+
+/** An enabled paywall as a check weighs it: its rule, where it applies, to whom, and its running experiment. */
+export interface DecisionPaywall {
+  rule: PaywallRule;
+  /** In lower case: paths are matched as routers that ignore case serve them. */
+  includeGlobs: string[];
+  excludeGlobs: string[];
+  segment: { match: 'all' | 'any'; conditions: SegmentCondition[] } | null;
+  experiment: { id: string; variants: ExperimentVariant[] } | null;
+}
+
+/** A publication's access rules, as access decides by them and hands them to the gateway. */
+export interface DecisionRules {
+  /** Enabled paywalls, lowest priority first, then the oldest. */
+  paywalls: DecisionPaywall[];
+  crawlerPolicy: CrawlerPolicy;
+}
+
+/** What a check counts in the rollups. */
+export type CheckCounter = 'checks_granted' | 'checks_denied' | 'crawler_checks';
+
+/**
+ * A check the gateway answered from its own memory, for access to record as if it had decided it:
+ * the reader's visit (and the link of its visitor id to its customer) and the check's rollup, in
+ * the hour access receives it (a fraction of a second later).
+ */
+export interface EdgeCheckRecord {
+  publicationId: string;
+  customerId: string | null;
+  userId: string | null;
+  /** The paywall that applied; null when none did (`no_rule`). */
+  paywallId: string | null;
+  experiment: ExperimentAssignment | null;
+  counter: CheckCounter;
+}
+
 // Track events (decisions E8)
 
 export const TRACK_EVENT_TYPES = [
@@ -390,6 +427,10 @@ export const AccessRequests = {
   /** Records and emits the events; 400 naming the field of the first invalid one, nothing recorded then. */
   TrackEvents: requestPattern<TrackEventsRequest, { accepted: number }>('access.events.track'),
   GetStats: requestPattern<AccessStatsRequest, AccessStats>('access.stats.get'),
+  /** The rules access decides by, once every change notice accepted before the request reached the answering replica. */
+  GetDecisionRules: requestPattern<InPublication, DecisionRules>('access.rules.get'),
+  /** Checks a gateway answered itself: their visits and rollups, recorded as access records its own. */
+  RecordEdgeChecks: requestPattern<{ checks: EdgeCheckRecord[] }, { recorded: number }>('access.checks.record'),
 
   /** In priority order (lowest first). */
   ListPaywalls: requestPattern<InPublication<PageRequest>, Page<PaywallView>>('access.paywalls.list'),

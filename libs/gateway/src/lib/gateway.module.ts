@@ -4,6 +4,7 @@ import { InjectThrottlerStorage, ThrottlerModule, type ThrottlerStorage } from '
 import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels, type BusOptions, type EventTransport } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
+import { EdgeCheckRecorder } from './access/edge-check-recorder';
 import { BillingRoutesModule } from './billing/billing-routes.module';
 import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.module';
 import { BrandingRoutesModule } from './branding/branding-routes.module';
@@ -50,9 +51,9 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      // The routes' modules see the replica's read models (for ReadYourWritesInterceptor).
+      // The routes' modules see the replica's read models (for ReadYourWritesInterceptor) and the records of checks it answered.
       global: true,
-      exports: [ReadModels],
+      exports: [ReadModels, EdgeCheckRecorder],
       imports: [
         ConfigModule.forValue(GatewayConfig, config),
         IdempotencyModule.forRoot(config.REDIS_URL, config.REDIS_TIMEOUT_MS, config.BUS_NAMESPACE),
@@ -83,6 +84,7 @@ export class GatewayModule {
       providers: [
         { provide: EVENT_TRANSPORT, inject: [BUS_OPTIONS], useFactory: createEventTransport },
         ReadModels,
+        EdgeCheckRecorder,
         ApiKeyReadModel,
         SigningKeysReadModel,
         CustomerTokenStrategy,

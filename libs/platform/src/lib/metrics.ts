@@ -58,6 +58,20 @@ export const rateLimitMetrics = {
   }),
 };
 
+export const edgeMetrics = {
+  /** Access checks the gateway answered from its read models, and those it sent to access (with the reason). */
+  checks: new Counter({
+    name: 'gatehouse_access_checks_total',
+    help: 'Access checks by who decided them: decided_by="gateway" (from its read models) or "access" (forwarded, with the reason: meter, pass, visit_count, crawler, past_due, rules, entitlements, invalid).',
+    labelNames: ['decided_by', 'reason'] as const,
+  }),
+  /** Edge-answered checks whose record (visit, rollup) access has not taken yet and that were dropped past the buffer's bound. */
+  recordsDropped: new Counter({
+    name: 'gatehouse_access_edge_records_dropped_total',
+    help: 'Records of gateway-answered checks dropped because access did not take them and the buffer was full.',
+  }),
+};
+
 export const cacheMetrics = {
   lookups: new Counter({
     name: 'gatehouse_cache_lookups_total',

@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AI_CRAWLER_RULES, SEARCH_CRAWLER_RULES, type AccessReason, type CrawlerPolicy } from '@gatehouse/contracts';
+import { AI_CRAWLER_RULES, SEARCH_CRAWLER_RULES, type CrawlerPolicy } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rejectInvalid } from '../shared/invalid';
 import { RulesWrites } from '../shared/rules-writes';
-import { CrawlerVerification } from './crawler-verification';
-import { aiCrawlerOf, searchEngineOf } from './known-crawlers';
 
 const DEFAULT_POLICY: CrawlerPolicy = { searchEngines: 'meter', aiCrawlers: 'meter', updatedAt: null };
-
-/** What the crawler policy decides for a request to a page a paywall covers; null: decide as for any visitor. */
-export interface CrawlerDecision {
-  granted: boolean;
-  reason: Extract<AccessReason, 'search_crawler_granted' | 'search_crawler_denied' | 'ai_crawler_allowed' | 'ai_crawler_denied'>;
-}
 
 /** The publication's crawler policy as stored, or the default. */
 export async function crawlerPolicyOf(db: DataSource | EntityManager, publicationId: string): Promise<CrawlerPolicy> {
@@ -21,13 +13,12 @@ export async function crawlerPolicyOf(db: DataSource | EntityManager, publicatio
   return row ? { searchEngines: row.search_engines, aiCrawlers: row.ai_crawlers, updatedAt: new Date(row.updated_at).toISOString() } : DEFAULT_POLICY;
 }
 
-/** The per-publication crawler policy and its application to one request. */
+/** The per-publication crawler policy (its application to a request is the access decision's: `@gatehouse/access-decisions`). */
 @Injectable()
 export class CrawlerPolicyService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly verification: CrawlerVerification,
     private readonly rules: RulesWrites,
   ) {}
 
@@ -51,23 +42,5 @@ export class CrawlerPolicyService {
       ),
     );
     return { searchEngines: stored.search_engines, aiCrawlers: stored.ai_crawlers, updatedAt: now.toISOString() };
-  }
-
-  /**
-   * AI crawlers by User-Agent; search engines by User-Agent and a verified address (a spoofed
-   * User-Agent from any other address is an ordinary visitor).
-   */
-  async decide(policy: CrawlerPolicy, client: { userAgent: string | null; ip: string | null } | undefined): Promise<CrawlerDecision | null> {
-    const userAgent = client?.userAgent ?? '';
-    if (!userAgent) return null;
-    if (aiCrawlerOf(userAgent)) {
-      const rule = policy.aiCrawlers;
-      return rule === 'meter' ? null : { granted: rule === 'allow', reason: rule === 'allow' ? 'ai_crawler_allowed' : 'ai_crawler_denied' };
-    }
-    const engine = searchEngineOf(userAgent);
-    if (!engine || !client?.ip) return null;
-    const rule = policy.searchEngines;
-    if (rule === 'meter' || !(await this.verification.verify(engine, client.ip))) return null;
-    return { granted: rule === 'grant', reason: rule === 'grant' ? 'search_crawler_granted' : 'search_crawler_denied' };
   }
 }

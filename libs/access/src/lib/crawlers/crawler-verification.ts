@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { promises as dns } from 'node:dns';
-import { inRange, type SearchEngine } from './known-crawlers';
+import { inRange, type SearchEngine } from '@gatehouse/access-decisions';
 
 const DNS_TIMEOUT_MS = 1_000;
 /** How the address was judged: a DNS round trip, the shipped ranges, or neither. */

@@ -7,6 +7,6 @@ import { CrawlerVerification } from './crawler-verification';
 @Module({
   controllers: [CrawlerPolicyHandler],
   providers: [CrawlerPolicyService, CrawlerVerification, RulesWrites],
-  exports: [CrawlerPolicyService],
+  exports: [CrawlerPolicyService, CrawlerVerification],
 })
 export class CrawlersModule {}

@@ -1,12 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { AccessRequests, type AccessCheckResult, type RequestOf } from '@gatehouse/contracts';
+import { AccessRequests, type AccessCheckResult, type DecisionRules, type RequestOf } from '@gatehouse/contracts';
 import { Handles, ReadModels } from '@gatehouse/bus';
 import { AccessDecisionService } from './access-decision.service';
+import { PaywallCatalog } from './paywall-catalog';
 
 @Controller()
 export class AccessCheckHandler {
   constructor(
     private readonly decisions: AccessDecisionService,
+    private readonly catalog: PaywallCatalog,
     private readonly readModels: ReadModels,
   ) {}
 
@@ -15,5 +17,17 @@ export class AccessCheckHandler {
   async check(request: RequestOf<typeof AccessRequests.Check>): Promise<AccessCheckResult> {
     await this.readModels.caughtUp();
     return this.decisions.decide(request);
+  }
+
+  /** The rules a gateway decides by: as this replica decides, once it heard every change answered before the request. */
+  @Handles(AccessRequests.GetDecisionRules)
+  async rules({ publicationId }: RequestOf<typeof AccessRequests.GetDecisionRules>): Promise<DecisionRules> {
+    await this.readModels.caughtUp();
+    return (await this.catalog.rulesOf(publicationId)).source;
+  }
+
+  @Handles(AccessRequests.RecordEdgeChecks)
+  async recordEdgeChecks({ checks }: RequestOf<typeof AccessRequests.RecordEdgeChecks>): Promise<{ recorded: number }> {
+    return { recorded: await this.decisions.recordEdgeChecks(checks) };
   }
 }

@@ -4,7 +4,7 @@ import type { MeterState, MeteredConfig } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { GroupCommit, type SharedStatement } from '../shared/group-commit';
 import type { Reader } from '../readers/reader';
-import type { PageAddress } from '../shared/page-url';
+import type { PageAddress } from '@gatehouse/access-decisions';
 import { calendarPeriod } from './meter-period';
 
 export interface MeterOutcome {

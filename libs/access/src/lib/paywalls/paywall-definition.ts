@@ -1,6 +1,6 @@
 import type { FieldError, PaywallChanges, PaywallCopy, PaywallDraft, PaywallView } from '@gatehouse/contracts';
 import { parsePaywallConfig, storedSettings } from '@gatehouse/contracts/paywall-config';
-import { globProblem } from './path-glob';
+import { globProblem } from '@gatehouse/access-decisions';
 import type { Paywall } from './paywall.entity';
 
 export const DEFAULT_PRIORITY = 100;

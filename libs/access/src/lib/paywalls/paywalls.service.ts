@@ -10,7 +10,7 @@ import { row } from '../shared/row';
 import { pageOf, type Keyset } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { checkDefinition, definitionOfDraft, definitionWithChanges, paywallView, type PaywallDefinition } from './paywall-definition';
-import { MAX_GLOB_CHARACTERS_PER_PUBLICATION, MAX_GLOBS_PER_PUBLICATION, MAX_PAYWALLS_PER_PUBLICATION } from './path-glob';
+import { MAX_GLOB_CHARACTERS_PER_PUBLICATION, MAX_GLOBS_PER_PUBLICATION, MAX_PAYWALLS_PER_PUBLICATION } from '@gatehouse/access-decisions';
 import { Paywall } from './paywall.entity';
 
 /** The order in which paywalls compete for a page: lowest priority first, then the oldest. */

@@ -8,7 +8,7 @@ import { rejectInvalid } from '../shared/invalid';
 import { RulesWrites } from '../shared/rules-writes';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
-import { conditionProblems } from './segment-conditions';
+import { conditionProblems } from '@gatehouse/access-decisions';
 import { Segment } from './segment.entity';
 
 const NEWEST_FIRST = newestFirst<Segment>('segment');

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BillingRequests, InternalEvents, type CustomerEntitlement } from '@gatehouse/contracts';
 import { BusClient, on, ReadModels, type ReadModel } from '@gatehouse/bus';
-import { Clock } from '@gatehouse/platform';
 import { AccessConfig } from '../access.config';
-import { isSubscriber, isSubscriberFor } from './subscription-rules';
 
 interface Customer {
   publicationId: string;
@@ -24,8 +22,7 @@ export class SubscribersService {
   constructor(
     bus: BusClient,
     readModels: ReadModels,
-    private readonly clock: Clock,
-    private readonly config: AccessConfig,
+    config: AccessConfig,
   ) {
     this.entitlements = readModels.define({
       name: 'entitlements',
@@ -40,11 +37,8 @@ export class SubscribersService {
     });
   }
 
-  async isSubscriberFor(publicationId: string, customerId: string, paywallId: string): Promise<boolean> {
-    return isSubscriberFor(await this.entitlements.get({ publicationId, customerId }), paywallId, this.clock.now(), this.config.PAST_DUE_GRACE_DAYS);
-  }
-
-  async isSubscriber(publicationId: string, customerId: string): Promise<boolean> {
-    return isSubscriber(await this.entitlements.get({ publicationId, customerId }), this.clock.now(), this.config.PAST_DUE_GRACE_DAYS);
+  /** The customer's subscriptions that are not cancelled, each with the paywalls it unlocks (the decision weighs them: subscription-rules). */
+  entitlementsOf(publicationId: string, customerId: string): Promise<CustomerEntitlement[]> {
+    return this.entitlements.get({ publicationId, customerId });
   }
 }

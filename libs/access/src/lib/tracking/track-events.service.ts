@@ -16,7 +16,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { filledFields, PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { GroupCommit } from '../shared/group-commit';
-import { parsePageUrl, requirePublicationHost } from '../shared/page-url';
+import { parsePageUrl, requirePublicationHost } from '@gatehouse/access-decisions';
 import { RollupsService, type Counter, type Tally } from '../stats/rollups.service';
 
 /** How far an event's own `occurredAt` may lie from the time it is received. */

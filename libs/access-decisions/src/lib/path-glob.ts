@@ -1,4 +1,4 @@
-import { withoutTrailingSlash } from '../shared/page-url';
+import { withoutTrailingSlash } from './page-url';
 
 /*
  * The limits bound what one check can cost, whatever a tenant writes (docs/security.md, "Paywall

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'access-decisions', preset: '../../jest.preset.js', rootDir: __dirname };

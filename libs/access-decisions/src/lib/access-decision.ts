@@ -1,0 +1,190 @@
+import type {
+  AccessCheckResult,
+  AccessReason,
+  CheckCounter,
+  CrawlerPolicy,
+  CustomerEntitlement,
+  ExperimentAssignment,
+  MeterState,
+  MeteredConfig,
+  PaywallRule,
+  SegmentCondition,
+  VisitorAttributes,
+} from '@gatehouse/contracts';
+import { aiCrawlerOf, searchEngineOf, type SearchEngine } from './known-crawlers';
+import type { PageAddress } from './page-url';
+import type { CandidatePaywall, PublicationRules } from './publication-rules';
+import { segmentMatches, usesAttribute, type VisitorFacts } from './segment-conditions';
+import { isSubscriber, isSubscriberFor } from './subscription-rules';
+import { assignVariant } from './variant-assignment';
+
+/** One access check as the decision sees it: the page, who reads, and what they bring. */
+export interface CheckFacts {
+  page: PageAddress;
+  /** The customer of a verified JWT. */
+  customerId: string | null;
+  /** The site's own visitor id (`userId`). */
+  visitorId: string | null;
+  /** The JWT's `email_verified` claim. */
+  emailVerified: boolean;
+  attributes: VisitorAttributes;
+  client?: { userAgent: string | null; ip: string | null };
+}
+
+/**
+ * What a decision may need beyond the rules and the check, each asked only when the decision
+ * needs it. Access answers every one from its own data; the gateway answers the entitlements from
+ * its read model and refuses the others (the check then goes to access).
+ */
+export interface DecisionSources {
+  now: Date;
+  pastDueGraceDays: number;
+  /** The customer's subscriptions that are not cancelled, with what each unlocks (billing's). */
+  entitlements(customerId: string): Promise<readonly CustomerEntitlement[]>;
+  /** The reader's visits so far, this check included; undefined without identity. */
+  visits(): Promise<number | undefined>;
+  /** Whether the address is the search engine's (reverse and forward DNS, else its published ranges). */
+  crawlerVerified(engine: SearchEngine, ip: string): Promise<boolean>;
+  /** Newsletter: any accepted subscription of the reader. Data: a submission that filled in every required field. */
+  passed(kind: 'newsletter' | 'data', requiredFields: string[]): Promise<boolean>;
+  /** Counts the page on the paywall's meter when new and allowed (a write, under the reader's lock). */
+  consumeMeter(paywallId: string, config: MeteredConfig): Promise<{ granted: boolean; meter: MeterState }>;
+}
+
+export type Decision = Omit<AccessCheckResult, 'customerId'>;
+
+export interface Outcome {
+  decision: Decision;
+  /** The paywall that applied, null when none covers the page for this visitor. */
+  paywall: CandidatePaywall | null;
+  /** What the check counts in the rollups. */
+  counter: CheckCounter;
+}
+
+/**
+ * Decides whether a visitor may read a page (spec 2.4, 4.2; decisions E3-E7, H4): the enabled
+ * paywall of lowest priority whose globs cover the path and whose segment takes the visitor
+ * applies, with the visitor's experiment variant; the crawler policy may decide for a crawler;
+ * subscribers pass it, others as its type says. The one decision of the product: access runs it
+ * with its own sources, the gateway with what it holds in memory (docs/performance.md).
+ */
+export async function decideAccess(rules: PublicationRules, check: CheckFacts, sources: DecisionSources): Promise<Outcome> {
+  const covering = rules.covering(check.page.matchPath);
+  const facts = lazyFacts(check, sources);
+  let paywall: CandidatePaywall | null = null;
+  for (const candidate of covering) {
+    if (!candidate.segment || segmentMatches(candidate.segment, await facts.about(candidate.segment))) {
+      paywall = candidate;
+      break;
+    }
+  }
+  if (!paywall) return { decision: { granted: true, reason: 'no_rule' }, paywall: null, counter: 'checks_granted' };
+  // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
+  const crawler = await crawlerDecision(rules.crawlerPolicy, check.client, sources);
+  if (crawler) {
+    return { decision: { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) }, paywall, counter: 'crawler_checks' };
+  }
+  const decision = await apply(paywall, check, sources, facts);
+  return { decision, paywall, counter: decision.granted ? 'checks_granted' : 'checks_denied' };
+}
+
+/** The answer of a check, in the order of its fields on the wire. */
+export function checkResultOf({ decision }: Outcome, customerId: string | null): AccessCheckResult {
+  const { granted, reason, paywallRule, meter, experiment } = decision;
+  return { granted, reason, paywallRule, customerId, meter, experiment };
+}
+
+async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
+  const { rule, experiment } = withVariant(paywall, check);
+  if (check.customerId && isSubscriberFor(await facts.entitlements(), rule.paywallId, sources.now, sources.pastDueGraceDays)) {
+    return { granted: true, reason: 'subscriber', experiment };
+  }
+  const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };
+  switch (rule.type) {
+    case 'soft':
+      return { granted: true, reason: 'soft', paywallRule: rule, experiment };
+    case 'hard':
+      return blocked;
+    case 'registration': {
+      const verifiedEnough = check.emailVerified || !rule.config.requireVerifiedEmail;
+      return check.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
+    }
+    case 'newsletter':
+      return (await sources.passed('newsletter', [])) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
+    case 'data':
+      return (await sources.passed('data', rule.config.fields.filter((field) => field.required).map((field) => field.name)))
+        ? { granted: true, reason: 'data_passed', experiment }
+        : blocked;
+    case 'metered': {
+      const { granted, meter } = await sources.consumeMeter(rule.paywallId, rule.config);
+      return granted ? { granted, reason: 'meter_allowance', meter, experiment } : { ...blocked, meter };
+    }
+  }
+}
+
+/** The visitor's variant of a running experiment; a visitor without identity sees the paywall as configured. */
+function withVariant(paywall: CandidatePaywall, check: CheckFacts): { rule: PaywallRule; experiment?: ExperimentAssignment } {
+  // The site's visitor id first, so a reader keeps the variant across logging in on that device.
+  const visitor = check.visitorId ?? check.customerId;
+  const variant = paywall.experiment && visitor ? assignVariant(paywall.experiment.id, visitor, paywall.experiment.variants) : null;
+  if (!paywall.experiment || !variant) return { rule: paywall.rule };
+  return { rule: variant.rule, experiment: { experimentId: paywall.experiment.id, variantId: variant.id } };
+}
+
+type CrawlerReason = Extract<AccessReason, 'search_crawler_granted' | 'search_crawler_denied' | 'ai_crawler_allowed' | 'ai_crawler_denied'>;
+
+/**
+ * What the crawler policy decides for a request to a page a paywall covers; null: decide as for
+ * any visitor. AI crawlers by User-Agent; search engines by User-Agent and a verified address (a
+ * spoofed User-Agent from any other address is an ordinary visitor).
+ */
+async function crawlerDecision(
+  policy: CrawlerPolicy,
+  client: CheckFacts['client'],
+  sources: DecisionSources,
+): Promise<{ granted: boolean; reason: CrawlerReason } | null> {
+  const userAgent = client?.userAgent ?? '';
+  if (!userAgent) return null;
+  if (aiCrawlerOf(userAgent)) {
+    const rule = policy.aiCrawlers;
+    return rule === 'meter' ? null : { granted: rule === 'allow', reason: rule === 'allow' ? 'ai_crawler_allowed' : 'ai_crawler_denied' };
+  }
+  const engine = searchEngineOf(userAgent);
+  if (!engine || !client?.ip) return null;
+  const rule = policy.searchEngines;
+  if (rule === 'meter' || !(await sources.crawlerVerified(engine, client.ip))) return null;
+  return { granted: rule === 'grant', reason: rule === 'grant' ? 'search_crawler_granted' : 'search_crawler_denied' };
+}
+
+interface LazyFacts {
+  /** The visitor's segment attributes, asking billing and the visit count only when this segment looks at them. */
+  about(segment: { conditions: readonly SegmentCondition[] }): Promise<VisitorFacts>;
+  entitlements(): Promise<readonly CustomerEntitlement[]>;
+}
+
+function lazyFacts(check: CheckFacts, sources: DecisionSources): LazyFacts {
+  let entitlements: Promise<readonly CustomerEntitlement[]> | undefined;
+  let visits: Promise<number | undefined> | undefined;
+  const { attributes } = check;
+  const base: VisitorFacts = {
+    authenticated: check.customerId !== null,
+    subscriber: false,
+    path: check.page.path,
+    referrer: attributes.referrer,
+    device: attributes.device,
+    country: attributes.country,
+    utm_source: attributes.utmSource,
+    utm_medium: attributes.utmMedium,
+    utm_campaign: attributes.utmCampaign,
+    visit_count: undefined,
+  };
+  const facts: LazyFacts = {
+    entitlements: () => (entitlements ??= check.customerId ? sources.entitlements(check.customerId) : Promise.resolve([])),
+    async about(segment) {
+      const subscriber = usesAttribute(segment, 'subscriber') && check.customerId !== null && isSubscriber(await facts.entitlements(), sources.now, sources.pastDueGraceDays);
+      const visitCount = usesAttribute(segment, 'visit_count') ? await (visits ??= sources.visits()) : undefined;
+      return { ...base, subscriber, visit_count: visitCount };
+    },
+  };
+  return facts;
+}

@@ -1,0 +1,153 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  checkResultOf,
+  compileRules,
+  decideAccess,
+  MAX_MATCHED_PATH_LENGTH,
+  parsePageUrl,
+  requirePublicationHost,
+  type Outcome,
+  type PageAddress,
+  type PublicationRules,
+} from '@gatehouse/access-decisions';
+import { AccessRequests, BillingRequests, InternalEvents, type AccessCheckRequest, type AccessCheckResult, type CustomerEntitlement } from '@gatehouse/contracts';
+import { BusClient, on, ReadModels, type ReadModel } from '@gatehouse/bus';
+import { edgeMetrics } from '@gatehouse/platform';
+import { EdgeCheckRecorder } from './edge-check-recorder';
+
+/** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
+export type ForwardReason = 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'invalid' | 'error';
+
+/** Thrown when the check must go to access. */
+export class Forward {
+  constructor(readonly reason: ForwardReason) {}
+}
+const forward = (reason: ForwardReason) => (): never => {
+  throw new Forward(reason);
+};
+
+/** As access waits for billing before deciding without it; past it, access decides. */
+const ENTITLEMENTS_TIMEOUT_MS = 1_000;
+
+/**
+ * The access check decided at the gateway when nothing but the rules and entitlements is needed
+ * (issue 29, docs/performance.md#deciding-at-the-gateway): the same decision function access runs
+ * (`decideAccess`), over read models of access's rules and billing's entitlements fed by the
+ * change notices access's own copies hear. A meter to count, a pass or a visit count to read, a
+ * search crawler to verify, a past_due subscription (its grace is a matter of access's clock), a
+ * model that cannot be loaded, a URL access would refuse: the check goes to access.
+ */
+@Injectable()
+export class EdgeDecisions {
+  private readonly logger = new Logger(EdgeDecisions.name);
+  private readonly rules: ReadModel<string, PublicationRules>;
+  private readonly entitlements: ReadModel<{ publicationId: string; customerId: string }, CustomerEntitlement[]>;
+
+  constructor(
+    bus: BusClient,
+    private readonly readModels: ReadModels,
+    private readonly recorder: EdgeCheckRecorder,
+  ) {
+    this.rules = readModels.define({
+      name: 'gateway-access-rules',
+      load: async (publicationId) => compileRules(await bus.request(AccessRequests.GetDecisionRules, { publicationId })),
+      max: 10_000,
+      freshMs: 60_000,
+      // No stale stand-in: rules that cannot be loaded send the check to access.
+      changedBy: [on(InternalEvents.AccessRulesChanged, (event, model) => event.publicationId && model.forget(event.publicationId))],
+    });
+    this.entitlements = readModels.define({
+      name: 'gateway-entitlements',
+      keyOf: ({ publicationId, customerId }) => `${publicationId}:${customerId}`,
+      load: async (customer) => (await bus.request(BillingRequests.GetEntitlements, customer, ENTITLEMENTS_TIMEOUT_MS)).entitlements,
+      max: 50_000,
+      freshMs: 60_000,
+      changedBy: [
+        on(InternalEvents.EntitlementsChanged, ({ publicationId, data }, model) => publicationId && model.forget({ publicationId, customerId: data.customerId })),
+      ],
+    });
+  }
+
+  /** Access's answer to the check when the gateway can give it from memory (and access is told of it); null: access must decide. */
+  async answer(request: AccessCheckRequest): Promise<AccessCheckResult | null> {
+    try {
+      const result = await this.decide(request);
+      edgeMetrics.checks.inc({ decided_by: 'gateway', reason: result.reason });
+      return result;
+    } catch (err) {
+      if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
+      edgeMetrics.checks.inc({ decided_by: 'access', reason: err instanceof Forward ? err.reason : 'error' });
+      // A visit count read at access includes the visits this gateway answered before.
+      if (err instanceof Forward && err.reason === 'visit_count') await this.recorder.flush();
+      return null;
+    }
+  }
+
+  private async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
+    const { publicationId } = request;
+    const page = edgePageOf(request);
+    // Every change notice the broker accepted before this check arrived has reached the models.
+    await this.readModels.caughtUp();
+    const rules = await this.rules.get(publicationId).catch(forward('rules'));
+    const outcome = await decideAtEdge(rules, request, page, (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')));
+    this.recorder.record({
+      publicationId,
+      customerId: request.customerId,
+      userId: request.userId,
+      paywallId: outcome.paywall?.rule.paywallId ?? null,
+      experiment: outcome.decision.experiment ?? null,
+      counter: outcome.counter,
+    });
+    return checkResultOf(outcome, request.customerId);
+  }
+}
+
+/** The checked page, or Forward('invalid'): access answers a URL it refuses with its own problem, as it always has. */
+export function edgePageOf(request: AccessCheckRequest): PageAddress {
+  try {
+    const page = parsePageUrl(request.url, 'url');
+    requirePublicationHost(page, request.domains);
+    if (page.path.length <= MAX_MATCHED_PATH_LENGTH) return page;
+  } catch {
+    // below
+  }
+  throw new Forward('invalid');
+}
+
+/**
+ * The access decision with what the gateway holds: the rules and the customer's entitlements.
+ * Throws Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
+ * verified address) or a past_due subscription's grace, which is a matter of access's clock.
+ */
+export function decideAtEdge(
+  rules: PublicationRules,
+  request: AccessCheckRequest,
+  page: PageAddress,
+  entitlementsOf: (customerId: string) => Promise<readonly CustomerEntitlement[]>,
+): Promise<Outcome> {
+  return decideAccess(
+    rules,
+    {
+      page,
+      customerId: request.customerId,
+      visitorId: request.userId,
+      emailVerified: request.customerEmailVerified === true,
+      attributes: request.attributes,
+      client: request.client,
+    },
+    {
+      // Only a past_due subscription's grace depends on the time, and that goes to access.
+      now: new Date(),
+      pastDueGraceDays: 0,
+      entitlements: async (customerId) => {
+        const entitlements = await entitlementsOf(customerId);
+        if (entitlements.some((entitlement) => entitlement.status === 'past_due')) throw new Forward('past_due');
+        return entitlements;
+      },
+      visits: forward('visit_count'),
+      crawlerVerified: forward('crawler'),
+      passed: forward('pass'),
+      consumeMeter: forward('meter'),
+    },
+  );
+}
