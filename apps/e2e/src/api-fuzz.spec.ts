@@ -196,9 +196,9 @@ describe('every route of the OpenAPI document under hostile input', () => {
   beforeAll(async () => {
     system = await WholeSystem.start({ everyService: true, gatewayEnv: { TRUST_PROXY: '1' } });
     document = (await call(system.url, '/docs/json')).body;
-    const sessions = [system.session, ...(await Promise.all(Array.from({ length: 11 }, async () => (await system.staffSession('admin', system.publicationId)).session)))];
+    const sessions = [system.session, ...(await Promise.all(Array.from({ length: 23 }, async () => (await system.staffSession('admin', system.publicationId)).session)))];
     const keys = [{ publishableKey: system.publishableKey, secretKey: system.secretKey }];
-    for (let i = 0; i < 5; i++) keys.push((await system.admin('/admin/api-keys', { body: { name: `fuzz-${i}` } })).body);
+    for (let i = 0; i < 11; i++) keys.push((await system.admin('/admin/api-keys', { body: { name: `fuzz-${i}` } })).body);
     const tokens: string[] = [];
     for (const pair of keys) {
       const registered = await call(system.url, '/api/v1/auth/customers/register', {

@@ -161,7 +161,7 @@ describe('the paywall holds on the server', () => {
     const context = await reader();
     const tab = await context.newPage();
     await open(tab, `${local.base}/demo/premium/investigation`);
-    await signIn(tab, () => tab.locator('button.signin').click());
+    await signIn(tab, () => tab.locator('header gatehouse-account-button').getByRole('button', { name: 'Sign in', exact: true }).click());
     await tab.locator('article').getByText(DEMO_PAID[1]).waitFor({ state: 'visible', timeout: 30_000 });
     expect(await tab.evaluate(() => (globalThis as any).sameDocument)).toBe(true);
     await screenshot(tab, 'demo-premium-subscriber-signed-in');
