@@ -27,7 +27,7 @@ describe('the account element', () => {
   let priceId: string;
 
   beforeAll(async () => {
-    system = await WholeSystem.start({ domains: ['127.0.0.1'] });
+    system = await WholeSystem.start({ domains: ['127.0.0.1'], everyService: true });
     events = await EventReader.start(system.namespace, ['subscription.cancelled']);
     const product = await system.product('Digital Gazette');
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
@@ -233,6 +233,39 @@ describe('the account element', () => {
         return range.getBoundingClientRect().right;
       })]);
       expect(Math.abs(box!.x + box!.width - heading)).toBeLessThan(2);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'downloads everything held about the reader as one JSON document, and deletes the account once the password confirms it',
+    async () => {
+      const ada = await reader();
+      const page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      await account(page).locator('[part="email"]').filter({ hasText: ada.email }).waitFor();
+
+      const [download] = await Promise.all([page.waitForEvent('download'), account(page).getByRole('button', { name: 'Download my data' }).click()]);
+      expect(download.suggestedFilename()).toBe('my-data.json');
+      const document = readFileSync((await download.path())!, 'utf8');
+      expect(document).toContain(ada.email);
+      expect(document).toContain(ada.id);
+      await account(page).locator('[part="status"]').filter({ hasText: 'Your data is downloaded.' }).waitFor();
+
+      // A wrong password is refused in the dialog, and the account stays.
+      await account(page).getByRole('button', { name: 'Delete my account' }).click();
+      const dialog = account(page).getByRole('dialog', { name: 'Delete your account?' });
+      await dialog.getByLabel('Password').fill('not-the-password');
+      await dialog.locator('button[type="submit"]').click();
+      await dialog.locator('[part="form-error"]').filter({ hasText: /\S/ }).waitFor();
+      expect((await system.api('/auth/customers/me', { key: system.publishableKey, token: ada.accessToken })).status).toBe(200);
+
+      await dialog.getByLabel('Password').fill(PASSWORD);
+      await dialog.locator('button[type="submit"]').click();
+      await account(page).locator('[part="status"]').filter({ hasText: 'Your account is deleted.' }).waitFor();
+      await expect(account(page).getByRole('button', { name: 'Create account' }).isVisible()).resolves.toBe(true);
+      expect((await system.api('/auth/customers/login', { key: system.publishableKey, body: { email: ada.email, password: PASSWORD } })).status).toBe(401);
       await page.close();
     },
     LONG,

@@ -187,6 +187,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       if (!session) {
         this.profile = null;
         this.subscriptions = [];
+        this.status = '';
       } else if (changed) void this.load();
     }
 
@@ -204,12 +205,14 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
 
     override render() {
       const t = this.text;
+      const status = html`<p class="status" part="status" role="status" aria-live="polite" tabindex="-1">${this.status}</p>`;
       const content = !this.session
         ? html`<h2 part="heading">${t.heading}</h2>
+            ${status}
             <p class="muted" part="description">${t.signedOut}</p>
             ${this.signInButtons()}`
         : html`<h2 part="heading">${t.heading}</h2>
-            <p class="status" part="status" role="status" aria-live="polite">${this.status}</p>
+            ${status}
             ${this.profileSection()} ${this.planSection()} ${this.sessionSection()} ${this.dataSection()} ${this.dialogs()}`;
       return this.frame(html`${this.logo()} ${content}`);
     }
@@ -467,8 +470,13 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
         await (this.sdk as Client).deleteMyAccount({ password });
       });
       if (!done) return;
-      this.closeDialog();
+      // Signed out by now: the dialog and its opener are gone; the status says what happened, and takes the focus.
+      this.dialog = null;
+      this.opener = null;
+      this.status = this.text.deleted;
       this.emit('delete');
+      await this.updateComplete;
+      (this.renderRoot.querySelector('[part~="status"]') as HTMLElement | null)?.focus();
     }
   }
 
