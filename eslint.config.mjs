@@ -39,7 +39,7 @@ const REPLICA_STATE_ALLOWED = {
   // Indexes of one compiled glob set, built once from its globs: derived, never stale.
   'libs/access-decisions/src/lib/path-glob.ts': 'indexes of a compiled glob set',
   // Visits counted here and not yet written, and the reads waiting on one batch: buffers of writes, emptied each flush.
-  'libs/access/src/lib/readers/visit-counter.ts': 'write buffers, emptied each flush',
+  'libs/access/src/lib/readers/visit-counter.service.ts': 'write buffers, emptied each flush',
   // Check tallies summed in memory until the next write: a write buffer.
   'libs/access/src/lib/stats/rollups.service.ts': 'a write buffer, emptied each flush',
   // The in-process bus of `npm start`: its queues and routes are the transport itself.
@@ -47,7 +47,7 @@ const REPLICA_STATE_ALLOWED = {
   'libs/bus/src/lib/requests/in-process.transport.ts': 'the in-process transport',
   // The first answers of idempotent requests, kept a fixed time and evicted by age: the store of record
   // for one gateway process (Redis is the shared one), not a copy of anything another owns.
-  'libs/gateway/src/lib/edge/idempotency.ts': 'an age-evicted store of first answers',
+  'libs/gateway/src/lib/edge/idempotency.service.ts': 'an age-evicted store of first answers',
   // Rate-limit counters of this gateway process: the counts themselves, dropped whole per window.
   'libs/gateway/src/lib/edge/rate-limit.storage.ts': 'rate-limit counters',
   // The published node kit may not depend on libs/bus: its JWKS keys are the whole key set, replaced
@@ -58,6 +58,31 @@ const REPLICA_STATE_ALLOWED = {
   // The fake processor's own objects: it is the owner, not a replica.
   'tools/fake-processor/src/lib/fake-processor.ts': "the fake processor's own data",
 };
+/**
+ * Nest's names say what a file holds: modules in *.module.ts, HTTP controllers and bus handlers
+ * in *.controller.ts and *.handler.ts, providers in *.service.ts (or the Nest kind they are: a
+ * guard, pipe, interceptor, read model). A decorated class in a file of another name is refused.
+ */
+const FILE_FOR = {
+  Module: /\.module\.ts$/,
+  Controller: /\.(controller|handler)\.ts$/,
+  Injectable: /\.(service|guard|pipe|interceptor|read-model)\.ts$/,
+};
+const fileNames = {
+  meta: { type: 'problem', schema: [], docs: { description: 'Nest classes live in files named after their kind' } },
+  create(context) {
+    return {
+      Decorator(node) {
+        const name = node.expression.type === 'CallExpression' ? node.expression.callee.name : undefined;
+        const expected = FILE_FOR[name];
+        if (expected && !expected.test(context.filename)) {
+          context.report({ node, message: `@${name}() belongs in a file whose name matches ${expected}: name the file after what it holds.` });
+        }
+      },
+    };
+  },
+};
+
 /** A Map, WeakMap or LRU created into a class field or module-scope variable. */
 const HELD_MAP = 'NewExpression[callee.name=/^((Weak)?Map|LRUCache)$/]';
 
@@ -78,6 +103,13 @@ export default [
       '@typescript-eslint/no-inferrable-types': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['libs/**/src/**/*.ts', 'apps/**/src/**/*.ts', 'tools/**/src/**/*.ts'],
+    // The runtime's two hosts make the root module of whatever they boot, inside a function.
+    ignores: ['**/__tests__/**', '**/*.spec.ts', 'apps/e2e/**', 'libs/runtime/src/lib/http-host.ts', 'libs/runtime/src/lib/service-host.ts'],
+    plugins: { gatehouse: { rules: { 'file-names': fileNames } } },
+    rules: { 'gatehouse/file-names': 'error' },
   },
   {
     // Browser code: nothing of the server may reach the bundle.

@@ -110,4 +110,17 @@ describe('replica-local caches (lint)', () => {
     ].join('\n');
     expect(cacheErrors('libs/billing/src/lib/catalog/prices-read-model.ts', source)).toEqual([]);
   });
+
+  it('keeps Nest classes in files named after their kind: a provider in *.service.ts, a module in *.module.ts, a controller or bus handler in *.controller.ts or *.handler.ts', () => {
+    const named = (file: string, source: string) => lintErrors(file, source, ['gatehouse/file-names']);
+    const provider = "import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class Prices {}\n";
+    expect(named('libs/billing/src/lib/catalog/prices-cache.ts', provider)).toEqual([expect.stringContaining('@Injectable() belongs in a file whose name matches')]);
+    expect(named('libs/billing/src/lib/catalog/prices-cache.service.ts', provider)).toEqual([]);
+    const module = "import { Module } from '@nestjs/common';\n@Module({})\nexport class PricesModule {}\n";
+    expect(named('libs/billing/src/lib/catalog/prices.service.ts', module)).toEqual([expect.stringContaining('@Module() belongs in a file')]);
+    expect(named('libs/billing/src/lib/catalog/prices.module.ts', module)).toEqual([]);
+    const handler = "import { Controller } from '@nestjs/common';\n@Controller()\nexport class PricesHandler {}\n";
+    expect(named('libs/billing/src/lib/catalog/prices.ts', handler)).toEqual([expect.stringContaining('@Controller() belongs in a file')]);
+    expect(named('libs/billing/src/lib/catalog/prices.handler.ts', handler)).toEqual([]);
+  });
 });

@@ -1,3 +1,3 @@
 export * from './lib/billing.module';
-export { ManualGrantExpiry } from './lib/subscriptions/manual-grant-expiry';
-export { ScheduledPlanChanges } from './lib/subscriptions/scheduled-plan-changes';
+export { ManualGrantExpiry } from './lib/subscriptions/manual-grant-expiry.service';
+export { ScheduledPlanChanges } from './lib/subscriptions/scheduled-plan-changes.service';

@@ -1,2 +1,2 @@
 export * from './lib/webhooks-out.module';
-export { DeliveryRetention } from './lib/deliveries/delivery-retention';
+export { DeliveryRetention } from './lib/deliveries/delivery-retention.service';

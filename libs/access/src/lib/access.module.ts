@@ -7,7 +7,7 @@ import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
 import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-policy';
 import { Paywall } from './paywalls/paywall.entity';
-import { AccessRetention } from './retention/access-retention';
+import { AccessRetention } from './retention/access-retention.service';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { PersonalDataModule } from './personal-data/personal-data.module';
 import { Segment } from './segments/segment.entity';

@@ -10,7 +10,7 @@ import { CountStaffLoginsInThrottleCounters1764100000000 } from './migrations/17
 import { Membership } from './publications/membership.entity';
 import { Publication } from './publications/publication.entity';
 import { PublicationsModule } from './publications/publications.module';
-import { AdminRetention } from './retention/admin-retention';
+import { AdminRetention } from './retention/admin-retention.service';
 import { Session } from './sessions/session.entity';
 import { SessionsModule } from './sessions/sessions.module';
 import { Staff } from './staff/staff.entity';

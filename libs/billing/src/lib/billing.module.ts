@@ -19,7 +19,7 @@ import { ProcessorCustomer } from './processor/processor-customer.entity';
 import { ProcessorSettings } from './processor/processor-settings.entity';
 import { PersonalDataModule } from './personal-data/personal-data.module';
 import { ProcessorModule } from './processor/processor.module';
-import { BillingRetention } from './retention/billing-retention';
+import { BillingRetention } from './retention/billing-retention.service';
 import { StatsModule } from './stats/stats.module';
 import { SubscriptionSettings } from './subscriptions/subscription-settings.entity';
 import { Subscription } from './subscriptions/subscription.entity';

@@ -2,7 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from '@gatehouse/platform';
 import { BUS_OPTIONS, type BusOptions } from './bus-options';
-import { BusClient, REQUEST_CLIENT, type RequestClient } from './requests/bus-client';
+import { BusClient, REQUEST_CLIENT, type RequestClient } from './requests/bus-client.service';
 import { InProcessClient, InProcessServer } from './requests/in-process.transport';
 import { NatsRequestClient, NatsRequestServer } from './requests/nats.transport';
 

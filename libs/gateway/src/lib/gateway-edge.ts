@@ -12,7 +12,7 @@ import { buildApiDocument } from './edge/api-document';
 import { httpServerOptions, limitConnections } from './edge/http-server-limits';
 import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
 import { pagePolicy } from './edge/page-policies';
-import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
+import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter.service';
 import { GatewayModule } from './gateway.module';
 import { DASHBOARD_PATH, dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
 import { compressAnswersUnder } from './web-assets/compression';

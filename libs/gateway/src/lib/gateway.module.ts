@@ -1,10 +1,10 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { InjectThrottlerStorage, ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels, type BusOptions, type EventTransport } from '@gatehouse/bus';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
 import { AccessRoutesModule } from './access/access-routes.module';
-import { EdgeCheckRecorder } from './access/edge-check-recorder';
+import { EdgeCheckRecorder } from './access/edge-check-recorder.service';
 import { BillingRoutesModule } from './billing/billing-routes.module';
 import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.module';
 import { BrandingRoutesModule } from './branding/branding-routes.module';
@@ -19,31 +19,16 @@ import { AccountEmailController } from './auth/account-email.controller';
 import { CustomerAuthController } from './auth/customer-auth.controller';
 import { MailboxController } from './auth/mailbox.controller';
 import { JwksController } from './auth/jwks.controller';
-import { DeletedCustomers } from './customers/deleted-customers';
+import { DeletedCustomers } from './customers/deleted-customers.service';
 import { ApiKeyReadModel } from './edge/api-key.read-model';
-import { CustomerTokens, CustomerTokenStrategy, SigningKeysReadModel } from './edge/customer-tokens';
+import { CustomerTokens, CustomerTokenStrategy, SigningKeysReadModel } from './edge/customer-tokens.service';
 import { EdgeGuard } from './edge/edge.guard';
 import { IdempotencyModule } from './edge/idempotency.module';
 import { MemoryWindowStorage, RedisWindowStorage } from './edge/rate-limit.storage';
-import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter';
+import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter.service';
 import { GatewayConfig } from './gateway.config';
+import { GatewayLifecycle } from './gateway-lifecycle.service';
 import { HealthController } from './health/health.controller';
-
-/** Closes what the gateway opened itself: its event connection and its counters' store. */
-@Injectable()
-class GatewayLifecycle implements OnApplicationShutdown {
-  constructor(
-    @Inject(BUS_OPTIONS) private readonly bus: BusOptions,
-    @Inject(EVENT_TRANSPORT) private readonly events: EventTransport,
-    @InjectThrottlerStorage() private readonly counters: ThrottlerStorage,
-  ) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    // The in-process transport belongs to the hub every service of the process shares.
-    if (this.bus.transport.kind === 'nats') await this.events.close();
-    if (this.counters instanceof RedisWindowStorage) await this.counters.close();
-  }
-}
 
 @Module({})
 export class GatewayModule {

@@ -18,12 +18,12 @@ import { CreateAccountEmailTables1763830000000 } from './migrations/176383000000
 import { CountThrottlesInOneTable1764100000000 } from './migrations/1764100000000-count-throttles-in-one-table';
 import { CreateErasures1764300000000 } from './migrations/1764300000000-create-erasures';
 import { PersonalDataModule } from './personal-data/personal-data.module';
-import { IdentityRetention } from './retention/identity-retention';
+import { IdentityRetention } from './retention/identity-retention.service';
 import { RefreshTokenFamily } from './sessions/refresh-token-family.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 import { SigningKey } from './signing-keys/signing-key.entity';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
-import { IdentitySecretsBox } from './signing-keys/identity-secrets-box';
+import { IdentitySecretsBox } from './signing-keys/identity-secrets-box.service';
 import { SigningKeysService } from './signing-keys/signing-keys.service';
 
 export { IdentityConfig, IdentityRetention, IdentitySecretsBox, SigningKeysService };

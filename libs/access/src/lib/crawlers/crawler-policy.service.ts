@@ -3,7 +3,7 @@ import { AI_CRAWLER_RULES, SEARCH_CRAWLER_RULES, type CrawlerPolicy } from '@gat
 import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rejectInvalid } from '../shared/invalid';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 
 const DEFAULT_POLICY: CrawlerPolicy = { searchEngines: 'meter', aiCrawlers: 'meter', updatedAt: null };
 

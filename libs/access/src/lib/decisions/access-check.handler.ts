@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { AccessRequests, type AccessCheckResult, type DecisionRules, type RequestOf } from '@gatehouse/contracts';
 import { Handles, ReadModels } from '@gatehouse/bus';
 import { AccessDecisionService } from './access-decision.service';
-import { PaywallCatalog } from './paywall-catalog';
+import { PaywallCatalog } from './paywall-catalog.service';
 
 @Controller()
 export class AccessCheckHandler {

@@ -3,14 +3,14 @@ import { checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, req
 import type { AccessCheckRequest, AccessCheckResult, EdgeCheckRecord } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { AccessConfig } from '../access.config';
-import { CrawlerVerification } from '../crawlers/crawler-verification';
+import { CrawlerVerification } from '../crawlers/crawler-verification.service';
 import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
-import { PaywallCatalog } from './paywall-catalog';
+import { PaywallCatalog } from './paywall-catalog.service';
 
 /**
  * Decides whether a visitor may read a URL (spec 2.4, 4.2; decisions E1-E6, H4) by the one access

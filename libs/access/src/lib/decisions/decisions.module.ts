@@ -7,7 +7,7 @@ import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
 import { AccessCheckHandler } from './access-check.handler';
 import { AccessDecisionService } from './access-decision.service';
-import { PaywallCatalog } from './paywall-catalog';
+import { PaywallCatalog } from './paywall-catalog.service';
 
 @Module({
   imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],

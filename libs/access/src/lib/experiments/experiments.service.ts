@@ -18,7 +18,7 @@ import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import type { Paywall } from '../paywalls/paywall.entity';
 import { PaywallsService } from '../paywalls/paywalls.service';
 import { rejectInvalid } from '../shared/invalid';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/pg-errors';
 import { row } from '../shared/row';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 import { SegmentsModule } from '../segments/segments.module';
 import { PaywallsHandler } from './paywalls.handler';
 import { PaywallsService } from './paywalls.service';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { SegmentsService } from '../segments/segments.service';
 import { rejectInvalid } from '../shared/invalid';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 import { row } from '../shared/row';
 import { pageOf, type Keyset } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';

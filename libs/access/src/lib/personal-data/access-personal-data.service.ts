@@ -5,7 +5,7 @@ import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { customerKey, visitorKey } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
-import { VisitCounter } from '../readers/visit-counter';
+import { VisitCounter } from '../readers/visit-counter.service';
 import { FLUSH_INTERVAL_MS } from '../shared/flush-schedule';
 
 /** Every replica has written the visits it counted before a moment once this long has passed since. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadModels, type ReadModel } from '@gatehouse/bus';
 import { DataSource } from 'typeorm';
 import { customerKey, readerOf, visitorKey, type Reader } from './reader';
-import { VisitCounter } from './visit-counter';
+import { VisitCounter } from './visit-counter.service';
 
 interface Links {
   visitorIds: string[];

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 import { SegmentsHandler } from './segments.handler';
 import { SegmentsService } from './segments.service';
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { withChanges } from '../shared/changes';
 import { rejectInvalid } from '../shared/invalid';
-import { RulesWrites } from '../shared/rules-writes';
+import { RulesWrites } from '../shared/rules-writes.service';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../shared/pg-errors';
 import { conditionProblems } from '@gatehouse/access-decisions';

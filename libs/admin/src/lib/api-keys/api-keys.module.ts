@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyUsage } from './api-key-usage';
+import { ApiKeyUsage } from './api-key-usage.service';
 import { ApiKeysHandler } from './api-keys.handler';
 import { ApiKeysService } from './api-keys.service';
 

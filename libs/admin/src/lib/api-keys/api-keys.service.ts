@@ -11,7 +11,7 @@ import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, IsNull, type FindOptionsWhere } from 'typeorm';
 import { generateApiKeySecret } from './api-key-secret';
-import { ApiKeyUsage } from './api-key-usage';
+import { ApiKeyUsage } from './api-key-usage.service';
 import { ApiKey } from './api-key.entity';
 
 @Injectable()

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError, Clock } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PasswordHasher } from './password-hasher';
-import { StaffLoginThrottle } from './staff-login-throttle';
+import { PasswordHasher } from './password-hasher.service';
+import { StaffLoginThrottle } from './staff-login-throttle.service';
 import { normaliseEmail, Staff } from './staff.entity';
 
 export interface StaffDraft {

@@ -19,7 +19,7 @@ import { DataSource, IsNull, MoreThan, type EntityManager } from 'typeorm';
 import { Membership } from '../publications/membership.entity';
 import { Publication } from '../publications/publication.entity';
 import { AdminConfig } from '../admin.config';
-import { StaffLoginThrottle } from '../staff/staff-login-throttle';
+import { StaffLoginThrottle } from '../staff/staff-login-throttle.service';
 import { normaliseEmail, Staff } from '../staff/staff.entity';
 import { StaffService } from '../staff/staff.service';
 import { Invitation } from './invitation.entity';

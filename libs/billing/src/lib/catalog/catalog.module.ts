@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ProcessorModule } from '../processor/processor.module';
-import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer';
+import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer.service';
 import { CatalogHandler } from './catalog.handler';
 import { PricesService } from './prices.service';
-import { ProcessorCatalog } from './processor-catalog';
+import { ProcessorCatalog } from './processor-catalog.service';
 import { ProductsService } from './products.service';
 
 @Module({

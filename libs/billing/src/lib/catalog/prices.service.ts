@@ -8,7 +8,7 @@ import { ProcessorSettingsService } from '../processor/processor-settings.servic
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { priceView } from './catalog-views';
 import { Price } from './price.entity';
-import { ProcessorCatalog } from './processor-catalog';
+import { ProcessorCatalog } from './processor-catalog.service';
 import { Product } from './product.entity';
 import { ProductsService } from './products.service';
 

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { newestFirst, pageOf } from '@gatehouse/db';
-import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer';
+import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer.service';
 import { productView } from './catalog-views';
-import { ProcessorCatalog } from './processor-catalog';
+import { ProcessorCatalog } from './processor-catalog.service';
 import { Product } from './product.entity';
 import { definedOnly } from '../shared/defined-only';
 

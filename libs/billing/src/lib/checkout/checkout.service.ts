@@ -10,7 +10,7 @@ import { Product } from '../catalog/product.entity';
 import { ProductsService } from '../catalog/products.service';
 import type { Offer } from '../offers/offer.entity';
 import { OffersService } from '../offers/offers.service';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { CheckoutSession } from './checkout-session.entity';

@@ -3,8 +3,8 @@ import { BillingRequests, type CheckoutConfirmation, type RequestOf } from '@gat
 import { Handles } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { gunzipSync } from 'node:zlib';
-import { CheckoutConfirmationService } from './checkout-confirmation';
-import { ProcessorEventReceiver } from './processor-event-receiver';
+import { CheckoutConfirmationService } from './checkout-confirmation.service';
+import { ProcessorEventReceiver } from './processor-event-receiver.service';
 
 const { ReceiveProcessorEvent, ConfirmCheckout } = BillingRequests;
 

@@ -1,18 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
-import { CheckoutConfirmationService } from './checkout-confirmation';
-import { CheckoutEventHandler } from './checkout-events';
-import { CustomerEventHandler } from './customer-events';
-import { FreshSubscriptions } from './fresh-subscriptions';
+import { CheckoutConfirmationService } from './checkout-confirmation.service';
+import { CheckoutEventHandler } from './checkout-events.service';
+import { CustomerEventHandler } from './customer-events.service';
+import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { InboundHandler } from './inbound.handler';
-import { InvoiceEventHandler } from './invoice-events';
-import { ProcessorEventProcessor } from './processor-event-processor';
-import { ProcessorEventQueue } from './processor-event-queue';
-import { ProcessorEventReceiver } from './processor-event-receiver';
-import { PublicationResolver } from './publication-resolver';
-import { SubscriptionEventHandler } from './subscription-events';
-import { WebhookVerifier } from './webhook-verifier';
+import { InvoiceEventHandler } from './invoice-events.service';
+import { ProcessorEventProcessor } from './processor-event-processor.service';
+import { ProcessorEventQueue } from './processor-event-queue.service';
+import { ProcessorEventReceiver } from './processor-event-receiver.service';
+import { PublicationResolver } from './publication-resolver.service';
+import { SubscriptionEventHandler } from './subscription-events.service';
+import { WebhookVerifier } from './webhook-verifier.service';
 
 @Module({
   imports: [ProcessorModule, SubscriptionsModule],

@@ -9,7 +9,7 @@ import { Price } from '../catalog/price.entity';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { Offer } from './offer.entity';
-import { ProcessorOffers } from './processor-offers';
+import { ProcessorOffers } from './processor-offers.service';
 
 /**
  * Offers (docs/billing.md): made at the processor as a coupon and a promotion code when processor

@@ -5,7 +5,7 @@ import { Clock } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { Subscription } from '../subscriptions/subscription.entity';

@@ -3,7 +3,7 @@ import type { CustomerProfile } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource, type EntityManager } from 'typeorm';
-import { atProcessor } from './processor-clients';
+import { atProcessor } from './processor-clients.service';
 import { ProcessorCustomer } from './processor-customer.entity';
 
 /**

@@ -4,7 +4,7 @@ import { AppError, Clock, SecretBox } from '@gatehouse/platform';
 import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { BillingConfig } from '../billing.config';
-import { atProcessor, ProcessorClients } from './processor-clients';
+import { atProcessor, ProcessorClients } from './processor-clients.service';
 import { HANDLED_PROCESSOR_EVENTS } from './processor-events';
 import { ProcessorSettings } from './processor-settings.entity';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ProcessorClients } from './processor-clients';
+import { ProcessorClients } from './processor-clients.service';
 import { ProcessorCustomersService } from './processor-customers.service';
 import { ProcessorSettingsHandler } from './processor-settings.handler';
 import { ProcessorSettingsService } from './processor-settings.service';

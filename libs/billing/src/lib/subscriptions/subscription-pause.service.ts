@@ -3,11 +3,11 @@ import { PAUSE_MONTHS_MAX, type PauseRequest, type SubscriptionView } from '@gat
 import { AppError, Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { wholeSecond } from '../shared/time';
 import { snapshotOf } from './processor-snapshot';
-import { ProcessorSubscriptionSync } from './processor-subscription-sync';
+import { ProcessorSubscriptionSync } from './processor-subscription-sync.service';
 import { changeableAtProcessor } from './subscription-scope';
 import { subscriptionView } from './subscription-views';
 import { SubscriptionsService } from './subscriptions.service';

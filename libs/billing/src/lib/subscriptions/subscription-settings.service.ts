@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PAUSED_ACCESS_MODES, type PausedAccess, type SubscriptionSettingsView } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { EntitlementsAnnouncer } from './entitlements-announcer';
+import { EntitlementsAnnouncer } from './entitlements-announcer.service';
 import { SubscriptionSettings } from './subscription-settings.entity';
 
 const DEFAULTS: SubscriptionSettingsView = { pausedAccess: 'keep' };

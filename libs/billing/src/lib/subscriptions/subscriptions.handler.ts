@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { BillingRequests, type Page, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
-import { SubscriptionCancellation } from './subscription-cancellation';
+import { SubscriptionCancellation } from './subscription-cancellation.service';
 import { SubscriptionsService } from './subscriptions.service';
 
 const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, CancelSubscription, GetEntitlements } = BillingRequests;

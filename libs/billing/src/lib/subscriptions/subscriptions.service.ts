@@ -14,7 +14,7 @@ import { DataSource } from 'typeorm';
 import { PricesService } from '../catalog/prices.service';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { newSubscription } from './new-subscription';
-import { SubscriptionWriter } from './subscription-writer';
+import { SubscriptionWriter } from './subscription-writer.service';
 import { subscriptionView } from './subscription-views';
 import { Subscription } from './subscription.entity';
 

@@ -1,39 +1,18 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { BUS_OPTIONS, type BusOptions } from '../bus-options';
-import { EventConsumers } from './event-consumers';
-import { EventRetention } from './event-retention';
+import { EventConsumers } from './event-consumers.service';
+import { EventRetention } from './event-retention.service';
+import { EventsLifecycle } from './events-lifecycle.service';
 import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
 import { JetStreamEventTransport } from './jetstream.transport';
-import { Outbox } from './outbox';
-import { OutboxRelay } from './outbox-relay';
-import { ReadModels } from '../read-models/read-models';
+import { Outbox } from './outbox.service';
+import { OutboxRelay } from './outbox-relay.service';
+import { ReadModels } from '../read-models/read-models.service';
 
 export function createEventTransport(options: BusOptions): Promise<EventTransport> | EventTransport {
   return options.transport.kind === 'nats'
     ? JetStreamEventTransport.connect(options.transport, options.namespace, options.stream)
     : options.transport.hub.events;
-}
-
-/** Starts the relay once the service is up; on shutdown stops the consumers and the relay before closing the bus they use. */
-@Injectable()
-class EventsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(
-    @Inject(BUS_OPTIONS) private readonly options: BusOptions,
-    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
-    private readonly relay: OutboxRelay,
-    private readonly consumers: EventConsumers,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.relay.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.consumers.stopAll();
-    await this.relay.stop();
-    // The in-process transport belongs to the hub that all services of the process share.
-    if (this.options.transport.kind === 'nats') await this.transport.close();
-  }
 }
 
 /**

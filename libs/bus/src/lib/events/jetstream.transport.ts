@@ -20,7 +20,7 @@ import type { EventStreamLimits } from '../bus-options';
 import type { NatsEndpoint } from '../bus-options';
 import { natsConnectionOptions } from '../requests/nats.transport';
 import { describeError } from './describe-error';
-import { EVENT_RETENTION_MS } from './event-retention';
+import { EVENT_RETENTION_MS } from './event-retention.service';
 import { redeliveryDelayMs, type EventHandler, type EventListener, type EventSubscription, type EventTransport } from './event-transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;

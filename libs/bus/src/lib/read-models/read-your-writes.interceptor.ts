@@ -1,6 +1,6 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, type Observable } from 'rxjs';
-import { ReadModels } from './read-models';
+import { ReadModels } from './read-models.service';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

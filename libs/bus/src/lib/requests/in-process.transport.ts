@@ -1,7 +1,7 @@
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler, type WritePacket } from '@nestjs/microservices';
 import { problem } from '@gatehouse/platform';
 import { TimeoutError } from 'rxjs';
-import type { RequestClient } from './bus-client';
+import type { RequestClient } from './bus-client.service';
 import { handleRequest } from './request-handling';
 
 type Respond = (packet: WritePacket) => void;

@@ -5,7 +5,7 @@ import { connect, Empty, ErrorCode, headers, JSONCodec, NatsError, type Connecti
 import { randomUUID } from 'node:crypto';
 import { TimeoutError } from 'rxjs';
 import type { NatsEndpoint } from '../bus-options';
-import type { RequestClient } from './bus-client';
+import type { RequestClient } from './bus-client.service';
 import { handleRequest } from './request-handling';
 
 /**

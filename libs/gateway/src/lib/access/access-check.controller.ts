@@ -7,7 +7,7 @@ import { Auth, RateLimit } from '../edge/credentials';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { GatewayConfig } from '../gateway.config';
 import { AccessCheckQueryDto, AccessCheckResultDto } from './dtos/access-check.dto';
-import { EdgeDecisions } from './edge-decisions';
+import { EdgeDecisions } from './edge-decisions.service';
 import { deviceFromUserAgent } from './visitor-device';
 
 @ApiTags('access')

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccessCheckController } from './access-check.controller';
 import { AccessTrialController } from './access-trial.controller';
 import { CrawlerPolicyController } from './crawler-policy.controller';
-import { EdgeDecisions } from './edge-decisions';
+import { EdgeDecisions } from './edge-decisions.service';
 import { EventsController } from './events.controller';
 import { ExperimentsController } from './experiments.controller';
 import { PaywallsController } from './paywalls.controller';

@@ -4,7 +4,7 @@ import { IdentityRequests, PersonalDataRequests, type CustomerAuthResult, type C
 import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth, RateLimit } from '../edge/credentials';
-import { Idempotent } from '../edge/idempotency';
+import { Idempotent } from '../edge/idempotency.service';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Caller, customerOf, keyPublicationOf, type Principal } from '../edge/principal';
 import { DeleteMyAccountDto, PersonalDataExportDto } from '../customers/dtos/personal-data.dto';

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags }
 import { BillingRequests, type Page, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
-import { Idempotent } from '../edge/idempotency';
+import { Idempotent } from '../edge/idempotency.service';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { AtPeriodEndDto, GrantSubscriptionDto, SubscriptionListQueryDto } from './dtos/billing.dto';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { BillingRequests, type PlanChangePreview, type PlanChangeResult, type SubscriptionSettingsView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
-import { Idempotent } from '../edge/idempotency';
+import { Idempotent } from '../edge/idempotency.service';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
 import { SubscriptionViewDto } from './dtos/billing-views.dto';
 import { PauseDto, PlanChangeDto, PlanChangePreviewDto, PlanChangeResultDto, SubscriptionIdDto, SubscriptionSettingsDto } from './dtos/subscription-changes.dto';

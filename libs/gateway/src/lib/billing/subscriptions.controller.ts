@@ -5,7 +5,7 @@ import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
 import { requirePublicationPages } from '../edge/publication-pages';
-import { Idempotent } from '../edge/idempotency';
+import { Idempotent } from '../edge/idempotency.service';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
 import { CancelSubscriptionDto, CheckoutDto, ConfirmCheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';

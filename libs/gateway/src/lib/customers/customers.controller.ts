@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { CustomerRequests, PersonalDataRequests, type Page, type CustomerRecord, type PersonalDataExport } from '@gatehouse/contracts';
 import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
-import { Idempotent } from '../edge/idempotency';
+import { Idempotent } from '../edge/idempotency.service';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, publicationOf, type Principal } from '../edge/principal';
 import { PersonalDataExportDto } from './dtos/personal-data.dto';

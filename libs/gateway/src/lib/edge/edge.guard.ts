@@ -5,13 +5,13 @@ import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
-import { DeletedCustomers } from '../customers/deleted-customers';
+import { DeletedCustomers } from '../customers/deleted-customers.service';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
 import { ApiKeyReadModel } from './api-key.read-model';
 import { AUTH_RULE, RATE_LIMIT_CLASS, RATE_LIMITS, type AuthRule, type RateLimitClass } from './credentials';
-import { CustomerTokens } from './customer-tokens';
+import { CustomerTokens } from './customer-tokens.service';
 import type { Principal, RequestWithPrincipal } from './principal';
-import { RATE_LIMIT_WINDOW_MS, rateLimitHeaders } from './unrouted-rate-limiter';
+import { RATE_LIMIT_WINDOW_MS, rateLimitHeaders } from './unrouted-rate-limiter.service';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

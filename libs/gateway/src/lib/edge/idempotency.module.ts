@@ -1,5 +1,5 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { IDEMPOTENCY_STORE, IdempotencyInterceptor, MemoryIdempotencyStore, RedisIdempotencyStore, type IdempotencyStore } from './idempotency';
+import { IDEMPOTENCY_STORE, IdempotencyInterceptor, MemoryIdempotencyStore, RedisIdempotencyStore, type IdempotencyStore } from './idempotency.service';
 import { connectRedis, RedisOrMemory } from './redis-or-memory';
 
 /** The store and the interceptor for every routes module: shared through Redis when REDIS_URL is set. */

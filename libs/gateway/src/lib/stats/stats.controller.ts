@@ -4,7 +4,7 @@ import { STATS_INTERVALS, StatsRequests, type Stats, type StatsInterval } from '
 import { BusClient } from '@gatehouse/bus';
 import { AppError, IsTimestamp } from '@gatehouse/platform';
 import { IsIn, IsOptional } from 'class-validator';
-import { EdgeCheckRecorder } from '../access/edge-check-recorder';
+import { EdgeCheckRecorder } from '../access/edge-check-recorder.service';
 import { Auth } from '../edge/credentials';
 import { StatsDto } from './stats-views.dto';
 import { Caller, sessionOf, type Principal } from '../edge/principal';

@@ -6,8 +6,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { toCustomerEventData, toCustomerProfile } from '../customers/customer-views';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { AccountMail } from './account-mail';
-import { EmailRequestThrottle } from './email-request-throttle';
+import { AccountMail } from './account-mail.service';
+import { EmailRequestThrottle } from './email-request-throttle.service';
 import { EmailTokens, emailTokenInvalid } from './email-tokens.service';
 
 /** Proof that a customer's address is theirs: a link sent at registration (and on request), opened by the reader. */

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { AccountMail, type AccountMailKind } from './account-mail';
+import { AccountMail, type AccountMailKind } from './account-mail.service';
 import { EmailTokens, codeInvalid, emailTokenInvalid } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
 

@@ -3,10 +3,10 @@ import { AccountEmailRequests, PASSWORD_RESET_TTL_MINUTES, type CustomerAuthResu
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { Customer } from '../customers/customer.entity';
-import { PasswordHasher } from '../customers/password-hasher';
+import { PasswordHasher } from '../customers/password-hasher.service';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { AccountMail, type AccountMailKind } from './account-mail';
+import { AccountMail, type AccountMailKind } from './account-mail.service';
 import { EmailTokens, emailTokenInvalid } from './email-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
 

@@ -17,7 +17,7 @@ import { EmailTokens } from '../account-email/email-tokens.service';
 import { normaliseEmail } from '../customers/customer-email';
 import { Customer } from '../customers/customer.entity';
 import { CustomersService, emailTaken } from '../customers/customers.service';
-import { PasswordHasher } from '../customers/password-hasher';
+import { PasswordHasher } from '../customers/password-hasher.service';
 import { RefreshTokens } from '../sessions/refresh-tokens.service';
 import { toCustomerEventData, toCustomerProfile } from '../customers/customer-views';
 import { EmailVerificationService } from '../account-email/email-verification.service';

@@ -8,7 +8,7 @@ import { languageOf } from '../email/email-language';
 import { normaliseEmail } from './customer-email';
 import { toCustomerEventData, toCustomerProfile } from './customer-views';
 import { Customer } from './customer.entity';
-import { PasswordHasher } from './password-hasher';
+import { PasswordHasher } from './password-hasher.service';
 
 export interface NewCustomer {
   publicationId: string;

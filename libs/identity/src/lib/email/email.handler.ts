@@ -11,7 +11,7 @@ import {
 } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { DataSource } from 'typeorm';
-import { EmailQueue } from './email-queue';
+import { EmailQueue } from './email-queue.service';
 import { EmailTemplatesService } from './email-templates.service';
 import { MailboxService } from './mailbox.service';
 

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { EmailHandler } from './email.handler';
-import { EmailQueue } from './email-queue';
-import { EmailSender } from './email-sender';
+import { EmailQueue } from './email-queue.service';
+import { EmailSender } from './email-sender.service';
 import { EmailTemplatesService } from './email-templates.service';
-import { EmailTransport } from './email-transport';
+import { EmailTransport } from './email-transport.service';
 import { MailboxService } from './mailbox.service';
 
 /**

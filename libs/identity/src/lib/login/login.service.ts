@@ -4,7 +4,7 @@ import { AppError } from '@gatehouse/platform';
 import { normaliseEmail } from '../customers/customer-email';
 import type { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { PasswordHasher } from '../customers/password-hasher';
+import { PasswordHasher } from '../customers/password-hasher.service';
 import { LoginThrottle } from './login-throttle.service';
 
 @Injectable()

@@ -3,7 +3,7 @@ import { AccountEmailModule } from '../account-email/account-email.module';
 import { CustomersModule } from '../customers/customers.module';
 import { LoginModule } from '../login/login.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { ErasureRunner } from './erasure-runner';
+import { ErasureRunner } from './erasure-runner.service';
 import { ErasuresService } from './erasures.service';
 import { PersonalDataExportService } from './personal-data-export.service';
 import { PersonalDataHandler } from './personal-data.handler';

@@ -3,7 +3,7 @@ import { IdentityRequests, type CustomerAuthResult, type RequestOf } from '@gate
 import { toCustomerView } from '../customers/customer-views';
 import type { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { AccessTokenSigner } from './access-token.signer';
+import { AccessTokenSigner } from './access-token-signer.service';
 import { RefreshTokens, refreshTokenInvalid } from './refresh-tokens.service';
 
 /** A customer's signed-in state: an access token plus a refresh token of one family. */

@@ -3,7 +3,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, CUSTOMER_TOKEN_ALGORITHM, type Jwks, type Pub
 import { Clock, type SecretBox } from '@gatehouse/platform';
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { DataSource, IsNull, type EntityManager, type FindOneOptions } from 'typeorm';
-import { IdentitySecretsBox } from './identity-secrets-box';
+import { IdentitySecretsBox } from './identity-secrets-box.service';
 import { SigningKey } from './signing-key.entity';
 
 /** The key that signs: the newest one not yet retired. */

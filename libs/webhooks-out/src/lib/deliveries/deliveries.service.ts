@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { ArrayContains, DataSource, type EntityManager } from 'typeorm';
 import { webhookOf } from '../registrations/webhook-lookup';
 import { Webhook } from '../registrations/webhook.entity';
-import { AttemptQueue } from './attempt-queue';
+import { AttemptQueue } from './attempt-queue.service';
 import type { DeliveryAttempt } from './delivery-attempt.entity';
-import { attemptView } from './delivery-log';
+import { attemptView } from './delivery-log.service';
 import { Delivery } from './delivery.entity';
 
 interface Payload {

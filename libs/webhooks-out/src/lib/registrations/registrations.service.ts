@@ -3,10 +3,10 @@ import type { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, Webhoo
 import { AppError, Clock } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DeliveryLog } from '../deliveries/delivery-log';
-import { WebhookSecretBox } from '../secrets/webhook-secret-box';
+import { DeliveryLog } from '../deliveries/delivery-log.service';
+import { WebhookSecretBox } from '../secrets/webhook-secret-box.service';
 import { generateWebhookSecret } from '../secrets/webhook-secret';
-import { TargetPolicy } from '../targets/target-policy';
+import { TargetPolicy } from '../targets/target-policy.service';
 import { webhookOf } from './webhook-lookup';
 import { Webhook } from './webhook.entity';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TargetPolicy } from './target-policy';
+import { TargetPolicy } from './target-policy.service';
 
 @Module({ providers: [TargetPolicy], exports: [TargetPolicy] })
 export class TargetsModule {}

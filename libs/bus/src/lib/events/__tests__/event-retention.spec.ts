@@ -9,7 +9,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BUS_OPTIONS, InProcessHub } from '../../bus-options';
 import { CreateBusTables1763700000000 } from '../bus-tables.migration';
-import { EVENT_RETENTION_MS, EventRetention } from '../event-retention';
+import { EVENT_RETENTION_MS, EventRetention } from '../event-retention.service';
 import { EventsModule } from '../events.module';
 
 describe('event retention', () => {

@@ -4,11 +4,11 @@ import { createTestDatabase, eventually, testNatsUrl, uniqueNamespace, type Test
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CreateBusTables1763700000000 } from '../bus-tables.migration';
-import { EventConsumers } from '../event-consumers';
+import { EventConsumers } from '../event-consumers.service';
 import type { EventSubscription } from '../event-transport';
 import { JetStreamEventTransport } from '../jetstream.transport';
-import { Outbox } from '../outbox';
-import { OutboxRelay } from '../outbox-relay';
+import { Outbox } from '../outbox.service';
+import { OutboxRelay } from '../outbox-relay.service';
 
 jest.setTimeout(15_000);
 

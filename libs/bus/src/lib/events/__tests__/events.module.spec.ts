@@ -9,11 +9,11 @@ import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
 import { BUS_OPTIONS, InProcessHub, type BusOptions, type BusTransport } from '../../bus-options';
 import { CreateBusTables1763700000000 } from '../bus-tables.migration';
-import { EventConsumers } from '../event-consumers';
+import { EventConsumers } from '../event-consumers.service';
 import { EVENT_TRANSPORT, type EventTransport } from '../event-transport';
 import { EventsModule } from '../events.module';
-import { Outbox } from '../outbox';
-import { ReadModels } from '../../read-models/read-models';
+import { Outbox } from '../outbox.service';
+import { ReadModels } from '../../read-models/read-models.service';
 import { on } from '../../read-models/read-model';
 
 jest.setTimeout(15_000);

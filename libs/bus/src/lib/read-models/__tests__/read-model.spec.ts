@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InProcessEventTransport } from '../../events/in-process.transport';
 import { on, ReadModel } from '../read-model';
-import { ReadModels } from '../read-models';
+import { ReadModels } from '../read-models.service';
 
 /** A source the test controls: counts its loads, answers from `values`, or fails while `down`. */
 function source<V>(values: Record<string, V>) {

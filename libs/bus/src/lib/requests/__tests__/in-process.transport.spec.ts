@@ -5,7 +5,7 @@ import { requestPattern } from '@gatehouse/contracts';
 import { AppError, ProblemFilter, createLogger } from '@gatehouse/platform';
 import { InProcessHub } from '../../bus-options';
 import { createRequestClient, createRequestServer } from '../../bus.module';
-import { BusClient } from '../bus-client';
+import { BusClient } from '../bus-client.service';
 import { Handles } from '../handles.decorator';
 
 const Echo = requestPattern<{ text: string; at?: Date }, { text: string; at?: string; length: number }>('test.echo');

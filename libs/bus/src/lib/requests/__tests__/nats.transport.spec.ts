@@ -7,7 +7,7 @@ import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
 import { connect as tcpConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { BusOptions } from '../../bus-options';
 import { createRequestClient } from '../../bus.module';
-import { BusClient } from '../bus-client';
+import { BusClient } from '../bus-client.service';
 import { Handles } from '../handles.decorator';
 import { DEADLINE_HEADER, natsConnectionOptions, NatsRequestServer } from '../nats.transport';
 

@@ -10,7 +10,7 @@ import type {
   SegmentCondition,
   SubscriptionStatus,
 } from '@gatehouse/contracts';
-import { decideAtEdge, edgePageOf, Forward, type ForwardReason } from '../edge-decisions';
+import { decideAtEdge, edgePageOf, Forward, type ForwardReason } from '../edge-decisions.service';
 
 /**
  * Issue 29: the gateway's answer to an access check equals access's for every check it answers,

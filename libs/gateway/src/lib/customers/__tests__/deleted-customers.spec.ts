@@ -1,7 +1,7 @@
 import { BusClient, InProcessClient, InProcessHub, ReadModels, type BusOptions } from '@gatehouse/bus';
 import { InternalEvents } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
-import { DeletedCustomers } from '../deleted-customers';
+import { DeletedCustomers } from '../deleted-customers.service';
 
 describe('the deleted-customer set of a gateway replica', () => {
   it('refuses a customer from the moment its deletion notice is heard, and no other', async () => {

@@ -1,4 +1,4 @@
-import { canonicalJson, MemoryIdempotencyStore } from '../idempotency';
+import { canonicalJson, MemoryIdempotencyStore } from '../idempotency.service';
 
 describe('the in-memory Idempotency-Key store (no REDIS_URL)', () => {
   it('evicts claims after about a minute and answers after 24 hours, without being asked for them again', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { testRedisUrl, uniqueNamespace } from '@gatehouse/testing';
 import IORedis from 'ioredis';
-import { RedisIdempotencyStore } from '../idempotency';
+import { RedisIdempotencyStore } from '../idempotency.service';
 import { RedisWindowStorage } from '../rate-limit.storage';
 import { connectRedis, RedisOrMemory } from '../redis-or-memory';
 

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '@gatehouse/platform';
 import { IdentityConfig } from '../../identity.config';
-import { EmailTransport } from '../email-transport';
+import { EmailTransport } from '../email-transport.service';
 
 /** The local mailbox lets staff read readers' sign-in codes, so production must send real email (issue 22 item 2). */
 describe('the email transport at start-up', () => {

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '@gatehouse/platform';
 import { WebhooksOutConfig } from '../../webhooks-out.config';
-import { RetrySchedule } from '../retry-schedule';
+import { RetrySchedule } from '../retry-schedule.service';
 
 const at = (iso: string) => new Date(iso);
 

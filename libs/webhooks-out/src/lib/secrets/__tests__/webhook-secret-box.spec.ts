@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebhooksOutConfig } from '../../webhooks-out.config';
-import { WebhookSecretBox } from '../webhook-secret-box';
+import { WebhookSecretBox } from '../webhook-secret-box.service';
 
 describe('webhook secrets at rest', () => {
   let dataDir: string;

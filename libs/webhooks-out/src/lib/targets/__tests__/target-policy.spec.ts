@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { WebhooksOutConfig } from '../../webhooks-out.config';
 import { isPrivateAddress } from '../private-addresses';
-import { TargetPolicy, TargetRefused } from '../target-policy';
+import { TargetPolicy, TargetRefused } from '../target-policy.service';
 
 const policy = (allowInsecure: boolean) => new TargetPolicy(loadConfig(WebhooksOutConfig, { ALLOW_INSECURE_WEBHOOK_URLS: String(allowInsecure) }));
 

@@ -7,9 +7,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { BillingConfig } from '../billing.config';
 import { isHandled } from '../processor/processor-events';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { ProcessorEventProcessor } from './processor-event-processor';
+import { ProcessorEventProcessor } from './processor-event-processor.service';
 import { ENVIRONMENT_SCOPE } from './processor-event.entity';
-import { WebhookVerifier } from './webhook-verifier';
+import { WebhookVerifier } from './webhook-verifier.service';
 
 /** How long the webhook waits for the event stream to take the event before handling it itself. */
 const QUEUE_WAIT_MS = 1_500;

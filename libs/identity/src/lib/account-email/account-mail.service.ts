@@ -4,8 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { normaliseEmail } from '../customers/customer-email';
 import type { Customer } from '../customers/customer.entity';
 import { CustomersService } from '../customers/customers.service';
-import { EmailQueue } from '../email/email-queue';
-import { EmailRequestThrottle } from './email-request-throttle';
+import { EmailQueue } from '../email/email-queue.service';
+import { EmailRequestThrottle } from './email-request-throttle.service';
 import { EmailTokens } from './email-tokens.service';
 
 /** How a kind of account email's credential is made: its lifetime, and whether it carries a 6-digit code. */

@@ -3,12 +3,12 @@ import type { BillingRequests, CancellationReason, RequestOf, SubscriptionView }
 import { AppError, Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { wholeSecond } from '../shared/time';
 import { snapshotOf } from './processor-snapshot';
-import { ProcessorSubscriptionSync } from './processor-subscription-sync';
-import { SubscriptionWriter } from './subscription-writer';
+import { ProcessorSubscriptionSync } from './processor-subscription-sync.service';
+import { SubscriptionWriter } from './subscription-writer.service';
 import { subscriptionView } from './subscription-views';
 import { Subscription } from './subscription.entity';
 import { SubscriptionsService } from './subscriptions.service';

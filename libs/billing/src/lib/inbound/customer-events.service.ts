@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import type { InboundContext } from './inbound-context';
-import { PublicationResolver } from './publication-resolver';
+import { PublicationResolver } from './publication-resolver.service';
 import { isUuid } from '@gatehouse/platform';
 
 /** `customer.created|updated` (spec 6.1): what the processor holds about a customer's account, kept on record. */

@@ -12,11 +12,11 @@ import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import type { EmailMessage } from './email-message.entity';
-import { EMAIL_QUEUED, EmailQueue } from './email-queue';
+import { EMAIL_QUEUED, EmailQueue } from './email-queue.service';
 import { redactedEmail, renderEmail, type EmailContext, type RenderedEmail } from './email-rendering';
 import { EmailTemplatesService } from './email-templates.service';
 import { STAFF_INVITATION_COPY } from './default-copy';
-import { EmailTransport } from './email-transport';
+import { EmailTransport } from './email-transport.service';
 
 const VALID_MINUTES: Record<MessageKind, number> = {
   password_reset: PASSWORD_RESET_TTL_MINUTES,

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { TargetPolicy, TargetRefused } from '../targets/target-policy';
+import { TargetPolicy, TargetRefused } from '../targets/target-policy.service';
 import { WebhooksOutConfig } from '../webhooks-out.config';
 
 /** How much of a response body the delivery log keeps. */

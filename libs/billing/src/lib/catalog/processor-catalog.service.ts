@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import type { Price } from './price.entity';
 import type { Product } from './product.entity';
 

@@ -6,7 +6,7 @@ import { redeemedOffer } from '../offers/redeemed-offer';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { newSubscription } from './new-subscription';
 import type { ProcessorSnapshot } from './processor-snapshot';
-import { SubscriptionWriter } from './subscription-writer';
+import { SubscriptionWriter } from './subscription-writer.service';
 import { Subscription } from './subscription.entity';
 
 export interface SyncResult {

@@ -5,12 +5,12 @@ import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { fromUnix, idOf, snapshotOf } from '../subscriptions/processor-snapshot';
-import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync';
-import { SubscriptionWriter } from '../subscriptions/subscription-writer';
+import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync.service';
+import { SubscriptionWriter } from '../subscriptions/subscription-writer.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
-import { FreshSubscriptions } from './fresh-subscriptions';
+import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
-import { PublicationResolver } from './publication-resolver';
+import { PublicationResolver } from './publication-resolver.service';
 
 export type InvoiceEventType = 'invoice.payment_failed' | 'invoice.payment_succeeded' | 'invoice.upcoming';
 

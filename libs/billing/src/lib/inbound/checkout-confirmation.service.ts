@@ -5,11 +5,11 @@ import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { wholeSecond } from '../shared/time';
 import { subscriptionView } from '../subscriptions/subscription-views';
-import { CheckoutEventHandler, isPaid } from './checkout-events';
+import { CheckoutEventHandler, isPaid } from './checkout-events.service';
 
 /** How long the answer waits for the entitlements change to reach the event stream, so the reader's next check sees it. */
 const BROADCAST_WAIT_MS = 1_000;

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { BillingInternalEvents } from '@gatehouse/contracts';
 import { EventConsumers } from '@gatehouse/bus';
-import { ProcessorEventProcessor } from './processor-event-processor';
+import { ProcessorEventProcessor } from './processor-event-processor.service';
 
 /** Billing's durable consumer of its own queue of inbound events: a failed one is redelivered with a growing delay. */
 @Injectable()

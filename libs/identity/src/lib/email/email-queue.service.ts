@@ -4,7 +4,7 @@ import { Clock, parseSecondsList } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdentityConfig } from '../identity.config';
-import { IdentitySecretsBox } from '../signing-keys/identity-secrets-box';
+import { IdentitySecretsBox } from '../signing-keys/identity-secrets-box.service';
 import { EmailMessage, type EmailSecrets } from './email-message.entity';
 
 /** Set on a transaction that queued a message, so the sender is woken once it commits. */

@@ -5,7 +5,7 @@ import { DataSource, type EntityManager, type EntitySubscriberInterface, type Tr
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { describeError } from './describe-error';
 import { EVENT_TRANSPORT, type EventTransport } from './event-transport';
-import { addedNotice, outboxChannelOf } from './outbox';
+import { addedNotice, outboxChannelOf } from './outbox.service';
 
 const BATCH_SIZE = 100;
 /** The safety net for notifications missed while the listening connection was down. */

@@ -5,8 +5,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { WebhooksOutConfig } from '../webhooks-out.config';
 import { DeliveryAttempt } from './delivery-attempt.entity';
 import { Delivery } from './delivery.entity';
-import { RetrySchedule } from './retry-schedule';
-import type { AttemptOutcome } from './webhook-sender';
+import { RetrySchedule } from './retry-schedule.service';
+import type { AttemptOutcome } from './webhook-sender.service';
 
 /** Set on a transaction that scheduled attempts, so the scheduler is woken once it commits. */
 export const ATTEMPTS_SCHEDULED = 'webhooksOutAttemptsScheduled';

@@ -2,10 +2,10 @@ import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@
 import { DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { WebhookSecretBox } from '../secrets/webhook-secret-box';
-import { ATTEMPTS_SCHEDULED, AttemptQueue, type ClaimedAttempt } from './attempt-queue';
+import { WebhookSecretBox } from '../secrets/webhook-secret-box.service';
+import { ATTEMPTS_SCHEDULED, AttemptQueue, type ClaimedAttempt } from './attempt-queue.service';
 import { deliveryHeaders } from './delivery-signature';
-import { WebhookSender, type AttemptOutcome } from './webhook-sender';
+import { WebhookSender, type AttemptOutcome } from './webhook-sender.service';
 
 /**
  * Makes due attempts: woken when a transaction that scheduled attempts commits, at the next due

@@ -3,7 +3,7 @@ import { Events, type CancellationReason, type EventType, type SubscriptionEvent
 import { Outbox } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import type { EntityManager } from 'typeorm';
-import { EntitlementsAnnouncer } from './entitlements-announcer';
+import { EntitlementsAnnouncer } from './entitlements-announcer.service';
 import { isLive } from './status-mapping';
 import { announcementsFor, sameState, type SubscriptionAnnouncement, type SubscriptionState } from './subscription-changes';
 import { stateOf, subscriptionEventData } from './subscription-views';

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
-import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync';
-import { FreshSubscriptions } from './fresh-subscriptions';
+import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync.service';
+import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
-import { PublicationResolver } from './publication-resolver';
+import { PublicationResolver } from './publication-resolver.service';
 
 /**
  * `customer.subscription.created|updated|deleted` (spec 3.2): each carries the whole subscription,

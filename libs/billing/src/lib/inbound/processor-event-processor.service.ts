@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
-import { CheckoutEventHandler } from './checkout-events';
-import { CustomerEventHandler } from './customer-events';
+import { CheckoutEventHandler } from './checkout-events.service';
+import { CustomerEventHandler } from './customer-events.service';
 import type { InboundContext } from './inbound-context';
-import { InvoiceEventHandler } from './invoice-events';
+import { InvoiceEventHandler } from './invoice-events.service';
 import { ENVIRONMENT_SCOPE, ProcessorEventRecord } from './processor-event.entity';
-import { SubscriptionEventHandler } from './subscription-events';
+import { SubscriptionEventHandler } from './subscription-events.service';
 
 /**
  * Processes a recorded inbound event exactly once: the record is locked and marked processed in

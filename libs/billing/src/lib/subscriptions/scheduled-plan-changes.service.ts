@@ -2,12 +2,12 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
-import { atProcessor } from '../processor/processor-clients';
+import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { wholeSecond } from '../shared/time';
 import { snapshotOf } from './processor-snapshot';
-import { ProcessorSubscriptionSync } from './processor-subscription-sync';
-import { SubscriptionWriter } from './subscription-writer';
+import { ProcessorSubscriptionSync } from './processor-subscription-sync.service';
+import { SubscriptionWriter } from './subscription-writer.service';
 import { Subscription } from './subscription.entity';
 
 const SWEEP_INTERVAL_MS = 60_000;

@@ -13,7 +13,7 @@ import {
 import { AccessRequests, BillingRequests, InternalEvents, type AccessCheckRequest, type AccessCheckResult, type CustomerEntitlement } from '@gatehouse/contracts';
 import { BusClient, on, ReadModels, type ReadModel } from '@gatehouse/bus';
 import { edgeMetrics } from '@gatehouse/platform';
-import { EdgeCheckRecorder } from './edge-check-recorder';
+import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
 export type ForwardReason = 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'invalid' | 'error';

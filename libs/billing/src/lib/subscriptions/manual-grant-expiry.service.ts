@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { SubscriptionWriter } from './subscription-writer';
+import { SubscriptionWriter } from './subscription-writer.service';
 import { Subscription } from './subscription.entity';
 
 const SWEEP_INTERVAL_MS = 60_000;

@@ -9,12 +9,12 @@ import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { redeemedOffer } from '../offers/redeemed-offer';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
-import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync';
-import { SubscriptionWriter } from '../subscriptions/subscription-writer';
+import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync.service';
+import { SubscriptionWriter } from '../subscriptions/subscription-writer.service';
 import { Subscription } from '../subscriptions/subscription.entity';
-import { FreshSubscriptions } from './fresh-subscriptions';
+import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
-import { PublicationResolver } from './publication-resolver';
+import { PublicationResolver } from './publication-resolver.service';
 
 /** When the processor says the checkout was paid, and when its subscription's state is read. */
 export interface CompletionTimes {
