@@ -1,12 +1,13 @@
 // Browser code runs inside page.evaluate: the DOM types are needed here.
 /// <reference lib="dom" />
-import { launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import { eventually, launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { EventReader } from '../support/events';
+import { codeIn, SmtpSink } from '../support/mail';
 import { WholeSystem, type Reader } from '../support/system-all';
 
 const LONG = 120_000;
@@ -25,9 +26,11 @@ describe('the account element', () => {
   let site: Server;
   let siteUrl: string;
   let priceId: string;
+  let sink: SmtpSink;
 
   beforeAll(async () => {
-    system = await WholeSystem.start({ domains: ['127.0.0.1'], everyService: true });
+    sink = await SmtpSink.start();
+    system = await WholeSystem.start({ domains: ['127.0.0.1'], everyService: true, identityEnv: { SMTP_URL: sink.url, EMAIL_FROM: 'accounts@gazette.example' } });
     events = await EventReader.start(system.namespace, ['subscription.cancelled']);
     const product = await system.product('Digital Gazette');
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
@@ -51,6 +54,7 @@ describe('the account element', () => {
     site?.close();
     await events?.close();
     await system?.close();
+    await sink?.close();
   }, LONG);
 
   async function reader(): Promise<Reader & { email: string }> {
@@ -266,6 +270,28 @@ describe('the account element', () => {
       await account(page).locator('[part="status"]').filter({ hasText: 'Your account is deleted.' }).waitFor();
       await expect(account(page).getByRole('button', { name: 'Create account' }).isVisible()).resolves.toBe(true);
       expect((await system.api('/auth/customers/login', { key: system.publishableKey, body: { email: ada.email, password: PASSWORD } })).status).toBe(401);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'deletes the account of a reader confirming by a code emailed to them instead of a password',
+    async () => {
+      const ada = await reader();
+      const page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      await account(page).locator('[part="email"]').filter({ hasText: ada.email }).waitFor();
+      await account(page).getByRole('button', { name: 'Delete my account' }).click();
+      const dialog = account(page).getByRole('dialog', { name: 'Delete your account?' });
+      const before = sink.to(ada.email).length;
+      await dialog.getByRole('button', { name: 'Email me a code instead' }).click();
+      await dialog.getByText(`We sent a 6-digit code to ${ada.email}. Enter it to confirm.`).waitFor();
+      const mail = await eventually(() => sink.to(ada.email)[before], 30_000);
+      await dialog.getByLabel('6-digit code').fill(codeIn(mail.text));
+      await dialog.locator('button[type="submit"]').click();
+      await account(page).locator('[part="status"]').filter({ hasText: 'Your account is deleted.' }).waitFor();
+      expect((await system.api('/auth/customers/me', { key: system.publishableKey, token: ada.accessToken })).status).toBe(401);
       await page.close();
     },
     LONG,

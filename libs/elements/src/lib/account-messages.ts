@@ -54,6 +54,11 @@ export interface AccountMessages {
   deleteHeading: string;
   deleteDescription: string;
   confirmDelete: string;
+  /** Confirming a deletion by an emailed code instead of the password. */
+  useCode: string;
+  /** `{email}` is the reader's address. */
+  codeSentTo: string;
+  code: string;
   deleted: string;
   failed: string;
 }
@@ -112,6 +117,9 @@ const en: AccountMessages = {
   deleteHeading: 'Delete your account?',
   deleteDescription: 'This removes your account and what we hold about you for good. Enter your password to confirm.',
   confirmDelete: 'Delete for good',
+  useCode: 'Email me a code instead',
+  codeSentTo: 'We sent a 6-digit code to {email}. Enter it to confirm.',
+  code: '6-digit code',
   deleted: 'Your account is deleted.',
   failed: 'That did not work. Please try again.',
 };
@@ -170,6 +178,9 @@ const de: AccountMessages = {
   deleteHeading: 'Konto löschen?',
   deleteDescription: 'Damit löschen wir Ihr Konto und alles, was wir über Sie speichern, endgültig. Geben Sie zur Bestätigung Ihr Passwort ein.',
   confirmDelete: 'Endgültig löschen',
+  useCode: 'Stattdessen einen Code per E-Mail senden',
+  codeSentTo: 'Wir haben einen 6-stelligen Code an {email} gesendet. Geben Sie ihn zur Bestätigung ein.',
+  code: '6-stelliger Code',
   deleted: 'Ihr Konto ist gelöscht.',
   failed: 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
 };
@@ -228,6 +239,9 @@ const fr: AccountMessages = {
   deleteHeading: 'Supprimer votre compte ?',
   deleteDescription: 'Votre compte et tout ce que nous conservons sur vous seront supprimés définitivement. Saisissez votre mot de passe pour confirmer.',
   confirmDelete: 'Supprimer définitivement',
+  useCode: 'Recevoir plutôt un code par e-mail',
+  codeSentTo: 'Nous avons envoyé un code à 6 chiffres à {email}. Saisissez-le pour confirmer.',
+  code: 'Code à 6 chiffres',
   deleted: 'Votre compte est supprimé.',
   failed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
 };
@@ -286,6 +300,9 @@ const es: AccountMessages = {
   deleteHeading: '¿Eliminar tu cuenta?',
   deleteDescription: 'Se eliminarán para siempre tu cuenta y todo lo que guardamos sobre ti. Escribe tu contraseña para confirmar.',
   confirmDelete: 'Eliminar para siempre',
+  useCode: 'Enviarme un código por correo',
+  codeSentTo: 'Hemos enviado un código de 6 dígitos a {email}. Escríbelo para confirmar.',
+  code: 'Código de 6 dígitos',
   deleted: 'Tu cuenta está eliminada.',
   failed: 'No ha funcionado. Inténtalo de nuevo.',
 };
@@ -344,6 +361,9 @@ const ar: AccountMessages = {
   deleteHeading: 'هل تريد حذف حسابك؟',
   deleteDescription: 'سيُحذف حسابك وكل ما نحتفظ به عنك نهائيًا. أدخل كلمة المرور للتأكيد.',
   confirmDelete: 'احذف نهائيًا',
+  useCode: 'أرسل لي رمزًا بالبريد بدلًا من ذلك',
+  codeSentTo: 'أرسلنا رمزًا من 6 أرقام إلى {email}. أدخله للتأكيد.',
+  code: 'رمز من 6 أرقام',
   deleted: 'تم حذف حسابك.',
   failed: 'لم ينجح ذلك. حاول مرة أخرى.',
 };

@@ -161,6 +161,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       editing: { state: true },
       status: { state: true },
       dialog: { state: true },
+      deleteBy: { state: true },
     };
     declare profile: CustomerProfile | null;
     declare subscriptions: SubscriptionView[];
@@ -168,6 +169,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     declare editing: boolean;
     declare status: string;
     declare dialog: 'cancel' | 'delete' | null;
+    /** How the reader confirms a deletion: their password, or a sign-in code emailed to them (a reader who signs in by code has no password). */
+    declare deleteBy: 'password' | 'code';
     private opener: HTMLElement | null = null;
     private cancelling: SubscriptionView | null = null;
 
@@ -179,6 +182,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       this.editing = false;
       this.status = '';
       this.dialog = null;
+      this.deleteBy = 'password';
     }
 
     protected override sessionChanged(session: Session | null): void {
@@ -345,7 +349,11 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
           <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmDelete(event)}>
             <h2 id="delete-heading">${t.deleteHeading}</h2>
             <p>${t.deleteDescription}</p>
-            ${this.input('password', t.password, 'password', 'current-password', '')}
+            ${this.deleteBy === 'password'
+              ? html`${this.input('password', t.password, 'password', 'current-password', '')}
+                  <p class="switch"><button type="button" class="link" part="link" @click=${() => this.sendDeletionCode()}>${t.useCode}</button></p>`
+              : html`<p class="muted" part="description" role="status">${fill(t.codeSentTo, { email: this.profile?.email ?? '' })}</p>
+                  ${this.input('code', t.code, 'text', 'one-time-code', '')}`}
             <p class="form-error" part="form-error" role="alert">${this.dialog === 'delete' ? this.form.formError : ''}</p>
             <div class="actions">
               <button type="submit" part="primary-button" class="danger" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.confirmDelete}</button>
@@ -424,6 +432,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       this.opener = event.currentTarget as HTMLElement;
       this.cancelling = subscription ?? null;
       this.form = { fieldErrors: {}, formError: '', busy: false };
+      this.deleteBy = 'password';
       this.dialog = which;
       this.requestUpdate();
       await this.updateComplete;
@@ -463,11 +472,23 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       (this.renderRoot.querySelector('[part~="plan"] button') as HTMLElement | null)?.focus();
     }
 
+    /** Emails a sign-in code to the reader's address; the dialog then asks for it instead of the password. */
+    private async sendDeletionCode(): Promise<void> {
+      const email = this.profile?.email;
+      if (!email) return;
+      const done = await this.submitting((sdk) => sdk.requestLoginCode(email));
+      if (!done) return;
+      this.deleteBy = 'code';
+      await this.updateComplete;
+      (this.renderRoot.querySelector('dialog.delete input[name="code"]') as HTMLElement | null)?.focus();
+    }
+
     private async confirmDelete(event: SubmitEvent): Promise<void> {
       event.preventDefault();
-      const password = this.formValues(event.target as HTMLFormElement)['password'] ?? '';
+      const values = this.formValues(event.target as HTMLFormElement);
+      const proof = this.deleteBy === 'code' ? { code: (values['code'] ?? '').replace(/\s+/g, '') } : { password: values['password'] ?? '' };
       const done = await this.submitting(async () => {
-        await (this.sdk as Client).deleteMyAccount({ password });
+        await (this.sdk as Client).deleteMyAccount(proof);
       });
       if (!done) return;
       // Signed out by now: the dialog and its opener are gone; the status says what happened, and takes the focus.
