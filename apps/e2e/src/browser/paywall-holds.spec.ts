@@ -205,7 +205,8 @@ ${withoutStyle ? '' : NO_FLASH}
     await screenshot(page, 'holds-throttled-denied');
 
     // Without the style, the same page paints the paid text before the decision: the check can fail.
-    const bare = await anonymous.newPage();
+    // A first visit (a browser of its own, nothing cached), so the scripts come over the slow network as they did above.
+    const bare = await (await reader()).newPage();
     await throttle(bare);
     await open(bare, '/holds/hard/story?nostyle');
     expect((await seen(bare)).shownBeforeDecision).toBe(true);
