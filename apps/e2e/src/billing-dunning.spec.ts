@@ -157,6 +157,9 @@ describe('failed-payment recovery', () => {
       clock.advance(4 * DAY_MS);
       expect((await settings({ pastDueGraceDays: 5 })).status).toBe(200);
       await expectDecision(bob, subscriber(bob));
+      // Another publication's setting is its own.
+      const other = await system.otherPublicationSession();
+      expect((await system.api('/admin/subscription-settings', { session: other.session })).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
       expect((await settings({ pastDueGraceDays: 3 })).status).toBe(200);
       await expectDecision(bob, blocked(bob));
     } finally {

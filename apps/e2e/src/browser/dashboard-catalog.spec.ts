@@ -52,12 +52,12 @@ describe('dashboard: catalog and processor', () => {
     await keepReading.and(page.locator('[aria-checked="true"]')).waitFor();
     await keepReading.click();
     await card.getByText('Saved: paused subscribers see the paywall until they resume.').waitFor();
-    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'suspend' });
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'suspend', pastDueGraceDays: null });
     await page.reload();
     await keepReading.and(page.locator('[aria-checked="false"]')).waitFor();
     await keepReading.click();
     await card.getByText('Saved: paused subscribers keep reading.').waitFor();
-    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep' });
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
   });
 
   it('creates a product with its entitlement and a price in major units, and both appear at the processor', async () => {
