@@ -176,6 +176,8 @@ describe('failed-payment recovery', () => {
     const res = await fetch(`${system.fake.url}/_fake/customers/${processorCustomerId}/card-expiring`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const expiring = (await res.json()) as ProcessorEvent;
     expect(expiring.type).toBe('customer.source.expiring');
+    // The processor fails the portal session once: the event is retried, and the reminder still goes once, with its link.
+    await system.fake.failNext({ method: 'POST', path: '/v1/billing_portal/sessions', status: 500 });
     await system.deliver(expiring);
     await system.deliver(expiring);
     const copy = { ...expiring, id: `evt_copy_${randomUUID().slice(0, 8)}` };
@@ -190,5 +192,7 @@ describe('failed-payment recovery', () => {
     expect(paymentMail(cleo.email)).toHaveLength(1);
     expect(mail.subject).toBe(CARD);
     expect(mail.text).toMatch(new RegExp(`Update my card: ${system.fake.url}/portal/bps_`));
+    // One session the processor failed, one it made.
+    expect((await system.fake.requestsTo('POST', '/v1/billing_portal/sessions')).filter((r) => r.body['customer'] === processorCustomerId)).toHaveLength(2);
   }, 60_000);
 });

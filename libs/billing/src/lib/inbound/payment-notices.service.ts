@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AdminRequests, PaymentEmailRequests, type PaymentEmailKind } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
-import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { PaymentNotice } from './payment-notice.entity';
 
@@ -27,6 +27,8 @@ export interface NoticeSubject {
  */
 @Injectable()
 export class PaymentNotices {
+  private readonly logger = new Logger(PaymentNotices.name);
+
   constructor(
     private readonly clock: Clock,
     private readonly bus: BusClient,
@@ -50,16 +52,26 @@ export class PaymentNotices {
     return true;
   }
 
-  /** A billing-portal session of the customer's processor account, back to the publication's site; none without processor settings. */
+  /**
+   * A billing-portal session of the customer's processor account, back to the publication's site;
+   * none without processor settings, or when the processor refuses one (a refusal will not change
+   * with a retry, and the reader should hear of the failed payment anyway). A processor that fails
+   * fails the event, which is retried.
+   */
   private async portalLink(publicationId: string, processorCustomerId: string): Promise<string | null> {
     const client = await this.settings.client(publicationId);
     if (!client) return null;
     const publication = await this.bus.request(AdminRequests.GetPublication, { publicationId });
     const domain = publication.verifiedDomains.find((d) => !d.startsWith('*.'));
-    const session = await atProcessor('open the billing portal', () =>
-      client.billingPortal.sessions.create({ customer: processorCustomerId, ...(domain ? { return_url: `https://${domain}/` } : {}) }),
-    );
-    return session.url;
+    try {
+      const session = await client.billingPortal.sessions.create({ customer: processorCustomerId, ...(domain ? { return_url: `https://${domain}/` } : {}) });
+      return session.url;
+    } catch (err) {
+      const refused = err instanceof Stripe.errors.StripeError && err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500;
+      if (!refused) throw err;
+      this.logger.warn(`The processor refused a billing-portal session for a payment email of publication ${publicationId}: ${err.message}`);
+      return null;
+    }
   }
 }
 
