@@ -14,6 +14,7 @@ const HANDLED_EVENTS = [
   'invoice.upcoming',
   'customer.created',
   'customer.updated',
+  'customer.source.expiring',
 ];
 
 /** Products and prices (decisions F1, H2) and processor settings (F2, spec 5.3) through the dashboard's routes. */

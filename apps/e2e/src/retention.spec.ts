@@ -324,7 +324,7 @@ describe('retention', () => {
     expect(changes).toEqual(['recent@example.com']);
   });
 
-  it("prunes processor events processed, erased accounts' ids and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, and keeps recent, unprocessed and completed ones", async () => {
+  it("prunes processor events processed, erased accounts' ids and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, payment email records after 90 days, and keeps recent, unprocessed and completed ones", async () => {
     const now = Date.now();
     const event = (id: string, receivedDaysAgo: number, processedDaysAgo: number | null) =>
       sql.query(`INSERT INTO billing.processor_events (scope, event_id, type, payload, received_at, processed_at, outcome) VALUES ('environment', $1, 'customer.updated', '{}', $2, $3, $4)`, [
@@ -354,8 +354,19 @@ describe('retention', () => {
     await checkout('cs_abandoned_lately', 14, false);
     // A completed checkout is the record of a purchase (and of the experiment variant it converted).
     await checkout('cs_completed', 40, true);
+    // Payment email records: kept 90 days, longer than an invoice's retries last, whatever the events' retention.
+    for (const [id, daysAgo] of [['in_told_long_ago', 91], ['in_told_lately', 40]] as const) {
+      await sql.query(`INSERT INTO billing.payment_notices (publication_id, subject_id, kind, customer_id, created_at) VALUES ($1, $2, 'payment_failed', $3, $4)`, [
+        publicationId,
+        id,
+        randomUUID(),
+        new Date(now - daysAgo * DAY),
+      ]);
+    }
 
-    expect(await billing.app.get(BillingRetention).prune()).toEqual({ processorEvents: 1, erasedProcessorCustomers: 1, abandonedCheckouts: 1 });
+    expect(await billing.app.get(BillingRetention).prune()).toEqual({ processorEvents: 1, erasedProcessorCustomers: 1, abandonedCheckouts: 1, paymentNotices: 1 });
+    const notices = (await sql.query('SELECT subject_id FROM billing.payment_notices WHERE publication_id = $1', [publicationId])).rows;
+    expect(notices).toEqual([{ subject_id: 'in_told_lately' }]);
     const left = (await sql.query('SELECT event_id FROM billing.processor_events ORDER BY event_id')).rows.map((r) => r.event_id);
     expect(left).toEqual(['evt_recent', 'evt_unprocessed']);
     const checkouts = (await sql.query('SELECT processor_session_id FROM billing.checkout_sessions WHERE publication_id = $1 ORDER BY 1', [publicationId])).rows.map((r) => r.processor_session_id);

@@ -127,7 +127,7 @@ describe('access decisions for subscribers', () => {
     const { subscriptionId } = await system.subscribe(reader, everything.id);
     const settings = (session: string, body?: object) => system.api('/admin/subscription-settings', { session, ...(body ? { method: 'PUT', body } : {}) });
     const asReader = (path: string, body: object) => system.api(path, { key: system.publishableKey, token: reader.accessToken, body });
-    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep' });
+    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
 
     const paused = await asReader('/subscriptions/pause', { subscriptionId, months: 1 });
     expect(paused).toMatchObject({ status: 200, body: { status: 'active', pausedUntil: expect.any(String) } });
@@ -137,12 +137,12 @@ describe('access decisions for subscribers', () => {
     const viewer = await system.staffSession('viewer');
     expect((await settings(viewer.session, { pausedAccess: 'suspend' })).body).toMatchObject({ status: 403, code: 'forbidden' });
     expect((await settings(system.session, { pausedAccess: 'sometimes' })).body).toMatchObject({ status: 400, errors: [{ field: 'pausedAccess' }] });
-    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep' });
+    expect((await settings(system.session)).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
     expect(await system.decisionFor(reader, '/premium/story')).toEqual(subscriber(reader));
 
-    expect((await settings(system.session, { pausedAccess: 'suspend' })).body).toEqual({ pausedAccess: 'suspend' });
+    expect((await settings(system.session, { pausedAccess: 'suspend' })).body).toEqual({ pausedAccess: 'suspend', pastDueGraceDays: null });
     // Another publication's setting is its own.
-    expect((await settings((await system.otherPublicationSession()).session)).body).toEqual({ pausedAccess: 'keep' });
+    expect((await settings((await system.otherPublicationSession()).session)).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
     await eventually(async () => ((await system.decisionFor(reader, '/premium/story')).granted ? undefined : true), 5_000);
     expect(await system.decisionFor(reader, '/premium/story')).toEqual({ ...blockedBy(premium), customerId: reader.id });
 

@@ -54,6 +54,7 @@ export function CatalogScreen() {
       <PageHeader title="Catalog" description="What readers buy: products, the paywalls each unlocks, and their prices; and the payment processor behind them." actions={<Button requires="edit" onClick={() => setCreating(true)}>New product</Button>} />
       <ProcessorCard />
       <PausedAccessCard />
+      <PastDueGraceCard />
       {products.isPending && <Loading what="products" />}
       {products.error && <ErrorMessage error={products.error} onRetry={() => void products.refetch()} />}
       {products.data?.length === 0 && <Empty title="No products yet" action={<Button requires="edit" onClick={() => setCreating(true)}>Create your first product</Button>}>A product unlocks paywalls; its prices say what it costs.</Empty>}
@@ -142,6 +143,51 @@ function PausedAccessCard() {
         </Toggle>
       )}
       {save.isSuccess && <Notice>Saved: {save.data.pausedAccess === 'keep' ? 'paused subscribers keep reading.' : 'paused subscribers see the paywall until they resume.'}</Notice>}
+      <ErrorMessage error={save.error} />
+    </Card>
+  );
+}
+
+/** How long a subscriber whose payment failed keeps reading (docs/billing.md, failed-payment recovery). */
+function PastDueGraceCard() {
+  const queryClient = useQueryClient();
+  const settings = useQuery(queries.subscriptionSettings());
+  const [days, setDays] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (pastDueGraceDays: number | null) => api.subscriptionSettings.save({ pastDueGraceDays }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queries.subscriptionSettings().queryKey, saved);
+      setDays(null);
+    },
+  });
+  const shown = days ?? (settings.data?.pastDueGraceDays === null || settings.data === undefined ? '' : String(settings.data.pastDueGraceDays));
+  return (
+    <Card aria-labelledby="past-due-heading" className="space-y-3">
+      <h2 id="past-due-heading" className="text-base font-semibold">Failed payments</h2>
+      <p className="text-sm text-slate-600">
+        When a renewal cannot be charged, the processor tries again and the subscriber gets an email after each attempt with a link to update
+        their payment method. Meanwhile they keep reading for the grace period.
+      </p>
+      {settings.isPending && <Loading what="subscription settings" />}
+      {settings.error && <ErrorMessage error={settings.error} />}
+      {settings.data && (
+        <form
+          className="flex flex-wrap items-end gap-3"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate(shown.trim() === '' ? null : Number(shown));
+          }}
+        >
+          <GuardedFields requires="edit" className="flex flex-wrap items-end gap-3">
+            <Field label="Grace period in days" hint="0 to 60; empty: the service's default (3 days unless configured).">
+              {(control) => <Input type="number" min={0} max={60} step={1} value={shown} onChange={(e) => setDays(e.target.value)} {...control} />}
+            </Field>
+            <Button type="submit" requires="edit" disabled={save.isPending}>Save grace period</Button>
+          </GuardedFields>
+        </form>
+      )}
+      {save.isSuccess && <Notice>Saved: {save.data.pastDueGraceDays === null ? 'the default grace period applies.' : `subscribers whose payment failed keep reading for ${save.data.pastDueGraceDays} days.`}</Notice>}
       <ErrorMessage error={save.error} />
     </Card>
   );

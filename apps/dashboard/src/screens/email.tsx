@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailKind, EmailLanguage, EmailMessageSummary, EmailTemplateView, MessageKind } from '@gatehouse/contracts';
+import type { EmailLanguage, EmailMessageSummary, EmailTemplateView, MessageKind, TemplateKind } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
@@ -10,7 +10,15 @@ import { Field, Input, Select, Textarea, GuardedFields } from '../components/ui/
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { formatDateTime } from '../lib/format';
 
-const KIND_LABELS: Record<EmailKind, string> = { password_reset: 'Password reset', email_verification: 'Email verification', login_code: 'Sign-in code' };
+const KIND_LABELS: Record<TemplateKind, string> = {
+  password_reset: 'Password reset',
+  email_verification: 'Email verification',
+  login_code: 'Sign-in code',
+  payment_failed: 'Payment failed',
+  payment_retry: 'Payment failed again',
+  payment_final: 'Payment: final notice',
+  card_expiring: 'Card expiring',
+};
 const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation' };
 const LANGUAGE_LABELS: Record<EmailLanguage, string> = { en: 'English', de: 'German' };
 const STATUS_TONE = { pending: 'neutral', sending: 'neutral', sent: 'good', failed: 'bad' } as const;
@@ -108,7 +116,7 @@ function Message({ messageId, onClose }: { messageId: string; onClose: () => voi
 
 function Templates() {
   const templates = useQuery(queries.emailTemplates());
-  const [kind, setKind] = useState<EmailKind>('password_reset');
+  const [kind, setKind] = useState<TemplateKind>('password_reset');
   const [language, setLanguage] = useState<EmailLanguage>('en');
   const template = templates.data?.find((t) => t.kind === kind && t.language === language);
   // Kept here: the form starts afresh when the template's state changes, the notice stays.
@@ -129,7 +137,7 @@ function Templates() {
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Message">
           {(control) => (
-            <Select value={kind} onChange={(e) => { setKind(e.target.value as EmailKind); setNotice(null); }} {...control}>
+            <Select value={kind} onChange={(e) => { setKind(e.target.value as TemplateKind); setNotice(null); }} {...control}>
               {Object.entries(KIND_LABELS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
             </Select>
           )}

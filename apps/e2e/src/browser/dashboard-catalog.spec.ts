@@ -52,12 +52,32 @@ describe('dashboard: catalog and processor', () => {
     await keepReading.and(page.locator('[aria-checked="true"]')).waitFor();
     await keepReading.click();
     await card.getByText('Saved: paused subscribers see the paywall until they resume.').waitFor();
-    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'suspend' });
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'suspend', pastDueGraceDays: null });
     await page.reload();
     await keepReading.and(page.locator('[aria-checked="false"]')).waitFor();
     await keepReading.click();
     await card.getByText('Saved: paused subscribers keep reading.').waitFor();
-    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep' });
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
+  });
+
+  it("sets how long a subscriber whose payment failed keeps reading, kept across a reload; out of range is refused", async () => {
+    const card = page.getByRole('region', { name: 'Failed payments' });
+    const days = card.getByLabel('Grace period in days');
+    const save = card.getByRole('button', { name: 'Save grace period' });
+    await days.fill('7');
+    await save.click();
+    await card.getByText('Saved: subscribers whose payment failed keep reading for 7 days.').waitFor();
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: 7 });
+    await days.fill('61');
+    await save.click();
+    await card.getByRole('alert').waitFor();
+    expect((await system.api('/admin/subscription-settings', { session })).body).toMatchObject({ pastDueGraceDays: 7 });
+    await page.reload();
+    await expect(days.inputValue()).resolves.toBe('7');
+    await days.fill('');
+    await save.click();
+    await card.getByText('Saved: the default grace period applies.').waitFor();
+    expect((await system.api('/admin/subscription-settings', { session })).body).toEqual({ pausedAccess: 'keep', pastDueGraceDays: null });
   });
 
   it('creates a product with its entitlement and a price in major units, and both appear at the processor', async () => {

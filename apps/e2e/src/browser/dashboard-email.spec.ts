@@ -80,4 +80,19 @@ describe('dashboard: account email (mailbox and message copy)', () => {
     expect(await find()).toMatchObject({ subject: builtIn.subject, customized: false });
     expect(await templates.getByLabel('Subject').inputValue()).toBe(builtIn.subject);
   });
+
+  it('edits the payment email of failed-payment recovery like the account email', async () => {
+    const templates = page.getByRole('region', { name: 'Message copy' });
+    await templates.getByLabel('Message', { exact: true }).selectOption({ label: 'Payment: final notice' });
+    await templates.getByLabel('Language').selectOption({ label: 'English' });
+    await templates.getByText('built-in copy').waitFor();
+    expect(await templates.getByLabel('Subject').inputValue()).toBe('Last notice: your {{publication}} subscription is unpaid');
+    await templates.getByLabel('Subject').fill('{{name}}, your {{publication}} renewal is unpaid');
+    await templates.getByRole('button', { name: 'Save copy' }).click();
+    await templates.getByText('Saved: the next messages use this copy.').waitFor();
+    const saved = (await system.api('/admin/email-templates', { session })).body.find((t: { kind: string; language: string }) => t.kind === 'payment_final' && t.language === 'en');
+    expect(saved).toMatchObject({ subject: '{{name}}, your {{publication}} renewal is unpaid', customized: true });
+    await templates.getByRole('button', { name: 'Back to the built-in copy' }).click();
+    await templates.getByText('Back to the built-in copy.').waitFor();
+  });
 });

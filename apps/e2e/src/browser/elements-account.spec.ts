@@ -179,6 +179,32 @@ describe('the account element', () => {
   );
 
   it(
+    'tells a reader whose payment failed, with a button to the portal to update the payment method, until a payment succeeds',
+    async () => {
+      const ada = await reader();
+      const { processorId } = await system.subscribe(ada, priceId);
+      await system.deliver(await system.fake.invoiceEvent(processorId, 'invoice.payment_failed', { created: system.processorNow() + 1 }));
+      await system.eventuallyStatus(ada, 'past_due');
+      const page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      const plan = account(page).locator('[part="subscription"]');
+      await plan.locator('[part="payment-notice"]').waitFor();
+      await expect(plan.locator('[part="subscription-status"]').textContent()).resolves.toBe('Payment due');
+      await expect(plan.locator('[part="payment-notice"]').textContent()).resolves.toBe('Your last payment did not go through. Update your payment method to keep reading.');
+      await plan.getByRole('button', { name: 'Update payment method' }).click();
+      await page.waitForURL((url) => url.toString().startsWith(`${system.fake.url}/portal/bps_`), { timeout: 30_000 });
+
+      await system.deliver(await system.fake.invoiceEvent(processorId, 'invoice.payment_succeeded', { created: system.processorNow() + 2 }));
+      await system.eventuallyStatus(ada, 'active');
+      await open(page, 'en', true);
+      await plan.getByRole('button', { name: 'Manage billing' }).waitFor();
+      await expect(plan.locator('[part="payment-notice"]').count()).resolves.toBe(0);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
     'sign out of all devices in one tab ends the session in another tab and, at its next refresh, on another device',
     async () => {
       const ada = await reader();

@@ -4,8 +4,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Decisions E6: a subscription counts while active or trialing, and while past_due for less than
- * the grace period. A past_due subscription whose start of arrears billing does not know counts
- * no longer.
+ * the grace period: the publication's own when billing reports one, else `graceDays` (the
+ * service's PAST_DUE_GRACE_DAYS). A past_due subscription whose start of arrears billing does not
+ * know counts no longer.
  */
 export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, graceDays: number): boolean {
   switch (entitlement.status) {
@@ -14,7 +15,7 @@ export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, 
       return true;
     case 'past_due': {
       const since = entitlement.pastDueSince === null ? Number.NaN : Date.parse(entitlement.pastDueSince);
-      return now.getTime() - since < graceDays * DAY_MS;
+      return now.getTime() - since < (entitlement.pastDueGraceDays ?? graceDays) * DAY_MS;
     }
     default:
       return false;

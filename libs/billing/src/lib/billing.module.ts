@@ -10,6 +10,8 @@ import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
 import { CreateOffers1795730000000 } from './migrations/1795730000000-create-offers';
+import { PaymentNotice } from './inbound/payment-notice.entity';
+import { AddPaymentRecovery1795800000000 } from './migrations/1795800000000-add-payment-recovery';
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
@@ -34,8 +36,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -16,8 +16,21 @@ export type EmailLanguage = (typeof EMAIL_LANGUAGES)[number];
 export const EMAIL_KINDS = ['password_reset', 'email_verification', 'login_code'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
-/** Every message identity sends: account email to readers, and invitations to a publication's staff. */
-export const MESSAGE_KINDS = [...EMAIL_KINDS, 'staff_invitation'] as const;
+/**
+ * Payment email to subscribers (docs/billing.md#failed-payment-recovery): billing asks identity to
+ * send them, each with a link to the processor's billing portal. `payment_failed` after the first
+ * failed attempt of an invoice, `payment_retry` after a later one with a retry still ahead,
+ * `payment_final` when no retry is left, `card_expiring` when the card on file is about to expire.
+ */
+export const PAYMENT_EMAIL_KINDS = ['payment_failed', 'payment_retry', 'payment_final', 'card_expiring'] as const;
+export type PaymentEmailKind = (typeof PAYMENT_EMAIL_KINDS)[number];
+
+/** Every message whose copy staff edit per kind and language. */
+export const TEMPLATE_KINDS = [...EMAIL_KINDS, ...PAYMENT_EMAIL_KINDS] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
+/** Every message identity sends: account and payment email to readers, and invitations to a publication's staff. */
+export const MESSAGE_KINDS = [...TEMPLATE_KINDS, 'staff_invitation'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** How long a staff invitation, and the link its email carries, stays valid. */
@@ -112,7 +125,7 @@ export interface EmailCopy {
 }
 
 export interface EmailTemplateView extends EmailCopy {
-  kind: EmailKind;
+  kind: TemplateKind;
   language: EmailLanguage;
   /** False while the built-in copy is used. */
   customized: boolean;
@@ -136,11 +149,24 @@ export const StaffEmailRequests = {
   ),
 } as const;
 
+export const PaymentEmailRequests = {
+  /**
+   * Queues a payment email to a customer in identity's durable email queue, in the customer's
+   * language and the publication's branding and copy; its button opens `link` (the processor's
+   * billing portal). `noticeId` is the message's id, so a repeated request queues nothing twice.
+   * `queued: false` when the customer is not one of the publication's (erased, unknown).
+   */
+  SendPaymentNotice: requestPattern<
+    { publicationId: string; customerId: string; noticeId: string; kind: PaymentEmailKind; link: string | null },
+    { queued: boolean }
+  >('identity.payment-email.notice'),
+} as const;
+
 export const EmailTemplateRequests = {
   /** Every kind in every language, as it is sent now. */
   List: requestPattern<{ publicationId: string }, EmailTemplateView[]>('identity.email-templates.list'),
   /** `copy: null` goes back to the built-in copy. */
-  Put: requestPattern<{ publicationId: string; kind: EmailKind; language: EmailLanguage; copy: EmailCopy | null }, EmailTemplateView>(
+  Put: requestPattern<{ publicationId: string; kind: TemplateKind; language: EmailLanguage; copy: EmailCopy | null }, EmailTemplateView>(
     'identity.email-templates.put',
   ),
 } as const;

@@ -16,6 +16,8 @@ export interface CustomerEntitlement {
   currentPeriodEnd: string;
   /** Paywall ids the subscription's product unlocks; empty means every paywall. */
   paywallIds: string[];
+  /** The publication's grace period for past_due subscriptions, in days, when it set one; access's PAST_DUE_GRACE_DAYS otherwise. */
+  pastDueGraceDays?: number;
 }
 
 /**
@@ -152,9 +154,17 @@ export interface PauseRequest {
 export const PAUSED_ACCESS_MODES = ['keep', 'suspend'] as const;
 export type PausedAccess = (typeof PAUSED_ACCESS_MODES)[number];
 
+/** The longest grace period a publication may give past_due subscribers. */
+export const PAST_DUE_GRACE_DAYS_MAX = 60;
+
 export interface SubscriptionSettingsView {
   pausedAccess: PausedAccess;
+  /** Days a past_due subscription keeps access (0-60); null: the service's PAST_DUE_GRACE_DAYS. */
+  pastDueGraceDays: number | null;
 }
+
+/** A change of the settings: what is absent stays as it is. */
+export type SubscriptionSettingsChange = Partial<SubscriptionSettingsView>;
 
 /** A price on sale (active, of an active product), as publishers' pages offer it: the paywalls' plans. */
 export interface OfferedPriceView {
@@ -295,7 +305,7 @@ export const BillingRequests = {
   /** Resumes a paused subscription now. */
   ResumeSubscription: requestPattern<{ publicationId: string; subscriptionId: string; customerId?: string }, SubscriptionView>('billing.subscriptions.resume'),
   GetSubscriptionSettings: requestPattern<{ publicationId: string }, SubscriptionSettingsView>('billing.subscription-settings.get'),
-  SaveSubscriptionSettings: requestPattern<{ publicationId: string } & SubscriptionSettingsView, SubscriptionSettingsView>('billing.subscription-settings.save'),
+  SaveSubscriptionSettings: requestPattern<{ publicationId: string } & SubscriptionSettingsChange, SubscriptionSettingsView>('billing.subscription-settings.save'),
 
   CreateCheckout: requestPattern<CheckoutRequest, CheckoutSessionView>('billing.checkout.create'),
   /**

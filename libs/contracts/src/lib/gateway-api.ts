@@ -623,9 +623,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The publication's subscription settings: what a pause does to access. */
+        /** The publication's subscription settings: what a pause does to access, and how long a past_due subscriber keeps it. */
         get: operations["AdminSubscriptionSettingsController_get"];
-        /** Save the subscription settings; access checks follow at once. */
+        /** Change the subscription settings (a field left out stays as it is); access checks follow at once. */
         put: operations["AdminSubscriptionSettingsController_save"];
         post?: never;
         delete?: never;
@@ -2021,7 +2021,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2055,7 +2055,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2081,7 +2081,7 @@ export interface components {
             /** @description False while the built-in copy is used. */
             customized: boolean;
             /** @enum {string} */
-            kind: "password_reset" | "email_verification" | "login_code";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
             /** @enum {string} */
             language: "en" | "de";
             /**
@@ -3084,7 +3084,18 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        SubscriptionSettingsChangeDto: {
+            /** @description Days a past_due subscription keeps access (0-60); null: the service's PAST_DUE_GRACE_DAYS (3 unless configured). */
+            pastDueGraceDays?: number | null;
+            /**
+             * @description `keep` (default): a paused subscription entitles as before; `suspend`: it does not until it resumes.
+             * @enum {string}
+             */
+            pausedAccess?: "keep" | "suspend";
+        };
         SubscriptionSettingsDto: {
+            /** @description Days a past_due subscription keeps access (0-60); null: the service's PAST_DUE_GRACE_DAYS (3 unless configured). */
+            pastDueGraceDays: number | null;
             /**
              * @description `keep` (default): a paused subscription entitles as before; `suspend`: it does not until it resumes.
              * @enum {string}
@@ -4478,7 +4489,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -4600,7 +4611,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -10265,7 +10276,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubscriptionSettingsDto"];
+                "application/json": components["schemas"]["SubscriptionSettingsChangeDto"];
             };
         };
         responses: {

@@ -36,6 +36,9 @@ export interface AccountMessages {
   ends: string;
   trialEnds: string;
   manageBilling: string;
+  /** Shown while a subscription is past_due: its payment failed (issue #27). */
+  paymentFailed: string;
+  updatePayment: string;
   cancelPlan: string;
   cancelHeading: string;
   /** `{date}` is the period's end. */
@@ -91,6 +94,8 @@ const en: AccountMessages = {
   ends: 'Ends on {date}',
   trialEnds: 'Free trial until {date}',
   manageBilling: 'Manage billing',
+  paymentFailed: 'Your last payment did not go through. Update your payment method to keep reading.',
+  updatePayment: 'Update payment method',
   cancelPlan: 'Cancel subscription',
   cancelHeading: 'Cancel your subscription?',
   cancelDescription: 'You keep reading until {date}. Nothing more will be charged.',
@@ -152,6 +157,8 @@ const de: AccountMessages = {
   ends: 'Endet am {date}',
   trialEnds: 'Gratis bis {date}',
   manageBilling: 'Zahlung verwalten',
+  paymentFailed: 'Ihre letzte Zahlung ist fehlgeschlagen. Ändern Sie Ihre Zahlungsmethode, um weiterzulesen.',
+  updatePayment: 'Zahlungsmethode ändern',
   cancelPlan: 'Abo kündigen',
   cancelHeading: 'Abo kündigen?',
   cancelDescription: 'Sie lesen weiter bis zum {date}. Danach wird nichts mehr berechnet.',
@@ -213,6 +220,8 @@ const fr: AccountMessages = {
   ends: 'Se termine le {date}',
   trialEnds: 'Essai gratuit jusqu’au {date}',
   manageBilling: 'Gérer le paiement',
+  paymentFailed: 'Votre dernier paiement n’a pas abouti. Mettez à jour votre moyen de paiement pour continuer à lire.',
+  updatePayment: 'Mettre à jour le moyen de paiement',
   cancelPlan: 'Résilier l’abonnement',
   cancelHeading: 'Résilier votre abonnement ?',
   cancelDescription: 'Vous continuez à lire jusqu’au {date}. Plus rien ne sera prélevé.',
@@ -274,6 +283,8 @@ const es: AccountMessages = {
   ends: 'Termina el {date}',
   trialEnds: 'Prueba gratuita hasta el {date}',
   manageBilling: 'Gestionar el pago',
+  paymentFailed: 'Tu último pago no se ha podido cobrar. Actualiza tu método de pago para seguir leyendo.',
+  updatePayment: 'Actualizar el método de pago',
   cancelPlan: 'Cancelar la suscripción',
   cancelHeading: '¿Cancelar tu suscripción?',
   cancelDescription: 'Sigues leyendo hasta el {date}. No se cobrará nada más.',
@@ -335,6 +346,8 @@ const ar: AccountMessages = {
   ends: 'ينتهي في {date}',
   trialEnds: 'تجربة مجانية حتى {date}',
   manageBilling: 'إدارة الدفع',
+  paymentFailed: 'لم تنجح عملية الدفع الأخيرة. حدّث طريقة الدفع لمواصلة القراءة.',
+  updatePayment: 'تحديث طريقة الدفع',
   cancelPlan: 'إلغاء الاشتراك',
   cancelHeading: 'هل تريد إلغاء اشتراكك؟',
   cancelDescription: 'تواصل القراءة حتى {date}. لن يُخصم منك شيء بعد ذلك.',

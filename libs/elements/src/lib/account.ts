@@ -33,6 +33,7 @@ const ACCOUNT_CSS = `
   .actions [part~='primary-button'] { width: auto; }
   .secondary { min-height: 44px; padding: 8px 14px; font: inherit; color: inherit; background: #fff; border: 1px solid #6b7080; border-radius: var(--gh-radius); cursor: pointer; }
   .danger { color: #b3261e; border-color: #b3261e; }
+  .payment-failed { padding: 8px 12px; background: #fdecea; color: #7a1a12; border-radius: var(--gh-radius); }
   .badge { display: inline-block; font-size: 0.85rem; padding: 0 8px; border-radius: 999px; background: #eef0f5; }
   .status:empty { display: none; }
   .status { padding: 8px 12px; background: #eef7ee; border-radius: var(--gh-radius); }
@@ -280,15 +281,17 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       const end = date(subscription.currentPeriodEnd);
       const trial = subscription.status === 'trialing' && subscription.trialEnd ? fill(t.trialEnds, { date: date(subscription.trialEnd) }) : '';
       const period = !end ? '' : fill(subscription.cancelAtPeriodEnd ? t.ends : t.renews, { date: end });
+      const pastDue = subscription.status === 'past_due' && subscription.source === 'processor';
       return html`<div class="subscription" part="subscription">
         <p>
           ${price ? html`<strong part="product">${price.productName}</strong> · <span part="price">${this.priceText(price)}</span> · ` : nothing}
           <span class="badge" part="subscription-status">${t.status[subscription.status]}</span>
         </p>
         ${period ? html`<p part="period">${period}</p>` : nothing} ${trial ? html`<p part="trial">${trial}</p>` : nothing}
+        ${pastDue ? html`<p class="payment-failed" part="payment-notice">${t.paymentFailed}</p>` : nothing}
         <div class="actions">
           ${subscription.source === 'processor'
-            ? html`<button type="button" part="primary-button" @click=${() => this.manageBilling()}>${t.manageBilling}</button>`
+            ? html`<button type="button" part="primary-button" @click=${() => this.manageBilling()}>${pastDue ? t.updatePayment : t.manageBilling}</button>`
             : nothing}
           ${subscription.cancelAtPeriodEnd || !end
             ? nothing

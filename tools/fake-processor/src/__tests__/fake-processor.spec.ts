@@ -154,6 +154,26 @@ describe('fake processor', () => {
     await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });
 
+  it('retries an open invoice as the processor does: the attempts count up, the last has no next attempt, a success pays it; and warns of an expiring card', async () => {
+    const customer = await stripe.customers.create({ email: 'late@example.com' });
+    const product = await stripe.products.create({ name: 'Late' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 700, recurring: { interval: 'month' } });
+    const { subscription } = fake.createSubscription({ customer: customer.id, price: price.id });
+
+    const attempts = [1, 2, 3].map(() => fake.invoiceEvent(subscription['id'], 'invoice.payment_failed').data.object);
+    expect(new Set(attempts.map((invoice) => invoice['id'])).size).toBe(1);
+    expect(attempts.map((invoice) => invoice['attempt_count'])).toEqual([1, 2, 3]);
+    expect(attempts.map((invoice) => invoice['next_payment_attempt'] === null)).toEqual([false, false, true]);
+    const paid = fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded').data.object;
+    expect(paid).toMatchObject({ id: attempts[0]['id'], status: 'paid', amount_paid: 700, attempt_count: 4 });
+    await expect(stripe.invoices.retrieve(paid['id'])).resolves.toMatchObject({ status: 'paid', attempt_count: 4 });
+    // The next failure is of a new invoice.
+    expect(fake.invoiceEvent(subscription['id'], 'invoice.payment_failed').data.object).toMatchObject({ attempt_count: 1, status: 'open' });
+
+    const expiring = fake.cardExpiringEvent(customer.id);
+    expect(expiring).toMatchObject({ type: 'customer.source.expiring', data: { object: { object: 'card', customer: customer.id, exp_year: new Date().getUTCFullYear() } } });
+  });
+
   it('fails the next matching calls when told to, then recovers', async () => {
     fake.failNext({ method: 'POST', path: '/v1/products', status: 500, times: 1 });
     await expect(stripe.products.create({ name: 'A' })).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });

@@ -12,6 +12,8 @@ import {
   flag,
   integer,
   invoiceLineObject,
+  addDays,
+  expiringCardObject,
   invoiceObject,
   linesInvoiceObject,
   listOf,
@@ -29,6 +31,9 @@ import {
   type ProcessorObject,
 } from './objects';
 import { deliverEvent, type DeliveryOptions, type DeliveryResult } from './signing';
+
+/** Attempts at an invoice's payment before the processor gives up: the first and two retries (its retry schedule as a publisher may set it). */
+export const INVOICE_PAYMENT_ATTEMPTS = 3;
 
 /** An API call the fake received, as tests inspect it. */
 export interface RecordedRequest {
@@ -281,7 +286,13 @@ export class FakeProcessor {
     return this.event('customer.subscription.deleted', subscription, options);
   }
 
-  /** An invoice event of the subscription; payment outcomes move its status as the processor would. */
+  /**
+   * An invoice event of the subscription; payment outcomes move its status as the processor would.
+   * While the subscription's latest invoice is open (its payment failed), a payment event is the
+   * processor's next attempt at that same invoice: `attempt_count` grows, a failure schedules the
+   * next attempt (`next_payment_attempt`, three days on) until INVOICE_PAYMENT_ATTEMPTS are spent,
+   * then null, and a success pays it.
+   */
   invoiceEvent(
     subscriptionId: string,
     type: 'invoice.payment_succeeded' | 'invoice.payment_failed' | 'invoice.upcoming',
@@ -289,11 +300,30 @@ export class FakeProcessor {
   ): ProcessorEvent {
     const subscription = this.required('subscription', subscriptionId);
     const status = type === 'invoice.payment_succeeded' ? 'paid' : type === 'invoice.payment_failed' ? 'open' : 'draft';
-    const invoice = invoiceObject(subscription, status, options.amount ?? null);
+    const open = type === 'invoice.upcoming' || !subscription['latest_invoice'] ? undefined : this.get('invoice', subscription['latest_invoice']);
+    const invoice = open && open['status'] === 'open' ? this.nextAttempt(open, status as 'paid' | 'open') : invoiceObject(subscription, status, options.amount ?? null);
+    if (invoice['id']) this.save('invoice', invoice);
     if (type === 'invoice.payment_succeeded') subscription['status'] = 'active';
     if (type === 'invoice.payment_failed') subscription['status'] = 'past_due';
     if (invoice['id']) subscription['latest_invoice'] = invoice['id'];
     return this.event(type, invoice, options);
+  }
+
+  /** One more attempt at an open invoice: paid, or failed again with the next attempt scheduled while attempts remain. */
+  private nextAttempt(invoice: ProcessorObject, outcome: 'paid' | 'open'): ProcessorObject {
+    invoice['attempt_count'] = Number(invoice['attempt_count'] ?? 0) + 1;
+    if (outcome === 'paid') {
+      Object.assign(invoice, { status: 'paid', amount_paid: invoice['amount_due'], amount_remaining: 0, next_payment_attempt: null });
+    } else {
+      invoice['next_payment_attempt'] = invoice['attempt_count'] >= INVOICE_PAYMENT_ATTEMPTS ? null : addDays(unixNow(), 3);
+    }
+    return invoice;
+  }
+
+  /** `customer.source.expiring`: the processor's notice that the customer's card expires at the end of the month. */
+  cardExpiringEvent(customerId: string, options: EventOptions = {}): ProcessorEvent {
+    this.required('customer', customerId);
+    return this.event('customer.source.expiring', expiringCardObject(customerId), options);
   }
 
   customerEvent(customerId: string, type: 'customer.created' | 'customer.updated', changes: { email?: string; name?: string } = {}, options: EventOptions = {}): ProcessorEvent {
@@ -681,6 +711,7 @@ export class FakeProcessor {
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/update$/.exec(route))) return this.updateSubscription(match[1], input['changes'] ?? {}, input['options']);
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/delete$/.exec(route))) return this.deleteSubscription(match[1], input['options']);
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/invoices$/.exec(route))) return this.invoiceEvent(match[1], input['type'], input['options']);
+    if ((match = /^POST \/_fake\/customers\/([^/]+)\/card-expiring$/.exec(route))) return this.cardExpiringEvent(match[1], input['options']);
     if ((match = /^POST \/_fake\/customers\/([^/]+)\/events$/.exec(route))) return this.customerEvent(match[1], input['type'], input['changes'], input['options']);
     if ((match = /^GET \/_fake\/objects\/([^/]+)\/([^/]+)$/.exec(route))) return this.required(match[1] as Collection, match[2]);
     throw new ApiError(404, 'invalid_request_error', `No control route ${route}.`);

@@ -222,7 +222,9 @@ export function invoiceObject(subscription: ProcessorObject, status: 'paid' | 'o
     billing_reason: 'subscription_cycle',
     period_start: item.current_period_start,
     period_end: item.current_period_end,
-    next_payment_attempt: status === 'paid' ? null : addDays(unixNow(), 3),
+    next_payment_attempt: status === 'open' ? addDays(unixNow(), 3) : null,
+    attempt_count: status === 'draft' ? 0 : 1,
+    attempted: status !== 'draft',
     parent: {
       type: 'subscription_details',
       quote_details: null,
@@ -370,3 +372,19 @@ export function discounted(amount: number, coupon: ProcessorObject | null): numb
   return Math.max(0, amount - (coupon['amount_off'] ?? 0));
 }
 
+
+/** A card on a customer, as `customer.source.expiring` carries it: expiring at the end of this month. */
+export function expiringCardObject(customerId: string): ProcessorObject {
+  const now = new Date();
+  return {
+    id: newId('card'),
+    object: 'card',
+    customer: customerId,
+    brand: 'Visa',
+    last4: '4242',
+    exp_month: now.getUTCMonth() + 1,
+    exp_year: now.getUTCFullYear(),
+    funding: 'credit',
+    metadata: {},
+  };
+}

@@ -25,6 +25,14 @@ describe('who is a subscriber (decisions E6)', () => {
     expect(isSubscriberFor([entitlement('past_due')], 'p1', NOW, GRACE_DAYS)).toBe(false);
   });
 
+  it("past_due follows the publication's own grace period when billing reports one, whatever the service's", () => {
+    const since = (ms: number, days: number) => ({ ...pastDueFor(ms), pastDueGraceDays: days });
+    expect(isSubscriberFor([since(4 * DAY_MS, 5)], 'p1', NOW, GRACE_DAYS)).toBe(true);
+    expect(isSubscriberFor([since(5 * DAY_MS, 5)], 'p1', NOW, GRACE_DAYS)).toBe(false);
+    expect(isSubscriberFor([since(1, 0)], 'p1', NOW, GRACE_DAYS)).toBe(false);
+    expect(isSubscriber([since(DAY_MS, 0)], NOW, GRACE_DAYS)).toBe(false);
+  });
+
   it('cancelled subscriptions and no subscriptions do not count', () => {
     expect(isSubscriberFor([entitlement('cancelled')], 'p1', NOW, GRACE_DAYS)).toBe(false);
     expect(isSubscriberFor([], 'p1', NOW, GRACE_DAYS)).toBe(false);

@@ -7,6 +7,7 @@ import { CustomerEventHandler } from './customer-events.service';
 import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { InboundHandler } from './inbound.handler';
 import { InvoiceEventHandler } from './invoice-events.service';
+import { PaymentNotices } from './payment-notices.service';
 import { ProcessorEventProcessor } from './processor-event-processor.service';
 import { ProcessorEventQueue } from './processor-event-queue.service';
 import { ProcessorEventReceiver } from './processor-event-receiver.service';
@@ -29,6 +30,7 @@ import { WebhookVerifier } from './webhook-verifier.service';
     CheckoutConfirmationService,
     InvoiceEventHandler,
     CustomerEventHandler,
+    PaymentNotices,
   ],
 })
 export class InboundModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events, type EventType, type InvoiceEventData, type SubscriptionStatus } from '@gatehouse/contracts';
+import { Events, type EventType, type InvoiceEventData, type PaymentEmailKind, type SubscriptionStatus } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
@@ -10,6 +10,7 @@ import { SubscriptionWriter } from '../subscriptions/subscription-writer.service
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
+import { PaymentNotices } from './payment-notices.service';
 import { PublicationResolver } from './publication-resolver.service';
 
 export type InvoiceEventType = 'invoice.payment_failed' | 'invoice.payment_succeeded' | 'invoice.upcoming';
@@ -35,6 +36,7 @@ export class InvoiceEventHandler {
     private readonly writer: SubscriptionWriter,
     private readonly fresh: FreshSubscriptions,
     private readonly processorCustomers: ProcessorCustomersService,
+    private readonly notices: PaymentNotices,
   ) {}
 
   async handle(context: InboundContext, type: InvoiceEventType, invoice: Stripe.Invoice): Promise<string> {
@@ -46,6 +48,10 @@ export class InvoiceEventHandler {
 
     const subscription = processorSubscriptionId ? await this.subscriptionAfter(context, publicationId, processorSubscriptionId, type, invoice) : null;
     if (subscription && processorCustomerId) await this.processorCustomers.learn(context.manager, publicationId, subscription.customerId, processorCustomerId);
+    // A failure that left the subscription past_due (not a stale one, nor one of a cancelled subscription) tells the reader, once per invoice and stage.
+    if (type === 'invoice.payment_failed' && subscription?.status === 'past_due' && processorCustomerId && invoice.id) {
+      await this.notices.send(context.manager, { publicationId, customerId: subscription.customerId, processorCustomerId, subjectId: invoice.id, kind: recoveryStage(invoice) });
+    }
     const customerId =
       subscription?.customerId ??
       (processorCustomerId ? (await this.processorCustomers.findByProcessorId(context.manager, publicationId, processorCustomerId))?.customerId : null) ??
@@ -96,4 +102,13 @@ export class InvoiceEventHandler {
 function statusAfter(current: SubscriptionStatus, type: 'invoice.payment_failed' | 'invoice.payment_succeeded', invoice: Stripe.Invoice): SubscriptionStatus {
   if (type === 'invoice.payment_failed') return 'past_due';
   return current === 'trialing' && invoice.amount_paid === 0 ? 'trialing' : 'active';
+}
+
+/**
+ * Which payment email a failed attempt sends: the first failure, a later one with a retry still
+ * ahead (before the last retry), or none left (`next_payment_attempt` null: the final notice).
+ */
+export function recoveryStage(invoice: Pick<Stripe.Invoice, 'attempt_count' | 'next_payment_attempt'>): PaymentEmailKind {
+  if (!invoice.next_payment_attempt) return 'payment_final';
+  return invoice.attempt_count > 1 ? 'payment_retry' : 'payment_failed';
 }

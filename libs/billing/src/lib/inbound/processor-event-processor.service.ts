@@ -53,6 +53,8 @@ export class ProcessorEventProcessor {
       case 'customer.created':
       case 'customer.updated':
         return this.customers.handle(context, event.data.object);
+      case 'customer.source.expiring':
+        return this.customers.cardExpiring(context, event.data.object);
       default:
         return Promise.resolve(`ignored: ${event.type} is not handled`);
     }

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 
 /**
  * The processor events billing handles: those of spec 6.1, and `invoice.upcoming`, which spec 6.2
- * forwards to publishers. The webhook endpoint created for a publication subscribes to these.
+ * forwards to publishers, and `customer.source.expiring` for the expiring-card reminder. The webhook endpoint created for a publication subscribes to these.
  */
 export const HANDLED_PROCESSOR_EVENTS = [
   'checkout.session.completed',
@@ -16,6 +16,7 @@ export const HANDLED_PROCESSOR_EVENTS = [
   'invoice.upcoming',
   'customer.created',
   'customer.updated',
+  'customer.source.expiring',
 ] as const satisfies readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 
 export type HandledProcessorEvent = (typeof HANDLED_PROCESSOR_EVENTS)[number];

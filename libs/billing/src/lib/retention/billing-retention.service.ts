@@ -11,7 +11,12 @@ export interface BillingPruned {
   erasedProcessorCustomers: number;
   /** Checkout sessions started before the cutoff and never completed. */
   abandonedCheckouts: number;
+  /** Records of payment email asked PAYMENT_NOTICE_RETENTION_DAYS ago. */
+  paymentNotices: number;
 }
+
+/** Longer than any invoice's retries last (the processor's schedules end within two months), so no stage is told twice. */
+export const PAYMENT_NOTICE_RETENTION_DAYS = 90;
 
 /**
  * Keeps billing's tables from growing without bound: an inbound processor event processed more
@@ -20,7 +25,7 @@ export interface BillingPruned {
  * after the same time (by then the processor has sent all it will about them), and so does a
  * checkout started as long ago and never completed (the processor's session expired within a day).
  * A completed checkout stays: it is the record of a purchase and of the experiment variant it
- * converted.
+ * converted. The record of a payment email goes after PAYMENT_NOTICE_RETENTION_DAYS.
  */
 @Injectable()
 export class BillingRetention extends RetentionJob<BillingPruned> {
@@ -37,6 +42,7 @@ export class BillingRetention extends RetentionJob<BillingPruned> {
     const processorEvents = await deleteInBatches(this.dataSource, 'processor_events', 'processed_at < $1', cutoff);
     const abandonedCheckouts = await deleteInBatches(this.dataSource, 'checkout_sessions', 'completed_at IS NULL AND created_at < $1', cutoff);
     const erasedProcessorCustomers = await deleteInBatches(this.dataSource, 'erased_processor_customers', 'erased_at < $1', cutoff);
-    return { processorEvents, erasedProcessorCustomers, abandonedCheckouts };
+    const paymentNotices = await deleteInBatches(this.dataSource, 'payment_notices', 'created_at < $1', [daysBefore(now, PAYMENT_NOTICE_RETENTION_DAYS)]);
+    return { processorEvents, erasedProcessorCustomers, abandonedCheckouts, paymentNotices };
   }
 }

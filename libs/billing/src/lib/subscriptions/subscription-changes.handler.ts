@@ -42,7 +42,7 @@ export class SubscriptionChangesHandler {
   }
 
   @Handles(SaveSubscriptionSettings)
-  saveSettings({ publicationId, pausedAccess }: RequestOf<typeof SaveSubscriptionSettings>): Promise<SubscriptionSettingsView> {
-    return this.settings.save(publicationId, pausedAccess);
+  saveSettings({ publicationId, ...change }: RequestOf<typeof SaveSubscriptionSettings>): Promise<SubscriptionSettingsView> {
+    return this.settings.save(publicationId, change);
   }
 }

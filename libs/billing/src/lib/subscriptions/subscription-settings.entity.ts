@@ -10,6 +10,10 @@ export class SubscriptionSettings {
   @Column({ name: 'paused_access', type: 'text' })
   pausedAccess: PausedAccess;
 
+  /** Null: the service's PAST_DUE_GRACE_DAYS. */
+  @Column({ name: 'past_due_grace_days', type: 'integer', nullable: true })
+  pastDueGraceDays: number | null;
+
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

@@ -82,9 +82,9 @@ export class SubscriptionsService {
   /** Decisions E6: the subscriptions that may make the customer a subscriber, with what their products unlock; a paused one only when the publication keeps access while paused. */
   async entitlements(publicationId: string, customerId: string): Promise<{ entitlements: CustomerEntitlement[] }> {
     if (!isUuid(customerId)) return { entitlements: [] };
-    const rows: Array<{ id: string; status: SubscriptionStatus; past_due_since: Date | null; current_period_end: Date | null; entitlements: string[] }> =
+    const rows: Array<{ id: string; status: SubscriptionStatus; past_due_since: Date | null; current_period_end: Date | null; entitlements: string[]; past_due_grace_days: number | null }> =
       await this.dataSource.query(
-        `SELECT s.id, s.status, s.past_due_since, s.current_period_end, p.entitlements::text[] AS entitlements
+        `SELECT s.id, s.status, s.past_due_since, s.current_period_end, p.entitlements::text[] AS entitlements, ss.past_due_grace_days
          FROM subscriptions s JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
            LEFT JOIN subscription_settings ss ON ss.publication_id = s.publication_id
          WHERE s.publication_id = $1 AND s.customer_id = $2 AND s.status <> 'cancelled'
@@ -100,6 +100,7 @@ export class SubscriptionsService {
         pastDueSince: row.past_due_since?.toISOString() ?? null,
         currentPeriodEnd: row.current_period_end?.toISOString() ?? NEVER_ENDS,
         paywallIds: row.entitlements,
+        ...(row.past_due_grace_days === null ? {} : { pastDueGraceDays: row.past_due_grace_days }),
       })),
     };
   }

@@ -6,7 +6,7 @@ import { Auth } from '../edge/credentials';
 import { Idempotent } from '../edge/idempotency.service';
 import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
 import { SubscriptionViewDto } from './dtos/billing-views.dto';
-import { PauseDto, PlanChangeDto, PlanChangePreviewDto, PlanChangeResultDto, SubscriptionIdDto, SubscriptionSettingsDto } from './dtos/subscription-changes.dto';
+import { PauseDto, PlanChangeDto, PlanChangePreviewDto, PlanChangeResultDto, SubscriptionIdDto, SubscriptionSettingsChangeDto, SubscriptionSettingsDto } from './dtos/subscription-changes.dto';
 
 const WHO =
   "With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does).";
@@ -81,7 +81,7 @@ export class AdminSubscriptionSettingsController {
 
   @Get()
   @Auth('session')
-  @ApiOperation({ summary: "The publication's subscription settings: what a pause does to access." })
+  @ApiOperation({ summary: "The publication's subscription settings: what a pause does to access, and how long a past_due subscriber keeps it." })
   @ApiOkResponse({ type: SubscriptionSettingsDto })
   get(@Caller() caller: Principal): Promise<SubscriptionSettingsView> {
     return this.bus.request(BillingRequests.GetSubscriptionSettings, { publicationId: sessionOf(caller).publicationId });
@@ -89,10 +89,14 @@ export class AdminSubscriptionSettingsController {
 
   @Put()
   @Auth('session')
-  @ApiOperation({ summary: 'Save the subscription settings; access checks follow at once.' })
+  @ApiOperation({ summary: 'Change the subscription settings (a field left out stays as it is); access checks follow at once.' })
   @ApiOkResponse({ type: SubscriptionSettingsDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  save(@Caller() caller: Principal, @Body() body: SubscriptionSettingsDto): Promise<SubscriptionSettingsView> {
-    return this.bus.request(BillingRequests.SaveSubscriptionSettings, { publicationId: sessionOf(caller).publicationId, pausedAccess: body.pausedAccess });
+  save(@Caller() caller: Principal, @Body() body: SubscriptionSettingsChangeDto): Promise<SubscriptionSettingsView> {
+    return this.bus.request(BillingRequests.SaveSubscriptionSettings, {
+      publicationId: sessionOf(caller).publicationId,
+      ...(body.pausedAccess === undefined ? {} : { pausedAccess: body.pausedAccess }),
+      ...(body.pastDueGraceDays === undefined ? {} : { pastDueGraceDays: body.pastDueGraceDays }),
+    });
   }
 }

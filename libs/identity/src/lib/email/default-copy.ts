@@ -1,7 +1,7 @@
-import type { EmailCopy, EmailKind, EmailLanguage } from '@gatehouse/contracts';
+import type { EmailCopy, EmailLanguage, TemplateKind } from '@gatehouse/contracts';
 
 /** The copy every publication starts with; staff replace it per kind and language (EmailTemplateRequests). */
-export const DEFAULT_COPY: Record<EmailKind, Record<EmailLanguage, EmailCopy>> = {
+export const DEFAULT_COPY: Record<TemplateKind, Record<EmailLanguage, EmailCopy>> = {
   password_reset: {
     en: {
       subject: 'Reset your {{publication}} password',
@@ -36,6 +36,54 @@ export const DEFAULT_COPY: Record<EmailKind, Record<EmailLanguage, EmailCopy>> =
       subject: 'Ihr Anmeldecode für {{publication}}: {{code}}',
       body: 'Hallo {{name}},\n\nIhr Code für die Anmeldung bei {{publication}} lautet {{code}}. Geben Sie ihn dort ein, wo Sie ihn angefordert haben, oder nutzen Sie die Schaltfläche unten. Er funktioniert einmal, {{minutes}} Minuten lang.\n\nWenn Sie sich nicht anmelden wollten, ignorieren Sie diese E-Mail.',
       action: 'Jetzt anmelden',
+    },
+  },
+  payment_failed: {
+    en: {
+      subject: 'Your {{publication}} payment did not go through',
+      body: 'Hello {{name}},\n\nwe could not collect the payment for your {{publication}} subscription. Nothing is lost: we will try again in a few days, and you keep reading meanwhile.\n\nTo make sure the next attempt succeeds, check or update your payment method with the button below.',
+      action: 'Update my payment method',
+    },
+    de: {
+      subject: 'Ihre Zahlung für {{publication}} ist fehlgeschlagen',
+      body: 'Hallo {{name}},\n\nwir konnten die Zahlung für Ihr Abonnement bei {{publication}} nicht einziehen. Es ist nichts verloren: Wir versuchen es in einigen Tagen erneut, und Sie lesen weiter.\n\nDamit der nächste Versuch gelingt, prüfen oder ändern Sie Ihre Zahlungsmethode mit der Schaltfläche unten.',
+      action: 'Zahlungsmethode ändern',
+    },
+  },
+  payment_retry: {
+    en: {
+      subject: 'Your {{publication}} payment failed again',
+      body: 'Hello {{name}},\n\nthe payment for your {{publication}} subscription failed again. We will try once more; if that fails too, your subscription ends.\n\nPlease update your payment method now with the button below.',
+      action: 'Update my payment method',
+    },
+    de: {
+      subject: 'Ihre Zahlung für {{publication}} ist erneut fehlgeschlagen',
+      body: 'Hallo {{name}},\n\ndie Zahlung für Ihr Abonnement bei {{publication}} ist erneut fehlgeschlagen. Wir versuchen es noch einmal; schlägt auch das fehl, endet Ihr Abonnement.\n\nBitte ändern Sie jetzt Ihre Zahlungsmethode mit der Schaltfläche unten.',
+      action: 'Zahlungsmethode ändern',
+    },
+  },
+  payment_final: {
+    en: {
+      subject: 'Last notice: your {{publication}} subscription is unpaid',
+      body: 'Hello {{name}},\n\nwe tried several times and could not collect the payment for your {{publication}} subscription, and we will not try again. Your access ends soon.\n\nTo keep reading, update your payment method and pay the open invoice with the button below.',
+      action: 'Pay and keep reading',
+    },
+    de: {
+      subject: 'Letzte Erinnerung: Ihr Abonnement bei {{publication}} ist unbezahlt',
+      body: 'Hallo {{name}},\n\nwir haben mehrmals versucht, die Zahlung für Ihr Abonnement bei {{publication}} einzuziehen, und versuchen es nicht erneut. Ihr Zugang endet bald.\n\nUm weiterzulesen, ändern Sie Ihre Zahlungsmethode und bezahlen Sie die offene Rechnung mit der Schaltfläche unten.',
+      action: 'Bezahlen und weiterlesen',
+    },
+  },
+  card_expiring: {
+    en: {
+      subject: 'Your card for {{publication}} expires soon',
+      body: 'Hello {{name}},\n\nthe card your {{publication}} subscription is paid with expires at the end of this month. Add a new card with the button below so that your subscription goes on without a break.',
+      action: 'Update my card',
+    },
+    de: {
+      subject: 'Ihre Karte für {{publication}} läuft bald ab',
+      body: 'Hallo {{name}},\n\ndie Karte, mit der Sie Ihr Abonnement bei {{publication}} bezahlen, läuft Ende dieses Monats ab. Hinterlegen Sie mit der Schaltfläche unten eine neue Karte, damit Ihr Abonnement ohne Unterbrechung weiterläuft.',
+      action: 'Karte ändern',
     },
   },
 };

@@ -5,6 +5,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export interface EmailSecrets {
   token?: string;
   code?: string;
+  /** A payment email's whole link (the processor's billing portal session), itself a credential. */
+  link?: string;
 }
 
 /** The message's EmailSecrets as JSON, sealed with SIGNING_KEYS_KEY; kept only until the message is sent or given up. */

@@ -1,4 +1,5 @@
 import {
+  EMAIL_KINDS,
   EMAIL_LINK_PARAMETERS,
   type BrandingConfiguration,
   type EmailCopy,
@@ -21,7 +22,10 @@ export interface EmailContext {
   branding: BrandingConfiguration;
   /** The values of the copy's placeholders. */
   values: { name: string; code?: string; minutes: number };
-  /** The link's page and the token its fragment carries; no link without a token. */
+  /**
+   * The link's page and the token its fragment carries; no link without a token. A payment
+   * email's link is whole: its `token` is the URL (the processor's billing portal).
+   */
   link: { returnUrl: string | null; token: string } | null;
 }
 
@@ -38,11 +42,7 @@ export function renderEmail(context: EmailContext): RenderedEmail {
   const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
   const paragraphs = fill(context.copy.body).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
   const action = fill(context.copy.action);
-  const url =
-    context.link &&
-    (context.kind === 'staff_invitation'
-      ? invitationUrl(context.link.returnUrl, context.link.token)
-      : linkUrl(context.kind, context.publication, context.link.returnUrl, context.link.token));
+  const url = context.link && messageUrl(context.kind, context.publication, context.link);
 
   const text = [
     context.publication.name,
@@ -103,6 +103,16 @@ export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl
   const url = new URL(page);
   url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
   return url.toString();
+}
+
+function messageUrl(kind: MessageKind, publication: PublicationView, link: { returnUrl: string | null; token: string }): string | null {
+  if (kind === 'staff_invitation') return invitationUrl(link.returnUrl, link.token);
+  if (isAccountKind(kind)) return linkUrl(kind, publication, link.returnUrl, link.token);
+  return link.token;
+}
+
+function isAccountKind(kind: MessageKind): kind is EmailKind {
+  return (EMAIL_KINDS as readonly string[]).includes(kind);
 }
 
 /** The dashboard's accept page (admin names it) with the token in its fragment, as the team screen's copied link has it. */

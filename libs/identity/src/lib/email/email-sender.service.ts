@@ -23,6 +23,11 @@ const VALID_MINUTES: Record<MessageKind, number> = {
   email_verification: EMAIL_VERIFICATION_TTL_MINUTES,
   login_code: LOGIN_CODE_TTL_MINUTES,
   staff_invitation: STAFF_INVITATION_TTL_MINUTES,
+  // Payment email carries no credential of ours; the processor's portal link has its own life.
+  payment_failed: 0,
+  payment_retry: 0,
+  payment_final: 0,
+  card_expiring: 0,
 };
 
 /**
@@ -67,8 +72,9 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const context = await this.contextOf(message);
       const secrets = this.queue.secretsOf(message);
-      rendered = renderEmail({ ...context, values: { ...context.values, code: secrets.code }, link: secrets.token ? { returnUrl: message.returnUrl, token: secrets.token } : null });
-      kept = redactedEmail(context, Boolean(secrets.code), secrets.token ? message.returnUrl : undefined);
+      const token = secrets.token ?? secrets.link;
+      rendered = renderEmail({ ...context, values: { ...context.values, code: secrets.code }, link: token ? { returnUrl: message.returnUrl, token } : null });
+      kept = redactedEmail(context, Boolean(secrets.code), token ? message.returnUrl : undefined);
       await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName: context.publication.name });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

@@ -1,4 +1,4 @@
-import type { EmailKind, EmailLanguage } from '@gatehouse/contracts';
+import type { EmailLanguage, TemplateKind } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Copy staff wrote for one kind of message in one language; the built-in copy applies where none exists. */
@@ -8,7 +8,7 @@ export class EmailTemplate {
   publicationId: string;
 
   @PrimaryColumn({ type: 'text' })
-  kind: EmailKind;
+  kind: TemplateKind;
 
   @PrimaryColumn({ type: 'text' })
   language: EmailLanguage;

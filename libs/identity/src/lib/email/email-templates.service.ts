@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
-  EMAIL_KINDS,
   EMAIL_LANGUAGES,
+  TEMPLATE_KINDS,
   EmailTemplateRequests,
   type EmailCopy,
-  type EmailKind,
   type EmailLanguage,
   type EmailTemplateView,
   type RequestOf,
+  type TemplateKind,
 } from '@gatehouse/contracts';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
@@ -22,14 +22,14 @@ export class EmailTemplatesService {
     private readonly clock: Clock,
   ) {}
 
-  async copyFor(publicationId: string, kind: EmailKind, language: EmailLanguage): Promise<EmailCopy> {
+  async copyFor(publicationId: string, kind: TemplateKind, language: EmailLanguage): Promise<EmailCopy> {
     const edited = await this.dataSource.getRepository(EmailTemplate).findOneBy({ publicationId, kind, language });
     return edited ? copyOf(edited) : DEFAULT_COPY[kind][language];
   }
 
   async list(publicationId: string): Promise<EmailTemplateView[]> {
     const edited = await this.dataSource.getRepository(EmailTemplate).findBy({ publicationId });
-    return EMAIL_KINDS.flatMap((kind) =>
+    return TEMPLATE_KINDS.flatMap((kind) =>
       EMAIL_LANGUAGES.map((language) => {
         const own = edited.find((t) => t.kind === kind && t.language === language);
         return { kind, language, ...(own ? copyOf(own) : DEFAULT_COPY[kind][language]), customized: own !== undefined };

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import {
   EmailTemplateRequests,
   MailboxRequests,
+  PaymentEmailRequests,
   StaffEmailRequests,
   type EmailMessageSummary,
   type EmailMessageView,
@@ -10,12 +11,14 @@ import {
   type RequestOf,
 } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
+import { isUuid } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
+import { Customer } from '../customers/customer.entity';
 import { EmailQueue } from './email-queue.service';
 import { EmailTemplatesService } from './email-templates.service';
 import { MailboxService } from './mailbox.service';
 
-/** Staff's view of account email (the mailbox and the copy of each message), and the email staff get. */
+/** Staff's view of account email (the mailbox and the copy of each message), the email staff get, and billing's payment email. */
 @Controller()
 export class EmailHandler {
   constructor(
@@ -41,6 +44,28 @@ export class EmailHandler {
       }),
     );
     return { queued: true };
+  }
+
+  /** Billing's payment email to a customer of the publication; nothing for another publication's or an erased one. */
+  @Handles(PaymentEmailRequests.SendPaymentNotice)
+  async sendPaymentNotice({ publicationId, customerId, noticeId, kind, link }: RequestOf<typeof PaymentEmailRequests.SendPaymentNotice>): Promise<{ queued: boolean }> {
+    if (!isUuid(customerId) || !isUuid(noticeId)) return { queued: false };
+    return this.dataSource.transaction(async (manager) => {
+      const customer = await manager.findOneBy(Customer, { id: customerId, publicationId });
+      if (!customer) return { queued: false };
+      await this.queue.enqueue(manager, {
+        id: noticeId,
+        publicationId,
+        customerId,
+        kind,
+        to: customer.email,
+        recipientName: customer.name,
+        language: customer.language,
+        secrets: link ? { link } : {},
+        returnUrl: null,
+      });
+      return { queued: true };
+    });
   }
 
   @Handles(MailboxRequests.List)

@@ -1,5 +1,5 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { EMAIL_KINDS, EMAIL_LANGUAGES, MESSAGE_KINDS, type EmailCopy, type EmailKind, type EmailLanguage, type MessageKind, type EmailMessageStatus, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page } from '@gatehouse/contracts';
+import { EMAIL_LANGUAGES, MESSAGE_KINDS, TEMPLATE_KINDS, type EmailCopy, type TemplateKind, type EmailLanguage, type MessageKind, type EmailMessageStatus, type EmailMessageSummary, type EmailMessageView, type EmailTemplateView, type Page } from '@gatehouse/contracts';
 import { IsByteLength, IsIn, IsString, Length, Matches } from 'class-validator';
 import { CustomerEmailDto, ReturnUrlDto } from './customer-auth.dto';
 
@@ -48,9 +48,9 @@ export class EmailCopyDto implements EmailCopy {
 }
 
 export class EmailTemplateParamsDto {
-  @ApiProperty({ enum: EMAIL_KINDS })
-  @IsIn(EMAIL_KINDS)
-  kind: EmailKind;
+  @ApiProperty({ enum: TEMPLATE_KINDS })
+  @IsIn(TEMPLATE_KINDS)
+  kind: TemplateKind;
 
   @ApiProperty({ enum: EMAIL_LANGUAGES })
   @IsIn(EMAIL_LANGUAGES)
@@ -58,7 +58,7 @@ export class EmailTemplateParamsDto {
 }
 
 export class EmailTemplateDto extends EmailCopyDto implements EmailTemplateView {
-  @ApiProperty({ enum: EMAIL_KINDS }) kind: EmailKind;
+  @ApiProperty({ enum: TEMPLATE_KINDS }) kind: TemplateKind;
   @ApiProperty({ enum: EMAIL_LANGUAGES }) language: EmailLanguage;
   @ApiProperty({ description: 'False while the built-in copy is used.' }) customized: boolean;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  PAST_DUE_GRACE_DAYS_MAX,
   PAUSE_MONTHS_MAX,
   PAUSED_ACCESS_MODES,
   PLAN_CHANGE_TIMINGS,
@@ -8,6 +9,7 @@ import {
   type PlanChangePreview,
   type PlanChangeResult,
   type PlanChangeTiming,
+  type SubscriptionSettingsChange,
   type SubscriptionSettingsView,
 } from '@gatehouse/contracts';
 import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
@@ -45,13 +47,30 @@ export class PauseDto extends SubscriptionIdDto {
   months: number;
 }
 
+const PAUSED_ACCESS_DESCRIPTION = '`keep` (default): a paused subscription entitles as before; `suspend`: it does not until it resumes.';
+const GRACE_DESCRIPTION = `Days a past_due subscription keeps access (0-${PAST_DUE_GRACE_DAYS_MAX}); null: the service's PAST_DUE_GRACE_DAYS (3 unless configured).`;
+
 export class SubscriptionSettingsDto implements SubscriptionSettingsView {
-  @ApiProperty({
-    enum: PAUSED_ACCESS_MODES,
-    description: '`keep` (default): a paused subscription entitles as before; `suspend`: it does not until it resumes.',
-  })
-  @IsIn(PAUSED_ACCESS_MODES, { message: `must be one of ${PAUSED_ACCESS_MODES.join(', ')}` })
+  @ApiProperty({ enum: PAUSED_ACCESS_MODES, description: PAUSED_ACCESS_DESCRIPTION })
   pausedAccess: PausedAccess;
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: PAST_DUE_GRACE_DAYS_MAX, description: GRACE_DESCRIPTION })
+  pastDueGraceDays: number | null;
+}
+
+/** A change of the settings: a field left out stays as it is. */
+export class SubscriptionSettingsChangeDto implements SubscriptionSettingsChange {
+  @ApiPropertyOptional({ enum: PAUSED_ACCESS_MODES, description: PAUSED_ACCESS_DESCRIPTION })
+  @IsOptional()
+  @IsIn(PAUSED_ACCESS_MODES, { message: `must be one of ${PAUSED_ACCESS_MODES.join(', ')}` })
+  pausedAccess?: PausedAccess;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 0, maximum: PAST_DUE_GRACE_DAYS_MAX, description: GRACE_DESCRIPTION })
+  @IsOptional()
+  @IsInt({ message: 'must be a whole number' })
+  @Min(0)
+  @Max(PAST_DUE_GRACE_DAYS_MAX)
+  pastDueGraceDays?: number | null;
 }
 
 export class PlanChangeLineDto implements PlanChangeLine {

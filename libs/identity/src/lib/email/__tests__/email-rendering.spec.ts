@@ -1,7 +1,7 @@
 import { BRANDING_DEFAULTS, type PublicationView } from '@gatehouse/contracts';
 import { DEFAULT_COPY, STAFF_INVITATION_COPY } from '../default-copy';
 import { languageOf } from '../email-language';
-import { linkUrl, renderEmail, type EmailContext } from '../email-rendering';
+import { linkUrl, redactedEmail, REDACTED_LINK, renderEmail, type EmailContext } from '../email-rendering';
 
 const publication: PublicationView = { id: 'p1', name: 'Alpha <Times>', domains: ['*.alpha.example', 'alpha.example'], selfRegistration: true, verifiedDomains: ['*.alpha.example', 'alpha.example'] };
 
@@ -65,6 +65,18 @@ describe('account email rendering', () => {
     expect(text).toContain('Accept the invitation: https://gatehouse.example/dashboard/invitation#token=inv_9');
     expect(html).toContain('href="https://gatehouse.example/dashboard/invitation#token=inv_9"');
     expect(html).toContain('background:#c2410c');
+  });
+
+  it("leads payment email to the processor's portal as it is, and keeps only a redacted copy of that link", () => {
+    const portal = 'https://billing.processor.example/p/session/bps_123?x=1';
+    const payment = context({ kind: 'payment_final', copy: DEFAULT_COPY.payment_final.de, values: { name: 'Ada', minutes: 0 }, link: { returnUrl: null, token: portal } });
+    const { subject, text, html } = renderEmail(payment);
+    expect(subject).toBe('Letzte Erinnerung: Ihr Abonnement bei Alpha <Times> ist unbezahlt');
+    expect(text).toContain(`Bezahlen und weiterlesen: ${portal}`);
+    expect(html).toContain(`href="${portal.replace('&', '&amp;')}"`);
+    const kept = redactedEmail(payment, false, null);
+    expect(kept.text).toContain(`Bezahlen und weiterlesen: ${REDACTED_LINK}`);
+    expect(`${kept.text}${kept.html}`).not.toContain('bps_123');
   });
 
   it('writes without a link when there is no page to lead to, and a subject on one line', () => {
