@@ -258,6 +258,11 @@ describe('every route of the OpenAPI document under hostile input', () => {
           let answer: Answer;
           try {
             answer = await call(system.url, `${probe.path}${qs ? `?${qs}` : ''}`, options);
+            // A limit the spread of identities did not avoid: the probe waits its window out, as a client would, and goes again once.
+            if (answer.status === 429) {
+              await new Promise((resume) => setTimeout(resume, Math.min(61, Number(answer.headers.get('retry-after') ?? 1)) * 1000));
+              answer = await call(system.url, `${probe.path}${qs ? `?${qs}` : ''}`, options);
+            }
           } catch (err) {
             failures.push(`${op.method} ${op.path} [${probe.label}]: no answer (${(err as Error).message})`);
             continue;
