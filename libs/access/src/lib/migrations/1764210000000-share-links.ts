@@ -32,7 +32,8 @@ export class ShareLinks1764210000000 implements MigrationInterface {
     await runner.query('CREATE INDEX share_links_created ON share_links (publication_id, created_at)');
     await runner.query(`
       CREATE TABLE share_opens (
-        share_link_id uuid NOT NULL REFERENCES share_links (id) ON DELETE CASCADE,
+        -- Kept for the stats when a sharer's erasure deletes their links.
+        share_link_id uuid REFERENCES share_links (id) ON DELETE SET NULL,
         publication_id uuid NOT NULL,
         opened_at timestamptz NOT NULL
       )`);
