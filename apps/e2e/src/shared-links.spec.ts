@@ -1,4 +1,4 @@
-import type { AccessCheckResult, ShareLink, Stats } from '@gatehouse/contracts';
+import type { AccessCheckResult, PaywallView, ShareLink, Stats } from '@gatehouse/contracts';
 import { SteerableClock } from './support/billing';
 import { SITE, WholeSystem, type Reader } from './support/system-all';
 
@@ -15,10 +15,11 @@ describe('shared articles', () => {
   let system: WholeSystem;
   let subscriber: Reader;
   let price: { id: string };
+  let premium: PaywallView;
 
   beforeAll(async () => {
     system = await WholeSystem.start({ clock });
-    await Promise.all([
+    [premium] = await Promise.all([
       system.paywall({ name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } }),
       system.paywall({ name: 'Meter', type: 'metered', config: { limit: 1, period: 'month' }, match: { include: ['/metered/**'] } }),
     ]);
@@ -132,11 +133,14 @@ describe('shared articles', () => {
     await changeSettings({ enabled: true });
   });
 
-  it('shows the links and their opens in the stats', async () => {
-    const before = await stats();
+  it('shows the links, their opens and the conversions they led to in the stats', async () => {
+    const before = (await stats()).sharing;
     const link = await shared(subscriber, `${SITE}/premium/counted`);
     await open(link.url);
-    expect((await stats()).sharing).toEqual({ linksCreated: before.sharing.linksCreated + 1, opens: before.sharing.opens + 1 });
+    // The recipient subscribes from the shared page; a made-up token counts for nothing.
+    const converted = (url: string) => ({ type: 'paywall_converted', url, paywallId: premium.id, userId: 'recipient' });
+    await system.track({ events: [converted(link.url), converted(`${SITE}/premium/counted?gh_share=made-up`)] });
+    expect((await stats()).sharing).toEqual({ linksCreated: before.linksCreated + 1, opens: before.opens + 1, conversions: before.conversions + 1 });
   });
 
   async function stats(): Promise<Stats> {

@@ -255,7 +255,7 @@ describe('the stats view: access and billing composed by admin', () => {
         };
       }),
       offers: [],
-      sharing: { linksCreated: 0, opens: 0 },
+      sharing: { linksCreated: 0, opens: 0, conversions: 0 },
     };
   }
 
@@ -297,7 +297,7 @@ describe('the stats view: access and billing composed by admin', () => {
       paywalls: [],
       variants: [],
       offers: [],
-      sharing: { linksCreated: 0, opens: 0 },
+      sharing: { linksCreated: 0, opens: 0, conversions: 0 },
     });
   });
 

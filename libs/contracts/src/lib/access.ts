@@ -354,10 +354,13 @@ export interface ShareLink {
   remainingThisMonth: number;
 }
 
-/** Shared-article counts over a stats range: links created and opens granted. */
+/** Shared-article counts over a stats range. */
 export interface ShareCounts {
   linksCreated: number;
+  /** Reads a share link granted. */
   opens: number;
+  /** `paywall_converted` track events sent from a page a share link's URL named (its token, of the publication). */
+  conversions: number;
 }
 
 // Deciding at the gateway (issue 29: the edge decides from memory; docs/performance.md)

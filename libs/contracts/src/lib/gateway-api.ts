@@ -3018,6 +3018,8 @@ export interface components {
             staff: components["schemas"]["StaffViewDto"];
         };
         ShareCountsDto: {
+            /** @description Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range. */
+            conversions: number;
             /** @description Share links subscribers created within the range. */
             linksCreated: number;
             /** @description Reads a share link granted within the range. */

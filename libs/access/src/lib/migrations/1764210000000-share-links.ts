@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Shared articles (issue #25 item 3): the publication's sharing settings, the links and their opens. */
+/** Shared articles (issue #25 item 3): the publication's sharing settings, the links, their opens and the conversions they led to. */
 export class ShareLinks1764210000000 implements MigrationInterface {
   name = 'ShareLinks1764210000000';
 
@@ -38,9 +38,17 @@ export class ShareLinks1764210000000 implements MigrationInterface {
         opened_at timestamptz NOT NULL
       )`);
     await runner.query('CREATE INDEX share_opens_time ON share_opens (publication_id, opened_at)');
+    await runner.query(`
+      CREATE TABLE share_conversions (
+        share_link_id uuid REFERENCES share_links (id) ON DELETE SET NULL,
+        publication_id uuid NOT NULL,
+        converted_at timestamptz NOT NULL
+      )`);
+    await runner.query('CREATE INDEX share_conversions_time ON share_conversions (publication_id, converted_at)');
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.query('DROP TABLE share_conversions');
     await runner.query('DROP TABLE share_opens');
     await runner.query('DROP TABLE share_links');
     await runner.query('DROP TABLE share_settings');

@@ -4,7 +4,7 @@ import { Events, SHARE_TOKEN_PARAMETER, type CreateShareLinkRequest, type ShareC
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock } from '@gatehouse/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccessConfig } from '../access.config';
 import { SubscribersService } from '../subscribers/subscribers.service';
 import { shareSettingsOf } from './share-settings.service';
@@ -121,14 +121,38 @@ export class ShareLinksService {
     });
   }
 
-  /** Links created and opens granted in [from, to). */
+  /**
+   * A conversion (`paywall_converted`) sent from a page whose URL carries a share link's token:
+   * counted for the link when the token is one of the publication's, in the caller's transaction.
+   */
+  async recordConversion(manager: EntityManager, publicationId: string, pageUrl: string, at: Date): Promise<void> {
+    const token = tokenInUrl(pageUrl);
+    if (!token) return;
+    await manager.query(
+      `INSERT INTO share_conversions (share_link_id, publication_id, converted_at)
+       SELECT id, publication_id, $3 FROM share_links WHERE token_hash = $1 AND publication_id = $2`,
+      [hashOf(token), publicationId, at],
+    );
+  }
+
+  /** Links created, opens granted and conversions in [from, to). */
   async counts(publicationId: string, from: Date, to: Date): Promise<ShareCounts> {
     const [row] = await this.dataSource.query(
       `SELECT (SELECT count(*)::int FROM share_links WHERE publication_id = $1 AND created_at >= $2 AND created_at < $3) AS "linksCreated",
-              (SELECT count(*)::int FROM share_opens WHERE publication_id = $1 AND opened_at >= $2 AND opened_at < $3) AS opens`,
+              (SELECT count(*)::int FROM share_opens WHERE publication_id = $1 AND opened_at >= $2 AND opened_at < $3) AS opens,
+              (SELECT count(*)::int FROM share_conversions WHERE publication_id = $1 AND converted_at >= $2 AND converted_at < $3) AS conversions`,
       [publicationId, from, to],
     );
-    return { linksCreated: row.linksCreated, opens: row.opens };
+    return { linksCreated: row.linksCreated, opens: row.opens, conversions: row.conversions };
+  }
+}
+
+function tokenInUrl(url: string): string | null {
+  try {
+    const token = new URL(url).searchParams.get(SHARE_TOKEN_PARAMETER);
+    return token && token.length <= 128 ? token : null;
+  } catch {
+    return null;
   }
 }
 

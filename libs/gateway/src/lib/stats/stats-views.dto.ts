@@ -66,6 +66,7 @@ class OfferRedemptionsDto {
 class ShareCountsDto {
   @ApiProperty({ description: 'Share links subscribers created within the range.' }) linksCreated: number;
   @ApiProperty({ description: 'Reads a share link granted within the range.' }) opens: number;
+  @ApiProperty({ description: 'Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range.' }) conversions: number;
 }
 
 export class StatsDto implements Stats {
