@@ -210,6 +210,15 @@ describe('the OpenAPI document against real answers', () => {
     const mine = await ok(200, api(`/subscriptions/me?customerId=${reader.id}`, { key: sk }));
     await ok(200, api('/subscriptions/me', { key: pk, token: reader.accessToken }));
     await ok(401, api('/subscriptions/me', { key: pk }));
+
+    // Shared articles: the reader subscribes now; the check of the link grants with shared_link.
+    await ok(200, admin('/admin/share-settings'));
+    await ok(200, admin('/admin/share-settings', { method: 'PUT', body: { opensPerLink: 3 } }));
+    await ok(400, admin('/admin/share-settings', { method: 'PUT', body: { monthlyAllowance: 0 } }));
+    const link = await ok(201, api('/access/share-links', { key: pk, token: reader.accessToken, body: { url: `${SITE}/premium/story` } }));
+    await ok(200, api(`/access/check?url=${encodeURIComponent(link.body.url)}`, { key: pk }));
+    await ok(400, api('/access/share-links', { key: pk, token: reader.accessToken, body: { url: 'nope' } }));
+    await ok(403, api('/access/share-links', { key: pk, token: (await system.reader()).accessToken, body: { url: `${SITE}/premium/story` } }));
     await ok(200, api('/prices', { key: pk }));
     await ok(200, api('/prices', { key: sk }));
     await ok(401, api('/prices'));

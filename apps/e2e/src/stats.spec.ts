@@ -255,6 +255,7 @@ describe('the stats view: access and billing composed by admin', () => {
         };
       }),
       offers: [],
+      sharing: { linksCreated: 0, opens: 0, conversions: 0 },
     };
   }
 
@@ -296,6 +297,7 @@ describe('the stats view: access and billing composed by admin', () => {
       paywalls: [],
       variants: [],
       offers: [],
+      sharing: { linksCreated: 0, opens: 0, conversions: 0 },
     });
   });
 

@@ -149,6 +149,10 @@ export const api = {
     tryUrl: (query: NonNullable<Operation<'/api/v1/admin/access/try', 'get'>['parameters']['query']>) =>
       data(client.GET('/api/v1/admin/access/try', { params: { query } })) as Promise<AccessCheckResult>,
   },
+  shareSettings: {
+    get: () => data(client.GET('/api/v1/admin/share-settings')),
+    save: (body: BodyOf<'/api/v1/admin/share-settings', 'put'>) => data(client.PUT('/api/v1/admin/share-settings', { body })),
+  },
   crawlerPolicy: {
     get: () => data(client.GET('/api/v1/admin/crawler-policy')),
     save: (body: BodyOf<'/api/v1/admin/crawler-policy', 'put'>) => data(client.PUT('/api/v1/admin/crawler-policy', { body })),

@@ -17,6 +17,7 @@ import { Toggle } from '../components/ui/toggle';
 import { Empty, ErrorMessage, Loading } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { CrawlerPolicyCard } from './crawler-policy';
+import { ShareSettingsCard } from './share-settings';
 import { TryUrl } from './try-url';
 import { PaywallPreview } from './branding-preview';
 import { PRESENTATION_LABELS } from '../lib/format';
@@ -179,6 +180,7 @@ export function PaywallsScreen() {
       )}
       {list.length > 0 && <TryUrl />}
       <CrawlerPolicyCard />
+      <ShareSettingsCard />
       {creating && <PaywallDialog paywall={null} segments={segments.data ?? []} onClose={() => setCreating(false)} />}
       {edit && <PaywallById paywallId={edit} segments={segments.data ?? []} onClose={() => setEditing(undefined)} />}
     </>

@@ -136,6 +136,12 @@ function StatsView({ stats }: { stats: Stats }) {
         file="per-variant.csv"
       />
       <TableCard title="Per offer" header={['Offer code', 'Redemptions']} rows={stats.offers.map((o) => [o.code, o.redemptions])} file="per-offer.csv" />
+      <TableCard
+        title="Shared articles"
+        header={['Links shared', 'Reads opened', 'Conversions']}
+        rows={[[stats.sharing.linksCreated, stats.sharing.opens, stats.sharing.conversions]]}
+        file="shared-articles.csv"
+      />
     </div>
   );
 }

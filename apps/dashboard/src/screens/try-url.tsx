@@ -21,6 +21,7 @@ const WHY: Record<AccessReason, string> = {
   search_crawler_denied: 'a verified search-engine crawler, denied by the crawler policy',
   ai_crawler_allowed: 'an AI crawler, allowed by the crawler policy',
   ai_crawler_denied: 'an AI crawler, denied by the crawler policy',
+  shared_link: 'a subscriber shared this page with the visitor',
 };
 
 /** "Try a URL": the decision an anonymous visitor would get, and why; counted in no stats. */

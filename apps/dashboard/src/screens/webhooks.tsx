@@ -24,6 +24,7 @@ const EVENT_GROUPS = {
   Paywalls: ['paywall.shown', 'paywall.dismissed', 'paywall.converted'],
   Experiments: ['experiment.assigned', 'experiment.converted'],
   'Newsletter and data walls': ['newsletter.subscribe', 'data.submit'],
+  'Shared articles': ['share.created', 'share.opened'],
 } as const satisfies Record<string, readonly OutboundEventName[]>;
 
 const webhookSchema = z.object({

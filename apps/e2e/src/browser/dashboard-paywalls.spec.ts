@@ -145,4 +145,21 @@ describe('dashboard: paywalls', () => {
     await page.reload();
     expect(await page.getByRole('region', { name: 'Crawlers' }).getByLabel('AI crawlers').inputValue()).toBe('deny');
   });
+
+  it("sets the shared articles' limits, and refuses one out of range", async () => {
+    await page.goto(`${system.url}/paywalls`);
+    const sharing = page.getByRole('region', { name: 'Shared articles' });
+    await expect(sharing.getByLabel('Opens per link').inputValue()).resolves.toBe('5');
+    await sharing.getByLabel('Opens per link').fill('3');
+    await sharing.getByLabel('Links per subscriber a month').fill('4');
+    await sharing.getByRole('button', { name: 'Save sharing settings' }).click();
+    await sharing.getByText('Saved: new links follow it', { exact: false }).waitFor();
+    expect((await system.api('/admin/share-settings', { session })).body).toMatchObject({ enabled: true, opensPerLink: 3, linkLifetimeHours: 168, monthlyAllowance: 4 });
+    // Out of range: the form refuses it and nothing changes.
+    await sharing.getByLabel('Opens per link').fill('0');
+    await sharing.getByRole('button', { name: 'Save sharing settings' }).click();
+    await expect(sharing.getByLabel('Opens per link').evaluate((input) => (input as HTMLInputElement).validity.rangeUnderflow)).resolves.toBe(true);
+    expect((await system.api('/admin/share-settings', { session })).body).toMatchObject({ opensPerLink: 3 });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
 });

@@ -74,6 +74,8 @@ describe('dashboard: stats', () => {
     const csv = decodeURIComponent((await funnel.getByRole('link', { name: 'Download paywall-funnel.csv' }).getAttribute('href')) ?? '');
     expect(csv).toContain(`Period,Shown,Dismissed,Converted,Conversion rate\r\n`);
     expect(csv).toContain(`${today},4,1,1,25.0 %\r\n`);
+    const { linksCreated, opens, conversions } = expected.sharing;
+    await page.getByRole('region', { name: 'Shared articles' }).getByRole('row', { name: `${linksCreated} ${opens} ${conversions}` }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-stats');
   });

@@ -1,5 +1,5 @@
-import type { PaywallView, Stats } from '@gatehouse/contracts';
-import { eventually, launchBrowser, type TestBrowser } from '@gatehouse/testing';
+import type { AccessCheckResult, PaywallView, ShareLink, Stats } from '@gatehouse/contracts';
+import { eventually, launchBareBrowser, launchBrowser, type TestBrowser } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import type { Page, Request } from 'playwright-core';
 import { SteerableClock } from '../support/billing';
@@ -327,6 +327,51 @@ describe('the browser SDK on a publisher page', () => {
       });
       expect(subscription).toMatchObject({ status: 'active', offer: { offerId: created.body.id, code: 'HALF3' } });
       await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    'a subscriber shares the article with the SDK; the link opened in a fresh browser shows the article and who shared it, and no other page',
+    async () => {
+      const sharer = { email: `sharer-${randomUUID()}@example.com`, password: PASSWORD, name: 'Ada Lovelace' };
+      const registered = await system.api('/auth/customers/register', { key: system.publishableKey, body: sharer });
+      await system.admin('/admin/subscriptions', { body: { customerId: registered.body.customer.id, priceId } });
+      const bare = await launchBareBrowser();
+      try {
+        // The sharer, signed in on the members' article, asks the SDK for a link to it.
+        const sharing = await open('/members/shared-story?elements', await (await bare.newContext()).newPage());
+        await sdk(sharing, 'login', { email: sharer.email, password: sharer.password });
+        const link = await sdk<ShareLink>(sharing, 'share');
+        expect(link.url).toBe(site.url(`/members/shared-story?elements=&gh_share=${link.token}`));
+
+        // Someone with no account, in a browser that never saw the site, opens it.
+        const recipient = await (await bare.newContext()).newPage();
+        await recipient.goto(link.url);
+        await recipient.waitForFunction(() => (globalThis as any).record.access.length > 0, undefined, { timeout: 30_000 });
+        expect((await record(recipient)).access[0]).toMatchObject({ granted: true, reason: 'shared_link', sharedBy: { firstName: 'Ada' }, customerId: null });
+        // The publisher's page, with a content lock around the article and the meter notice: the article shows, the notice names the sharer and offers to subscribe.
+        await recipient.evaluate(() => {
+          const lock = document.createElement('gatehouse-content-lock');
+          lock.innerHTML = '<p>The rest of the shared story.</p>';
+          document.querySelector('main')!.append(document.createElement('gatehouse-meter-notice'), lock);
+        });
+        const notice = recipient.locator('gatehouse-meter-notice [part~="notice"]');
+        const article = recipient.getByText('The rest of the shared story.');
+        await notice.waitFor({ state: 'visible', timeout: 10_000 });
+        await expect(notice.textContent()).resolves.toContain('Ada shared this article with you.');
+        await expect(notice.getByRole('button', { name: 'Subscribe' }).isVisible()).resolves.toBe(true);
+        await article.waitFor({ state: 'visible', timeout: 10_000 });
+        await browser.screenshot(recipient, 'sdk-shared-article');
+
+        // The token opens nothing else: checked for another page, the lock closes and the notice goes.
+        const elsewhere = await sdk<AccessCheckResult>(recipient, 'checkAccess', site.url(`/members/other-story?gh_share=${link.token}`));
+        expect(elsewhere).toMatchObject({ granted: false, reason: 'blocked' });
+        await article.waitFor({ state: 'hidden', timeout: 10_000 });
+        await notice.waitFor({ state: 'detached', timeout: 10_000 });
+      } finally {
+        await bare.close();
+      }
     },
     LONG,
   );

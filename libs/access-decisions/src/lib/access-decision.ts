@@ -29,6 +29,8 @@ export interface CheckFacts {
   emailVerified: boolean;
   attributes: VisitorAttributes;
   client?: { userAgent: string | null; ip: string | null };
+  /** A share link's token from the page URL. */
+  shareToken?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export interface DecisionSources {
   passed(kind: 'newsletter' | 'data', requiredFields: string[]): Promise<boolean>;
   /** Counts the page on the paywall's meter when new and allowed (a write, under the reader's lock). */
   consumeMeter(paywallId: string, config: MeteredConfig): Promise<{ granted: boolean; meter: MeterState }>;
+  /** Opens the page with the share link of this token when it is the link's page and it has opens and time left (a write); null otherwise. */
+  openSharedLink(token: string): Promise<{ firstName: string } | null>;
 }
 
 export type Decision = Omit<AccessCheckResult, 'customerId'>;
@@ -90,8 +94,8 @@ export async function decideAccess(rules: PublicationRules, check: CheckFacts, s
 
 /** The answer of a check, in the order of its fields on the wire. */
 export function checkResultOf({ decision }: Outcome, customerId: string | null): AccessCheckResult {
-  const { granted, reason, paywallRule, meter, experiment } = decision;
-  return { granted, reason, paywallRule, customerId, meter, experiment };
+  const { granted, reason, paywallRule, meter, experiment, sharedBy } = decision;
+  return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy };
 }
 
 async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
@@ -100,6 +104,11 @@ async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: Deci
     return { granted: true, reason: 'subscriber', experiment };
   }
   const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };
+  // A share link opens only what the wall would keep shut, so an open is spent only where it is needed.
+  if (check.shareToken && rule.type !== 'soft') {
+    const shared = await sources.openSharedLink(check.shareToken);
+    if (shared) return { granted: true, reason: 'shared_link', paywallRule: rule, sharedBy: shared, experiment };
+  }
   switch (rule.type) {
     case 'soft':
       return { granted: true, reason: 'soft', paywallRule: rule, experiment };

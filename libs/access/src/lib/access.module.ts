@@ -6,18 +6,20 @@ import { Experiment } from './experiments/experiment.entity';
 import { ExperimentsModule } from './experiments/experiments.module';
 import { CreateAccessTables1763771942137 } from './migrations/1763771942137-create-access-tables';
 import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-policy';
+import { ShareLinks1764210000000 } from './migrations/1764210000000-share-links';
 import { Paywall } from './paywalls/paywall.entity';
 import { AccessRetention } from './retention/access-retention.service';
 import { PaywallsModule } from './paywalls/paywalls.module';
 import { PersonalDataModule } from './personal-data/personal-data.module';
 import { Segment } from './segments/segment.entity';
 import { SegmentsModule } from './segments/segments.module';
+import { SharingModule } from './sharing/sharing.module';
 import { StatsModule } from './stats/stats.module';
 import { TrackingModule } from './tracking/tracking.module';
 
 export { AccessConfig };
 
-@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule, PersonalDataModule], providers: [AccessRetention] })
+@Module({ imports: [SegmentsModule, PaywallsModule, ExperimentsModule, DecisionsModule, TrackingModule, StatsModule, SharingModule, PersonalDataModule], providers: [AccessRetention] })
 export class AccessModule {}
 
 /** Paywalls, segments, experiments, meters, visitor passes, access decisions and event intake. */
@@ -27,5 +29,5 @@ export const accessService: ServiceDefinition<AccessConfig> = {
   module: AccessModule,
   config: AccessConfig,
   entities: [Segment, Paywall, Experiment],
-  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000],
+  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000, ShareLinks1764210000000],
 };

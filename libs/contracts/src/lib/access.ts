@@ -237,6 +237,8 @@ export interface AccessCheckRequest {
   trial?: boolean;
   /** Who made the request, for the crawler policy: its User-Agent and network address. */
   client?: { userAgent: string | null; ip: string | null };
+  /** A share link's token (`gh_share` of the page URL): decided by access alone, since an open is counted. */
+  shareToken?: string;
 }
 
 // Crawler policy (docs/server.md)
@@ -268,6 +270,7 @@ export const ACCESS_REASONS = [
   'search_crawler_denied',
   'ai_crawler_allowed',
   'ai_crawler_denied',
+  'shared_link',
 ] as const;
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
@@ -306,6 +309,58 @@ export interface AccessCheckResult {
   meter?: MeterState;
   /** When a running experiment covers the paywall that applied. */
   experiment?: ExperimentAssignment;
+  /** With `shared_link`: who shared the page (their first name), for the recipient to see. */
+  sharedBy?: { firstName: string };
+}
+
+// Shared articles (issue #25 item 3; docs/access.md#shared-articles)
+
+/** The query parameter of a page URL that carries a share link's token; the SDK passes it to the check. */
+export const SHARE_TOKEN_PARAMETER = 'gh_share';
+
+/** Per publication, staff set; the defaults until changed. */
+export interface ShareSettings {
+  /** Whether subscribers may create share links at all. */
+  enabled: boolean;
+  /** How many times one link opens its page (1-1,000). */
+  opensPerLink: number;
+  /** How long a link works after its creation, in hours (1-8,760). */
+  linkLifetimeHours: number;
+  /** Links a subscriber may create per calendar month in UTC (1-1,000). */
+  monthlyAllowance: number;
+  updatedAt: string | null;
+}
+
+export type ShareSettingsChanges = Partial<Omit<ShareSettings, 'updatedAt'>>;
+
+export interface CreateShareLinkRequest {
+  publicationId: string;
+  domains: string[];
+  customerId: string;
+  /** The sharer's first name as the recipient will see it. */
+  firstName: string;
+  url: string;
+}
+
+/** A share link as its sharer receives it; the token is shown once, only its hash is kept. */
+export interface ShareLink {
+  id: string;
+  /** The page URL with `gh_share=<token>` added. */
+  url: string;
+  token: string;
+  maxOpens: number;
+  expiresAt: string;
+  /** Links the sharer may still create this month. */
+  remainingThisMonth: number;
+}
+
+/** Shared-article counts over a stats range. */
+export interface ShareCounts {
+  linksCreated: number;
+  /** Reads a share link granted. */
+  opens: number;
+  /** `paywall_converted` track events sent from a page a share link's URL named (its token, of the publication). */
+  conversions: number;
 }
 
 // Deciding at the gateway (issue 29: the edge decides from memory; docs/performance.md)
@@ -417,6 +472,8 @@ export interface AccessStats {
   variants: Array<
     AccessCounts & { experimentId: string; variantId: string; paywallId: string; experimentName: string | null; variantName: string | null }
   >;
+  /** Share links created and shared-link reads granted in the range. */
+  sharing: ShareCounts;
 }
 
 type InPublication<T = object> = T & { publicationId: string };
@@ -459,6 +516,15 @@ export const AccessRequests = {
   UpdateCrawlerPolicy: requestPattern<InPublication<{ changes: Partial<Pick<CrawlerPolicy, 'searchEngines' | 'aiCrawlers'>> }>, CrawlerPolicy>(
     'access.crawler-policy.update',
   ),
+
+  /**
+   * A subscriber's share link for a page: 403 `share_not_subscriber` for a customer who is not a
+   * subscriber, 403 `sharing_disabled` when staff turned sharing off, 429 `share_allowance_exceeded`
+   * past the monthly allowance; the URL as for a check (400, 403).
+   */
+  CreateShareLink: requestPattern<CreateShareLinkRequest, ShareLink>('access.share-links.create'),
+  GetShareSettings: requestPattern<InPublication, ShareSettings>('access.share-settings.get'),
+  UpdateShareSettings: requestPattern<InPublication<{ changes: ShareSettingsChanges }>, ShareSettings>('access.share-settings.update'),
 
   /** 409 conflict while running. */
   DeleteExperiment: requestPattern<InPublication<{ experimentId: string }>, { deleted: true }>('access.experiments.delete'),

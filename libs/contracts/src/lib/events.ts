@@ -101,6 +101,29 @@ export interface ExperimentEventData {
   customerId: string | null;
 }
 
+/** A subscriber created a share link (docs/access.md#shared-articles); never the token. */
+export interface ShareCreatedData {
+  shareLinkId: string;
+  customerId: string;
+  url: string;
+  maxOpens: number;
+  expiresAt: string;
+}
+
+/** A share link opened its page for a reader. */
+export interface ShareOpenedData {
+  shareLinkId: string;
+  /** The sharer. */
+  customerId: string;
+  url: string;
+  /** The reader who opened it: their visitor id and customer, when known. */
+  visitorId: string | null;
+  readerCustomerId: string | null;
+  opens: number;
+  maxOpens: number;
+  occurredAt: string;
+}
+
 export const Events = {
   NewsletterSubscribe: eventType<NewsletterSubscribeData>('newsletter.subscribe'),
   DataSubmit: eventType<DataSubmitData>('data.submit'),
@@ -122,6 +145,8 @@ export const Events = {
   PaywallConverted: eventType<PaywallEventData>('paywall.converted'),
   ExperimentAssigned: eventType<ExperimentEventData>('experiment.assigned'),
   ExperimentConverted: eventType<ExperimentEventData>('experiment.converted'),
+  ShareCreated: eventType<ShareCreatedData>('share.created'),
+  ShareOpened: eventType<ShareOpenedData>('share.opened'),
 } as const;
 
 /** The events a publisher can subscribe an outbound webhook to (spec 6.2). */

@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/access/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscriber shares a page
+         * @description A link that opens this page (and no other) for whoever holds it, as many times and for as long as the publication allows, within the subscriber's monthly allowance. The access check of the link's URL grants with `reason: shared_link` and `sharedBy`. Emits `share.created`.
+         */
+        post: operations["SharingController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/access/try": {
         parameters: {
             query?: never;
@@ -592,6 +612,24 @@ export interface paths {
         get?: never;
         /** Switch the publication every admin route acts on. */
         put: operations["SessionController_switchPublication"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/share-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared articles: whether subscribers may share, each link's opens and lifetime, and the monthly allowance; defaults until changed. */
+        get: operations["SharingController_get"];
+        /** Change the sharing settings; omitted fields stay. Links already created keep their opens and end. */
+        put: operations["SharingController_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1432,7 +1470,9 @@ export interface components {
             /** @description When denied, and as a hint with `soft`: the paywall with the variant applied. */
             paywallRule?: components["schemas"]["PaywallRuleDto"];
             /** @enum {string} */
-            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied";
+            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied" | "shared_link";
+            /** @description With `shared_link`: who shared the page. */
+            sharedBy?: components["schemas"]["SharedByDto"];
         };
         ApiKeyViewDto: {
             /** Format: date-time */
@@ -1846,6 +1886,13 @@ export interface components {
             /** @example Mobile readers from search */
             name: string;
         };
+        CreateShareLinkDto: {
+            /**
+             * @description The page to share: absolute http(s), on a domain of the publication. The link opens this page (host and path as the access check reads them) and no other.
+             * @example https://news.example.com/premium/story
+             */
+            url: string;
+        };
         CreateWebhookDto: {
             /** @example CRM sync */
             description?: string | null;
@@ -1856,7 +1903,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2767,7 +2814,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "offer_expired" | "offer_exhausted" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "share_not_subscriber" | "sharing_disabled" | "share_allowance_exceeded" | "offer_expired" | "offer_exhausted" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -2970,6 +3017,62 @@ export interface components {
             publications: components["schemas"]["MembershipViewDto"][];
             staff: components["schemas"]["StaffViewDto"];
         };
+        ShareCountsDto: {
+            /** @description Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range. */
+            conversions: number;
+            /** @description Share links subscribers created within the range. */
+            linksCreated: number;
+            /** @description Reads a share link granted within the range. */
+            opens: number;
+        };
+        SharedByDto: {
+            /**
+             * @description The sharer's first name.
+             * @example Ada
+             */
+            firstName: string;
+        };
+        ShareLinkDto: {
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description How many reads the link grants. */
+            maxOpens: number;
+            /** @description Links the subscriber may still create this calendar month (UTC). */
+            remainingThisMonth: number;
+            /** @description Shown once; only its hash is kept. */
+            token: string;
+            /**
+             * @description The page URL with `gh_share=<token>`: what the subscriber sends.
+             * @example https://news.example.com/premium/story?gh_share=3q2-…
+             */
+            url: string;
+        };
+        ShareSettingsDto: {
+            /** @description Whether subscribers may create share links. */
+            enabled: boolean;
+            /**
+             * @description Hours a link works after its creation.
+             * @example 168
+             */
+            linkLifetimeHours: number;
+            /**
+             * @description Links a subscriber may create per calendar month (UTC).
+             * @example 10
+             */
+            monthlyAllowance: number;
+            /**
+             * @description Reads one link grants.
+             * @example 5
+             */
+            opensPerLink: number;
+            /**
+             * Format: date-time
+             * @description Null until first changed (the defaults apply).
+             */
+            updatedAt: string | null;
+        };
         SignificanceDto: {
             /** Format: uuid */
             baselineVariantId: string;
@@ -3036,6 +3139,8 @@ export interface components {
             paywalls: components["schemas"]["PaywallFunnelDto"][];
             /** @description Every bucket of the range, oldest first. */
             series: components["schemas"]["StatsBucketDto"][];
+            /** @description Shared articles (docs/access.md#shared-articles). */
+            sharing: components["schemas"]["ShareCountsDto"];
             /** Format: date-time */
             to: string;
             totals: components["schemas"]["StatsTotalsDto"];
@@ -3432,6 +3537,16 @@ export interface components {
             /** @example Mobile readers from search */
             name?: string;
         };
+        UpdateShareSettingsDto: {
+            /** @description Whether subscribers may create share links. */
+            enabled?: boolean;
+            /** @description Hours a link works after its creation. */
+            linkLifetimeHours?: number;
+            /** @description Links a subscriber may create per calendar month (UTC). */
+            monthlyAllowance?: number;
+            /** @description Reads one link grants. */
+            opensPerLink?: number;
+        };
         UpdateWebhookDto: {
             /** @example CRM sync */
             description?: string | null;
@@ -3442,7 +3557,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -3580,7 +3695,7 @@ export interface operations {
                 /** @description Derived from the User-Agent when absent. */
                 device?: "desktop" | "mobile" | "tablet";
                 referrer?: string;
-                /** @description The page URL: absolute http(s), on a domain of the publication. */
+                /** @description The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`. */
                 url: string;
                 /** @description The site's own visitor id. A valid customer JWT takes its place as the visitor. */
                 userId?: string;
@@ -3683,6 +3798,129 @@ export interface operations {
             };
         };
     };
+    SharingController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShareLinkDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkDto"];
+                };
+            };
+            /** @description `validation_failed`: `url` is not an absolute http(s) URL */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `share_not_subscriber` (the customer has no subscription that counts), `sharing_disabled` (staff turned sharing off), `url_not_in_publication` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "url_not_in_publication" | "share_not_subscriber" | "sharing_disabled";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /**
+             * @description `share_allowance_exceeded`: the monthly allowance is used up (`Retry-After`: until the next month), or `rate_limited`
+             *
+             *     `rate_limited`, with `Retry-After`
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "share_allowance_exceeded" | "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     AccessTrialController_try: {
         parameters: {
             query: {
@@ -3691,7 +3929,7 @@ export interface operations {
                 /** @description Derived from the User-Agent when absent. */
                 device?: "desktop" | "mobile" | "tablet";
                 referrer?: string;
-                /** @description The page URL: absolute http(s), on a domain of the publication. */
+                /** @description The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`. */
                 url: string;
                 /** @description The site's own visitor id. A valid customer JWT takes its place as the visitor. */
                 userId?: string;
@@ -10026,6 +10264,204 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SharingController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareSettingsDto"];
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SharingController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateShareSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareSettingsDto"];
+                };
+            };
+            /** @description `validation_failed` naming the field out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
                     };
                 };
             };

@@ -1,4 +1,4 @@
-import type { AccessCounts } from './access';
+import type { AccessCounts, ShareCounts } from './access';
 import type { OfferRedemptions } from './billing';
 import { requestPattern } from './patterns';
 
@@ -68,6 +68,8 @@ export interface Stats {
   variants: VariantStats[];
   /** Subscriptions started with an offer within the range, per offer, most redeemed first. */
   offers: OfferRedemptions[];
+  /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
+  sharing: ShareCounts;
 }
 
 export const StatsRequests = {

@@ -35,6 +35,8 @@ export interface Messages {
   dataCtaText: string;
   /** The meter notice while free articles are left: `{n}` of them, `{period}` one of `meterPeriod`. */
   meterLeft: Plural;
+  /** The meter notice on a page a share link opened: `{name}` is the sharer's first name. */
+  sharedBy: string;
   /** The meter notice on the last free article. */
   meterLast: string;
   meterPeriod: Record<MeterPeriod, string>;
@@ -137,6 +139,7 @@ const en: Messages = {
   dataDescription: 'A few details, and the article is yours.',
   dataCtaText: 'Continue',
   meterLeft: { one: '{n} free article left {period}', other: '{n} free articles left {period}' },
+  sharedBy: '{name} shared this article with you.',
   meterLast: 'This is your last free article {period}.',
   meterPeriod: { day: 'today', week: 'this week', month: 'this month' },
   meterRegisterText: 'Create a free account',

@@ -9,7 +9,9 @@ import { onAccess, type AccessResult } from './sdk';
  * `<gatehouse-meter-notice>`: while a metered wall lets the reader through, how many free
  * articles are left in the meter's period ("2 free articles left this month"), from the page's
  * access result; with `register`, a link to create a free account for a reader not signed in.
- * Nothing once the wall shows, for a subscriber, or on a page no meter covers.
+ * On a page a share link opened, who shared it ("Ada shared this article with you.") and the
+ * paywall's call to subscribe. Nothing once the wall shows, for a subscriber, or on a page no
+ * meter covers.
  */
 export class MeterNotice extends GatehouseElement {
   static override elementName = 'meter-notice' as const;
@@ -54,6 +56,7 @@ export class MeterNotice extends GatehouseElement {
 
   override render() {
     const access = this.access;
+    if (access?.granted && access.reason === 'shared_link' && access.sharedBy) return this.sharedNotice(access.sharedBy.firstName);
     const meter = access?.granted ? access.meter : undefined;
     if (!meter) return nothing;
     const m = this.messages;
@@ -66,5 +69,10 @@ export class MeterNotice extends GatehouseElement {
         ? html` <button type="button" class="link" part="register-link" @click=${() => void pageAuthModal().show('register')}>${this.copy('meterRegisterText')}</button>`
         : nothing;
     return this.frame(html`${this.logo()}<p part="notice" role="status">${text}${prompt}</p>`);
+  }
+
+  private sharedNotice(name: string) {
+    const subscribe = html` <button type="button" class="link" part="subscribe-link" @click=${() => void pageAuthModal().show('register')}>${this.copy('paywallCtaText')}</button>`;
+    return this.frame(html`${this.logo()}<p part="notice" role="status">${fill(this.messages.sharedBy, { name })}${subscribe}</p>`);
   }
 }

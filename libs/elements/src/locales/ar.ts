@@ -30,6 +30,7 @@ const ar: Messages = {
     many: 'تبقّى لك {n} مقالًا مجانيًا {period}',
     other: 'تبقّى لك {n} مقال مجاني {period}',
   },
+  sharedBy: 'شارك {name} هذا المقال معك.',
   meterLast: 'هذا آخر مقال مجاني لك {period}.',
   meterPeriod: { day: 'اليوم', week: 'هذا الأسبوع', month: 'هذا الشهر' },
   meterRegisterText: 'أنشئ حسابًا مجانيًا',

@@ -23,6 +23,7 @@ const de: Messages = {
   dataDescription: 'Ein paar Angaben, und der Artikel gehört Ihnen.',
   dataCtaText: 'Weiter',
   meterLeft: { one: 'Noch {n} kostenloser Artikel {period}', other: 'Noch {n} kostenlose Artikel {period}' },
+  sharedBy: '{name} hat diesen Artikel mit Ihnen geteilt.',
   meterLast: 'Dies ist Ihr letzter kostenloser Artikel {period}.',
   meterPeriod: { day: 'heute', week: 'diese Woche', month: 'diesen Monat' },
   meterRegisterText: 'Kostenloses Konto erstellen',

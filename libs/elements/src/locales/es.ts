@@ -23,6 +23,7 @@ const es: Messages = {
   dataDescription: 'Unos pocos datos y el artículo es tuyo.',
   dataCtaText: 'Continuar',
   meterLeft: { one: 'Te queda {n} artículo gratis {period}', many: 'Te quedan {n} de artículos gratis {period}', other: 'Te quedan {n} artículos gratis {period}' },
+  sharedBy: '{name} ha compartido este artículo contigo.',
   meterLast: 'Este es tu último artículo gratis {period}.',
   meterPeriod: { day: 'hoy', week: 'esta semana', month: 'este mes' },
   meterRegisterText: 'Crear una cuenta gratuita',

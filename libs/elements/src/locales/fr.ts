@@ -23,6 +23,7 @@ const fr: Messages = {
   dataDescription: 'Quelques informations, et l’article est à vous.',
   dataCtaText: 'Continuer',
   meterLeft: { one: 'Encore {n} article gratuit {period}', many: 'Encore {n} d’articles gratuits {period}', other: 'Encore {n} articles gratuits {period}' },
+  sharedBy: '{name} a partagé cet article avec vous.',
   meterLast: 'Ceci est votre dernier article gratuit {period}.',
   meterPeriod: { day: 'aujourd’hui', week: 'cette semaine', month: 'ce mois-ci' },
   meterRegisterText: 'Créer un compte gratuit',

@@ -23,6 +23,9 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   email_taken: { status: 409, title: 'Email taken' },
   conflict: { status: 409, title: 'Conflict' },
   offer_not_applicable: { status: 409, title: 'Offer not applicable' },
+  share_not_subscriber: { status: 403, title: 'Only subscribers can share' },
+  sharing_disabled: { status: 403, title: 'Sharing is turned off' },
+  share_allowance_exceeded: { status: 429, title: 'Share allowance used up' },
   offer_expired: { status: 410, title: 'Offer expired' },
   offer_exhausted: { status: 410, title: 'Offer used up' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
@@ -94,7 +97,7 @@ export class AppError extends Error {
   }
 
   /** A refusal the caller may retry after `seconds` (429, 503): the answer carries `Retry-After`. */
-  static retryLater(code: 'rate_limited' | 'service_unavailable', detail: string, seconds: number): AppError {
+  static retryLater(code: 'rate_limited' | 'service_unavailable' | 'share_allowance_exceeded', detail: string, seconds: number): AppError {
     const error = new AppError(code, detail);
     error.problem.retryAfter = Math.max(1, Math.ceil(seconds));
     return error;

@@ -12,6 +12,7 @@ import type {
   PlanChangePreview,
   PlanChangeResult,
   PlanChangeTiming,
+  ShareLink,
   SubscriptionView,
   TrackEvent,
   TrackEventType,
@@ -112,6 +113,7 @@ const COMMANDS = new Set([
   'getSession',
   'onAuthChange',
   'checkout',
+  'share',
   'openPortal',
   'getBranding',
   'getPrices',
@@ -453,6 +455,16 @@ export class Gatehouse {
     const body = { offerCode: this.offerCode, ...options, successUrl: withCheckoutReturn(options.successUrl) };
     const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body, token }), true);
     this.env.location.assign(url);
+  }
+
+  /**
+   * A share link for `url` (this page by default), for the logged-in subscriber to send: it opens
+   * that page for whoever holds it, within the publication's limits (docs/sdk.md#sharing). Rejects
+   * with `share_not_subscriber`, `sharing_disabled` or `share_allowance_exceeded`.
+   */
+  share(url: string = this.env.location.href): Promise<ShareLink> {
+    const api = this.ready();
+    return this.withToken((token) => api.request<ShareLink>('/access/share-links', { body: { url }, token }), true);
   }
 
   /** Sends the logged-in reader to the processor's billing portal. */

@@ -8,6 +8,7 @@ import { MetersService } from '../meters/meters.service';
 import { PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
+import { ShareLinksService } from '../sharing/share-links.service';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
 import { PaywallCatalog } from './paywall-catalog.service';
@@ -16,7 +17,7 @@ import { PaywallCatalog } from './paywall-catalog.service';
  * Decides whether a visitor may read a URL (spec 2.4, 4.2; decisions E1-E6, H4) by the one access
  * decision (`decideAccess` of `@gatehouse/access-decisions`, which the gateway runs too), with
  * access's own sources: the reader's links and visits, billing's entitlements, the passes, the
- * meters and the crawlers' verified addresses. Every check counts as the reader's visit and in the
+ * meters, the share links and the crawlers' verified addresses. Every check counts as the reader's visit and in the
  * rollups, whether decided here or at the gateway (`recordEdgeChecks`).
  */
 @Injectable()
@@ -31,6 +32,7 @@ export class AccessDecisionService {
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
     private readonly verification: CrawlerVerification,
+    private readonly shareLinks: ShareLinksService,
   ) {}
 
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
@@ -50,6 +52,7 @@ export class AccessDecisionService {
         emailVerified: request.customerEmailVerified === true,
         attributes: request.attributes,
         client: request.client,
+        shareToken: request.shareToken,
       },
       {
         now,
@@ -59,6 +62,9 @@ export class AccessDecisionService {
         crawlerVerified: (engine, ip) => this.verification.verify(engine, ip),
         passed: (kind, requiredFields) => this.passes.hasPassed(reader, kind, requiredFields),
         consumeMeter: (paywallId, config) => this.meters.consume(reader, paywallId, page, config, now),
+        // A staff member's trial spends no open.
+        openSharedLink: async (token) =>
+          request.trial ? null : this.shareLinks.open(request.publicationId, token, page, { visitorId: request.userId, customerId: request.customerId }, now),
       },
     );
     if (!request.trial) {

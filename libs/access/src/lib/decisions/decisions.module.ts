@@ -3,6 +3,7 @@ import { CrawlersModule } from '../crawlers/crawlers.module';
 import { MetersModule } from '../meters/meters.module';
 import { PassesModule } from '../passes/passes.module';
 import { ReadersModule } from '../readers/readers.module';
+import { SharingModule } from '../sharing/sharing.module';
 import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
 import { AccessCheckHandler } from './access-check.handler';
@@ -10,7 +11,7 @@ import { AccessDecisionService } from './access-decision.service';
 import { PaywallCatalog } from './paywall-catalog.service';
 
 @Module({
-  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule],
+  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule, SharingModule],
   controllers: [AccessCheckHandler],
   providers: [AccessDecisionService, PaywallCatalog],
 })

@@ -60,6 +60,8 @@ export class AccessPersonalDataService {
     const waiting = await this.dataSource.transaction(async (manager) => {
       await manager.query('DELETE FROM meter_views WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
       await manager.query('DELETE FROM visitor_passes WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
+      // Their share links (and first name) go; the opens stay counted, naming no link.
+      await manager.query('DELETE FROM share_links WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       const unpublished = await forgetOutboxEventsNaming(manager, publicationId, needlesOf(reader, links));
       if (settled && unpublished === 0) await manager.query('DELETE FROM visitor_links WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       return unpublished;

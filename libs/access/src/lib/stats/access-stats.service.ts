@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AccessCounts, AccessStats, AccessStatsRequest, FieldError } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { rejectInvalid } from '../shared/invalid';
+import { ShareLinksService } from '../sharing/share-links.service';
 import { RollupsService } from './rollups.service';
 
 const HOUR_MS = 3600 * 1000;
@@ -24,6 +25,7 @@ export class AccessStatsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly rollups: RollupsService,
+    private readonly shareLinks: ShareLinksService,
   ) {}
 
   async stats(request: AccessStatsRequest): Promise<AccessStats> {
@@ -84,6 +86,7 @@ export class AccessStatsService {
         variantName: row.variantName,
         ...counts(row),
       })),
+      sharing: await this.shareLinks.counts(publicationId, from, to),
     };
   }
 }

@@ -17,6 +17,7 @@ import { filledFields, PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { GroupCommit } from '../shared/group-commit';
 import { parsePageUrl, requirePublicationHost } from '@gatehouse/access-decisions';
+import { ShareLinksService } from '../sharing/share-links.service';
 import { RollupsService, type Counter, type Tally } from '../stats/rollups.service';
 
 /** How far an event's own `occurredAt` may lie from the time it is received. */
@@ -60,6 +61,7 @@ export class TrackEventsService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
+    private readonly shareLinks: ShareLinksService,
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
   ) {
@@ -163,6 +165,7 @@ export class TrackEventsService {
       case 'paywall_dismissed':
       case 'paywall_converted':
         await this.outbox.add(manager, PAYWALL_EVENTS[event.type], { ...visitor, experimentId: experiment?.experimentId ?? null, variantId: experiment?.variantId ?? null }, publicationId);
+        if (event.type === 'paywall_converted') await this.shareLinks.recordConversion(manager, publicationId, event.url, occurredAt);
         if (event.type === 'paywall_shown' && experiment) {
           await this.outbox.add(
             manager,

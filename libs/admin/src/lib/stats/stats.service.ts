@@ -48,6 +48,7 @@ export class StatsService {
       })),
       paywalls: access.paywalls.map(funnel),
       offers: billing.offerRedemptions,
+      sharing: access.sharing,
       variants: withSignificance(
         access.variants.map((v) => {
           const variantCheckouts = checkouts.get(`${v.experimentId}/${v.variantId}`) ?? 0;

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AccessRequests, COUNTRY_CODE, type AccessCheckRequest, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
+import { AccessRequests, COUNTRY_CODE, SHARE_TOKEN_PARAMETER, type AccessCheckRequest, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyRequest } from 'fastify';
 import { Auth, RateLimit } from '../edge/credentials';
@@ -41,6 +41,7 @@ export class AccessCheckController {
       userId: query.userId ?? null,
       attributes: visitorAttributesOf(query, request, this.config),
       client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
+      ...shareTokenOf(query.url),
     };
     // Decided here from memory when it needs no more than the rules and entitlements; else by access.
     return (await this.edge.answer(check)) ?? this.bus.request(AccessRequests.Check, check);
@@ -76,6 +77,12 @@ export function visitorAttributesOf(query: AccessCheckQueryDto, request: Fastify
     utmMedium: first.utmMedium ?? second.utmMedium,
     utmCampaign: first.utmCampaign ?? second.utmCampaign,
   };
+}
+
+/** The share link token the page URL carries (`gh_share`), when it carries a plausible one. */
+export function shareTokenOf(url: string): { shareToken?: string } {
+  const token = pageParameters(url).get(SHARE_TOKEN_PARAMETER);
+  return token && token.length <= 128 ? { shareToken: token } : {};
 }
 
 function pageParameters(url: string): URLSearchParams {

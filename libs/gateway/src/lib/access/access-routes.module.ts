@@ -7,10 +7,11 @@ import { EventsController } from './events.controller';
 import { ExperimentsController } from './experiments.controller';
 import { PaywallsController } from './paywalls.controller';
 import { SegmentsController } from './segments.controller';
+import { SharingController } from './sharing.controller';
 
 /** The public routes of the access feature, behind the gateway's edge guard. */
 @Module({
-  controllers: [AccessCheckController, AccessTrialController, EventsController, PaywallsController, SegmentsController, ExperimentsController, CrawlerPolicyController],
+  controllers: [AccessCheckController, AccessTrialController, EventsController, PaywallsController, SegmentsController, ExperimentsController, CrawlerPolicyController, SharingController],
   providers: [EdgeDecisions],
 })
 export class AccessRoutesModule {}

@@ -16,7 +16,7 @@ import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
-export type ForwardReason = 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'invalid' | 'error';
+export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'invalid' | 'error';
 
 /** Thrown when the check must go to access. */
 export class Forward {
@@ -33,7 +33,7 @@ const ENTITLEMENTS_TIMEOUT_MS = 1_000;
  * The access check decided at the gateway when nothing but the rules and entitlements is needed
  * (issue 29, docs/performance.md#deciding-at-the-gateway): the same decision function access runs
  * (`decideAccess`), over read models of access's rules and billing's entitlements fed by the
- * change notices access's own copies hear. A meter to count, a pass or a visit count to read, a
+ * change notices access's own copies hear. A share link to open, a meter to count, a pass or a visit count to read, a
  * search crawler to verify, a past_due subscription (its grace is a matter of access's clock), a
  * model that cannot be loaded, a URL access would refuse: the check goes to access.
  */
@@ -85,6 +85,8 @@ export class EdgeDecisions {
 
   private async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
     const { publicationId } = request;
+    // A share link's open is counted, and only access holds the links: never answered here.
+    if (request.shareToken !== undefined) throw new Forward('share');
     const page = edgePageOf(request);
     // Every change notice the broker accepted before this check arrived has reached the models.
     await this.readModels.caughtUp();
@@ -134,6 +136,7 @@ export function decideAtEdge(
       emailVerified: request.customerEmailVerified === true,
       attributes: request.attributes,
       client: request.client,
+      shareToken: request.shareToken,
     },
     {
       // Only a past_due subscription's grace depends on the time, and that goes to access.
@@ -148,6 +151,7 @@ export function decideAtEdge(
       crawlerVerified: forward('crawler'),
       passed: forward('pass'),
       consumeMeter: forward('meter'),
+      openSharedLink: forward('share'),
     },
   );
 }

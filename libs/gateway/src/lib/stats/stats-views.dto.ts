@@ -63,6 +63,12 @@ class OfferRedemptionsDto {
   @ApiProperty({ description: 'Subscriptions started with the offer within the range.' }) redemptions: number;
 }
 
+class ShareCountsDto {
+  @ApiProperty({ description: 'Share links subscribers created within the range.' }) linksCreated: number;
+  @ApiProperty({ description: 'Reads a share link granted within the range.' }) opens: number;
+  @ApiProperty({ description: 'Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range.' }) conversions: number;
+}
+
 export class StatsDto implements Stats {
   @ApiProperty({ format: 'date-time' }) from: string;
   @ApiProperty({ format: 'date-time' }) to: string;
@@ -72,4 +78,5 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: [PaywallFunnelDto] }) paywalls: PaywallFunnelDto[];
   @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
   @ApiProperty({ type: [OfferRedemptionsDto], description: 'Per offer, most redeemed first.' }) offers: OfferRedemptionsDto[];
+  @ApiProperty({ type: ShareCountsDto, description: 'Shared articles (docs/access.md#shared-articles).' }) sharing: ShareCountsDto;
 }

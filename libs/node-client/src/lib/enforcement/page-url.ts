@@ -1,4 +1,4 @@
-import { encodePagePath, normalisePagePath } from '@gatehouse/contracts';
+import { encodePagePath, normalisePagePath, SHARE_TOKEN_PARAMETER } from '@gatehouse/contracts';
 
 /** What an adapter knows of the request line: the scheme it came in on, its Host, and the request target as received. */
 export interface RequestLine {
@@ -69,7 +69,7 @@ export interface CheckedPage {
 
 /**
  * `new URL(path, origin)` of the page path the URL names (normalisePagePath: what a router
- * serves), the query left out but for its campaign parameters. Null for a path encoded deeper than
+ * serves), the query left out but for its campaign parameters and a share link's `gh_share`. Null for a path encoded deeper than
  * any router decodes (or no absolute URL at all): no check can be asked for it, and it is decided as denied.
  */
 export function checkedPage(url: string): CheckedPage | null {
@@ -84,5 +84,9 @@ export function checkedPage(url: string): CheckedPage | null {
   if (path === null) return null;
   // As the browser SDK sends them: cut to what the API accepts.
   const param = (name: string) => asked.searchParams.get(name)?.slice(0, 200) || undefined;
-  return { url: new URL(encodePagePath(path), asked.origin).href, utmSource: param('utm_source'), utmMedium: param('utm_medium'), utmCampaign: param('utm_campaign') };
+  const checked = new URL(encodePagePath(path), asked.origin);
+  // A share link's token opens the page it was made for (docs/access.md#shared-articles).
+  const shareToken = asked.searchParams.get(SHARE_TOKEN_PARAMETER);
+  if (shareToken && shareToken.length <= 128) checked.searchParams.set(SHARE_TOKEN_PARAMETER, shareToken);
+  return { url: checked.href, utmSource: param('utm_source'), utmMedium: param('utm_medium'), utmCampaign: param('utm_campaign') };
 }

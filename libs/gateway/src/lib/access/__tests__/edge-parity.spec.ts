@@ -141,7 +141,7 @@ const READERS: Reader[] = [
 ];
 
 /** What access uses to decide, beyond the rules and the entitlements: consulting one is a reason to forward. */
-type AccessOnly = Exclude<ForwardReason, 'rules' | 'entitlements' | 'invalid' | 'error'>;
+type AccessOnly = Exclude<ForwardReason, 'rules' | 'entitlements' | 'invalid' | 'error' | 'share'>;
 
 /** Access's sources: every question answered, and a note of which of them only access could answer. */
 function accessSources(reader: Reader, entitlements: CustomerEntitlement[], consulted: Set<AccessOnly>): DecisionSources {
@@ -155,6 +155,8 @@ function accessSources(reader: Reader, entitlements: CustomerEntitlement[], cons
     visits: async () => (consulted.add('visit_count'), reader.customerId || reader.userId ? reader.visits : undefined),
     crawlerVerified: async () => (consulted.add('crawler'), reader.crawlerVerified),
     passed: async (kind) => (consulted.add('pass'), kind === 'newsletter' ? reader.newsletter : reader.data),
+    // No check of this table carries a share token (a check with one never stays at the gateway).
+    openSharedLink: async () => null,
     consumeMeter: async (_paywallId, config) => {
       consulted.add('meter');
       const identified = reader.customerId !== null || reader.userId !== null;

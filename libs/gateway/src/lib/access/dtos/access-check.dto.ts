@@ -42,7 +42,10 @@ export function isAcceptableAccessCheckQuery(value: unknown): boolean {
 /** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
 @QuickCheck(isAcceptableAccessCheckQuery)
 export class AccessCheckQueryDto {
-  @ApiProperty({ example: 'https://news.example.com/premium/story', description: 'The page URL: absolute http(s), on a domain of the publication.' })
+  @ApiProperty({
+    example: 'https://news.example.com/premium/story',
+    description: 'The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`.',
+  })
   @IsString()
   @MaxLength(2048)
   url: string;
@@ -111,6 +114,10 @@ class ExperimentAssignmentDto implements ExperimentAssignment {
   @ApiProperty({ format: 'uuid' }) variantId: string;
 }
 
+class SharedByDto {
+  @ApiProperty({ example: 'Ada', description: "The sharer's first name." }) firstName: string;
+}
+
 export class AccessCheckResultDto implements AccessCheckResult {
   @ApiProperty() granted: boolean;
   @ApiProperty({ enum: ACCESS_REASONS }) reason: AccessReason;
@@ -120,4 +127,6 @@ export class AccessCheckResultDto implements AccessCheckResult {
   @ApiPropertyOptional({ type: MeterDto, description: 'When a metered paywall applied.' }) meter?: MeterDto;
   @ApiPropertyOptional({ type: ExperimentAssignmentDto, description: 'When a running experiment covers the paywall.' })
   experiment?: ExperimentAssignmentDto;
+  @ApiPropertyOptional({ type: SharedByDto, description: 'With `shared_link`: who shared the page.' })
+  sharedBy?: SharedByDto;
 }

@@ -44,4 +44,9 @@ describe('the page URL a request names', () => {
     expect(checkedPage(`https://news.example/%${'25'.repeat(12)}70remium`)).toBeNull();
     expect(checkedPage('/premium/story')).toBeNull();
   });
+
+  it("keeps a share link's token, so the check can open the page it was made for", () => {
+    expect(checkedPage('https://news.example/premium/story/?x=1&gh_share=3q2-token_A')?.url).toBe('https://news.example/premium/story?gh_share=3q2-token_A');
+    expect(checkedPage(`https://news.example/premium/story?gh_share=${'x'.repeat(129)}`)?.url).toBe('https://news.example/premium/story');
+  });
 });
