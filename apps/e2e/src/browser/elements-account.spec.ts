@@ -29,7 +29,7 @@ describe('the account element', () => {
   beforeAll(async () => {
     system = await WholeSystem.start({ domains: ['127.0.0.1'], everyService: true });
     events = await EventReader.start(system.namespace, ['subscription.cancelled']);
-    const product = await system.product('Digital Gazette');
+    const product = await system.product({ name: 'Digital Gazette' });
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
     const sdkOrigin = system.url.replace('//127.0.0.1:', '//localhost:');
     site = createServer((req, res) => {
@@ -53,11 +53,11 @@ describe('the account element', () => {
     await system?.close();
   }, LONG);
 
-  async function reader(): Promise<Reader & { email: string }> {
+  async function reader(): Promise<Reader> {
     const email = `account-${randomUUID().slice(0, 8)}@example.com`;
     const registered = await system.api('/auth/customers/register', { key: system.publishableKey, body: { email, password: PASSWORD, name: 'Ada Reader' } });
     expect(registered.status).toBe(201);
-    return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email };
+    return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email, customer: registered.body.customer };
   }
 
   /** The account page, account.js having loaded elements.js by itself and defined its tags; signed out unless `keep` (the tabs share storage). */
