@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { READER_PASSWORD } from '../support/constants';
 import { EventReader } from '../support/events';
 import { WholeSystem, type Reader } from '../support/system-all';
 
 const LONG = 120_000;
-const PASSWORD = 'reader-password';
+const PASSWORD = READER_PASSWORD;
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /*
