@@ -1,6 +1,6 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
-import { SCREENS } from '../support/constants';
+import { VIEWPORTS } from '../support/constants';
 import { DashboardSystem, signIn, staffBrowser, settled } from '../support/dashboard';
 import { ADMIN as OWNER, addStaff } from '../support/staff';
 
@@ -23,9 +23,9 @@ const SCREENS = [
   { path: 'email', title: 'Email' },
 ] as const;
 
-const PHONE = SCREENS.phone;
+const PHONE = VIEWPORTS.phone;
 const TABLET = { width: 768, height: 1024 };
-const DESKTOP = SCREENS.desktop;
+const DESKTOP = VIEWPORTS.desktop;
 
 /** How far the page is wider than the window (0: no horizontal scrolling). */
 const OVERFLOW = '(() => document.documentElement.scrollWidth - window.innerWidth)()';

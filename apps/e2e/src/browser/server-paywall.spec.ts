@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SCREENS } from '../support/constants';
+import { VIEWPORTS } from '../support/constants';
 import { LocalStart } from '../support/local-start';
 
 const LONG = 120_000;
-const PHONE = SCREENS.phone;
+const PHONE = VIEWPORTS.phone;
 /** The demo's paid paragraphs (every article's text after its first paragraph). */
 const DEMO_PAID = ['Officials said the first stage would begin after the summer', 'Several speakers urged the council to publish its figures'];
 const EXAMPLE_PAID = (slug: string) => ARTICLES.find((a) => a.slug === slug)!.body;

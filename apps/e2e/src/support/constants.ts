@@ -29,4 +29,4 @@ export const ACCESS_SITE = 'https://news.example.com';
 export const ALL_SITE = 'https://all.example';
 
 /** The browser viewports the layout tests take: a phone's and a desktop's. */
-export const SCREENS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
