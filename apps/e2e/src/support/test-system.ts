@@ -127,9 +127,9 @@ export class TestSystem implements RunningSystem {
   fake!: FakeProcessorProcess;
   /** The outbox of the test's own (`producer`). */
   producer!: EventProducer;
-  protected options!: TestSystemOptions;
+  private options!: TestSystemOptions;
   private eventReader?: EventReader;
-  protected readonly services: RunningService[] = [];
+  private readonly services: RunningService[] = [];
   private bus?: BusClient;
   private gatewayStopped = false;
   /** Billing's key for the processor settings it stores, the same for every start of it. */
@@ -165,7 +165,7 @@ export class TestSystem implements RunningSystem {
     if (options.login === false) return;
     ({ session: this.session, publicationId: this.publicationId } = await adminSession(this.gateway.url));
     if (options.keys) ({ publishableKey: this.publishableKey, secretKey: this.secretKey } = (await this.answered(201, '/admin/api-keys', { session: this.session, body: { name: options.keys } })).body);
-    if (options.connectProcessor) await this.answered(200, '/admin/processor', { method: 'PUT', session: this.session, body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
+    if (options.connectProcessor) await this.connectProcessor();
   }
 
   /** The configuration the system gives a service, before a test's own (`options.env`). */
@@ -561,7 +561,7 @@ export class TestSystem implements RunningSystem {
   }
 
   /** A call that must answer `status`, failing with what it answered otherwise. */
-  protected async answered(status: number, path: string, options: Call): Promise<Answer> {
+  private async answered(status: number, path: string, options: Call): Promise<Answer> {
     const answer = await this.api(path, options);
     if (answer.status !== status) {
       throw new Error(`${options.method ?? (options.body === undefined ? 'GET' : 'POST')} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
