@@ -399,14 +399,14 @@ export class TestSystem implements RunningSystem {
 
   /**
    * A checkout the reader pays at the processor (at the time billing reads unless `created`), and
-   * what the processor then sends, signed: the reader's newest subscription once billing stored it,
-   * and its id at the processor. Any other option (`experimentId`, `offerCode`, …) goes with the checkout.
+   * what the processor then sends, signed: the reader's newest subscription once billing stored it
+   * (its fields, and as `subscription`), and its id at the processor. Any other option (`experimentId`, `offerCode`, …) goes with the checkout.
    */
   async subscribe(
     reader: { id: string },
     priceId: string,
     options: { status?: string; created?: number; [checkoutField: string]: unknown } = {},
-  ): Promise<{ subscription: any; subscriptionId: string; status: string; processorId: string }> {
+  ): Promise<{ subscription: any; subscriptionId: string; status: string; processorId: string; [field: string]: any }> {
     const { status, created, ...experiment } = options;
     const before = (await this.subscriptionsOf(reader.id)).length;
     const started = await this.checkout(reader, priceId, experiment);
@@ -417,7 +417,7 @@ export class TestSystem implements RunningSystem {
       const subscriptions = await this.subscriptionsOf(reader.id);
       return subscriptions.length > before ? subscriptions[0] : undefined;
     });
-    return { subscription, subscriptionId: subscription.subscriptionId, status: subscription.status, processorId: paid.subscription!['id'] };
+    return { ...subscription, subscription, processorId: paid.subscription!['id'] };
   }
 
   /**
