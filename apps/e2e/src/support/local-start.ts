@@ -8,6 +8,16 @@ import { freePort, ROOT } from './processes';
 import { adminSession } from './staff';
 import type { RunningSystem } from './test-system';
 
+/** How `npm start` runs in a test. */
+export interface LocalStartOptions {
+  /** 'test': a fresh test database; 'embedded': the embedded PostgreSQL `npm start` brings under DATA_DIR. */
+  database: 'embedded' | 'test';
+  /** More environment of the child process, over what the test sets. */
+  env?: Record<string, string>;
+  /** The line of its output that says it is up ('Demo publisher site' unless given). */
+  waitFor?: string;
+}
+
 /**
  * The test system's child-process mode: `npm start` itself (the `start` script of package.json)
  * on a free port and a fresh DATA_DIR: every service in one process on the in-process bus, the
@@ -25,7 +35,7 @@ export class LocalStart implements RunningSystem {
     private readonly db: TestDatabase | undefined,
   ) {}
 
-  static async start(options: { database: 'embedded' | 'test'; env?: Record<string, string>; waitFor?: string } = { database: 'test' }): Promise<LocalStart> {
+  static async start(options: LocalStartOptions = { database: 'test' }): Promise<LocalStart> {
     const [port, db] = await Promise.all([freePort(), options.database === 'test' ? createTestDatabase() : undefined]);
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EXAMPLE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env };
