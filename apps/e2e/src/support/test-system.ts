@@ -455,7 +455,7 @@ export class TestSystem implements RunningSystem {
   }
 
   /**
-   * A checkout the customer pays at a processor (`fake`, the system's unless given), whose events are
+   * A checkout the customer pays at the processor `fake` (a local one of the test), whose events are
    * then delivered signed as the processor would (the processor connected with WEBHOOK_SECRET
    * supplied): a conversion, counted for the experiment variant it carries.
    */
@@ -525,7 +525,7 @@ export class TestSystem implements RunningSystem {
     return webhook.deliveries;
   }
 
-  /** A publication of its own, with its admin's session, whose webhooks point at `receiverUrl`: no test receives another's events. */
+  /** A publication of its own, with its admin's session, whose webhooks point at `receiver`: no test receives another's events. */
   async publicationFor(receiver: { url: string }) {
     const { session, publicationId } = await this.staffSession('admin');
     return {
