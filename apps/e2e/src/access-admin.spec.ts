@@ -72,7 +72,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
       expect(await refused({ ...valid, owner: 'me' })).toEqual(['owner']);
       expect(await refused({ name: 'P', type: 'hard' })).toEqual(['match']);
 
-      const paywall = await system.createPaywall(valid as never);
+      const paywall = await system.paywall(valid as never);
       expect(await refused({ type: 'metered' }, 'PATCH', `/admin/paywalls/${paywall.id}`)).toEqual(['config.limit', 'config.period']);
       expect((await system.admin(`/admin/paywalls/${paywall.id}`)).body).toMatchObject({ type: 'hard', config: {} });
     });
@@ -126,7 +126,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
       expect((await system.admin('/admin/segments')).body.items.map((s: SegmentView) => s.id)).toContain(created.body.id);
       expect((await system.admin(path, { method: 'PATCH', body: { name: null, conditions: null } })).body).toEqual(changed.body);
 
-      const paywall = await system.createPaywall({ name: 'Segmented', type: 'hard', match: { include: ['/seg/**'] }, segmentId: created.body.id });
+      const paywall = await system.paywall({ name: 'Segmented', type: 'hard', match: { include: ['/seg/**'] }, segmentId: created.body.id });
       expect(paywall.segmentId).toBe(created.body.id);
       expect((await system.admin(path, { method: 'DELETE' })).body).toMatchObject({ status: 409, code: 'conflict' });
       await system.admin(`/admin/paywalls/${paywall.id}`, { method: 'PATCH', body: { segmentId: null } });
@@ -167,7 +167,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
 
   describe('experiments', () => {
     it('goes from draft to running to stopped, one running experiment per paywall', async () => {
-      const paywall = await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: ['/exp/**'] } });
+      const paywall = await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: ['/exp/**'] } });
       const body = {
         name: 'Limits',
         paywallId: paywall.id,
@@ -230,7 +230,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
     });
 
     it('refuses bad weights, unknown paywalls and overrides that do not suit the paywall, naming the field', async () => {
-      const paywall = await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: ['/exp2/**'] } });
+      const paywall = await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: ['/exp2/**'] } });
       const refused = async (body: object) => {
         const answer = await system.admin('/admin/experiments', { body });
         expect(answer.status).toBe(400);
@@ -255,7 +255,7 @@ describe('paywalls, segments and experiments in the dashboard (decisions E4, E7,
 
   describe('tenancy', () => {
     it("answers another publication's ids with 404 and never lists them", async () => {
-      const paywall = await system.createPaywall({ name: 'Mine', type: 'hard', match: { include: ['/mine/**'] } });
+      const paywall = await system.paywall({ name: 'Mine', type: 'hard', match: { include: ['/mine/**'] } });
       const segment = await system.admin('/admin/segments', { body: { name: 'Mine', match: 'all', conditions: [{ attribute: 'authenticated', operator: 'eq', value: true }] } });
       const experiment = await system.admin('/admin/experiments', {
         body: { name: 'Mine', paywallId: paywall.id, variants: [{ name: 'A', weight: 1 }, { name: 'B', weight: 1 }] },

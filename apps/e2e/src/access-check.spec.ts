@@ -62,7 +62,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
   describe('the visitor (decisions E2)', () => {
     it("uses the JWT's customer over the userId query", async () => {
-      const reader = await system.register();
+      const reader = await system.reader();
       const result = await system.decision({ url: '/free/a', userId: 'someone-else' }, { token: reader.accessToken });
       expect(result.customerId).toBe(reader.customer.id);
       expect((await system.decision({ url: '/free/a', userId: reader.customer.id })).customerId).toBeNull();
@@ -72,7 +72,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
   describe('rule types and reasons (decisions E5)', () => {
     it('hard: blocked, with the rule as configured, even for a logged-in customer (no subscription), without waiting on billing', async () => {
       const base = prefix();
-      const paywall = await system.createPaywall({
+      const paywall = await system.paywall({
         name: 'Premium',
         type: 'hard',
         match: { include: [`${base}/**`] },
@@ -80,7 +80,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
         copy: { heading: 'Subscribers only', ctaText: 'Subscribe' },
       });
       expect(await system.decision({ url: `${base}/story` })).toEqual({ granted: false, reason: 'blocked', paywallRule: ruleOf(paywall), customerId: null });
-      const reader = await system.register();
+      const reader = await system.reader();
       const started = Date.now();
       const result = await system.decision({ url: `${base}/story` }, { token: reader.accessToken });
       expect(Date.now() - started).toBeLessThan(3_000);
@@ -89,21 +89,21 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('soft: granted, with the rule as a hint', async () => {
       const base = prefix();
-      const paywall = await system.createPaywall({ name: 'Nudge', type: 'soft', match: { include: [`${base}/**`] }, presentation: 'sticky_bar' });
+      const paywall = await system.paywall({ name: 'Nudge', type: 'soft', match: { include: [`${base}/**`] }, presentation: 'sticky_bar' });
       expect(await system.decision({ url: `${base}/a` })).toEqual({ granted: true, reason: 'soft', paywallRule: ruleOf(paywall), customerId: null });
     });
 
     it('registration: any logged-in customer passes; a userId is not a login', async () => {
       const base = prefix();
-      const paywall = await system.createPaywall({ name: 'Sign in', type: 'registration', match: { include: [`${base}/**`] } });
+      const paywall = await system.paywall({ name: 'Sign in', type: 'registration', match: { include: [`${base}/**`] } });
       expect(await system.decision({ url: `${base}/a`, userId: visitor() })).toMatchObject({ granted: false, reason: 'blocked', paywallRule: ruleOf(paywall) });
-      const reader = await system.register();
+      const reader = await system.reader();
       expect(await system.decision({ url: `${base}/a` }, { token: reader.accessToken })).toEqual({ granted: true, reason: 'registered', customerId: reader.customer.id });
     });
 
     it('newsletter: passes once a newsletter_subscribe event of this visitor was accepted', async () => {
       const base = prefix();
-      await system.createPaywall({ name: 'Newsletter', type: 'newsletter', match: { include: [`${base}/**`] } });
+      await system.paywall({ name: 'Newsletter', type: 'newsletter', match: { include: [`${base}/**`] } });
       const subscriber = visitor();
       expect(await system.decision({ url: `${base}/a`, userId: subscriber })).toMatchObject({ granted: false, reason: 'blocked' });
       const accepted = await system.track({ type: 'newsletter_subscribe', url: `${SITE}${base}/a`, userId: subscriber, data: { email: 'reader@example.com' } });
@@ -114,7 +114,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('data: passes once a data_submit event carried every required field', async () => {
       const base = prefix();
-      await system.createPaywall({
+      await system.paywall({
         name: 'Tell us about you',
         type: 'data',
         config: {
@@ -136,7 +136,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('metered: distinct URLs per calendar month, the same URL not counted twice, reset at the next period', async () => {
       const base = prefix();
-      const paywall = await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: [`${base}/**`] } });
+      const paywall = await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: [`${base}/**`] } });
       const reader = visitor();
       const meter = (used: number) => ({ limit: 2, used, remaining: 2 - used, period: 'month', resetsAt: '2031-04-01T00:00:00.000Z' });
       expect(await system.decision({ url: `${base}/a`, userId: reader })).toEqual({ granted: true, reason: 'meter_allowance', customerId: null, meter: meter(1) });
@@ -168,8 +168,8 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('metered by week and by day: resetsAt is next Monday, or the next midnight UTC', async () => {
       const base = prefix();
-      await system.createPaywall({ name: 'Weekly', type: 'metered', config: { limit: 5, period: 'week' }, match: { include: [`${base}/week/**`] } });
-      await system.createPaywall({ name: 'Daily', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${base}/day/**`] } });
+      await system.paywall({ name: 'Weekly', type: 'metered', config: { limit: 5, period: 'week' }, match: { include: [`${base}/week/**`] } });
+      await system.paywall({ name: 'Daily', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${base}/day/**`] } });
       const reader = visitor();
       expect((await system.decision({ url: `${base}/week/a`, userId: reader })).meter).toEqual({
         limit: 5,
@@ -183,7 +183,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('concurrent checks of new pages cannot overrun the meter', async () => {
       const base = prefix();
-      await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: [`${base}/**`] } });
+      await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: [`${base}/**`] } });
       const reader = visitor();
       const results = await Promise.all(Array.from({ length: 6 }, (_, i) => system.decision({ url: `${base}/page-${i}`, userId: reader })));
       expect(results.filter((r) => r.granted)).toHaveLength(2);
@@ -192,11 +192,11 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('the meter follows the reader: logging in keeps what the anonymous visitor used', async () => {
       const base = prefix();
-      await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: [`${base}/**`] } });
+      await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 3, period: 'month' }, match: { include: [`${base}/**`] } });
       const device = visitor();
       await system.decision({ url: `${base}/a`, userId: device });
       await system.decision({ url: `${base}/b`, userId: device });
-      const reader = await system.register();
+      const reader = await system.reader();
       // The first check with both the JWT and the visitor id links them: the customer has used 3 of 3.
       expect(await system.decision({ url: `${base}/c`, userId: device }, { token: reader.accessToken })).toMatchObject({
         granted: true,
@@ -207,7 +207,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       expect(await system.decision({ url: `${base}/d` }, { token: reader.accessToken })).toMatchObject({ granted: false, reason: 'blocked', meter: { used: 3 } });
       expect(await system.decision({ url: `${base}/a` }, { token: reader.accessToken })).toMatchObject({ granted: true, meter: { used: 3 } });
       // A customer who never read anonymously starts with a fresh meter.
-      const other = await system.register();
+      const other = await system.reader();
       expect(await system.decision({ url: `${base}/d` }, { token: other.accessToken })).toMatchObject({ granted: true, meter: { used: 1 } });
     });
   });
@@ -215,8 +215,8 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
   describe('which paywall applies (decisions E4)', () => {
     it('the enabled paywall of lowest priority whose include globs match and exclude globs do not', async () => {
       const base = prefix();
-      const hard = await system.createPaywall({ name: 'Hard', type: 'hard', priority: 20, match: { include: [`${base}/**`] } });
-      const soft = await system.createPaywall({ name: 'Soft', type: 'soft', priority: 10, match: { include: [`${base}/**`], exclude: [`${base}/free/**`] } });
+      const hard = await system.paywall({ name: 'Hard', type: 'hard', priority: 20, match: { include: [`${base}/**`] } });
+      const soft = await system.paywall({ name: 'Soft', type: 'soft', priority: 10, match: { include: [`${base}/**`], exclude: [`${base}/free/**`] } });
       expect((await system.decision({ url: `${base}/story` })).paywallRule?.paywallId).toBe(soft.id);
       expect((await system.decision({ url: `${base}/free/story` })).paywallRule?.paywallId).toBe(hard.id);
 
@@ -233,7 +233,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('decides for the page a URL names however it is spelled, and a meter counts the spellings of one page once (issue 21)', async () => {
       const base = prefix();
-      await system.createPaywall({ name: 'Spelled', type: 'hard', match: { include: [`${base}/Premium/**`], exclude: [`${base}/premium/free-*`] } });
+      await system.paywall({ name: 'Spelled', type: 'hard', match: { include: [`${base}/Premium/**`], exclude: [`${base}/premium/free-*`] } });
       const spellings = [
         `${base}/premium/story`,
         `${base}/PREMIUM/Story`,
@@ -249,7 +249,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       expect(await system.decision({ url: `${base}/premium/free-sample` })).toMatchObject({ granted: true, reason: 'no_rule' });
 
       const metered = prefix();
-      await system.createPaywall({ name: 'One a day', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${metered}/**`] } });
+      await system.paywall({ name: 'One a day', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: [`${metered}/**`] } });
       const reader = visitor();
       expect(await system.decision({ url: `${metered}/story`, userId: reader })).toMatchObject({ granted: true, meter: { used: 1 } });
       for (const again of [`${metered}/Story`, `${metered}/%73tory/`, `${metered}/x/../story`]) {
@@ -264,7 +264,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       const base = prefix();
       const created = await system.admin('/admin/segments', { body: { name: 'Segment', ...segment } });
       expect(created.status).toBe(201);
-      const paywall = await system.createPaywall({ name: 'Segmented', type: 'hard', match: { include: [`${base}/**`] }, segmentId: created.body.id });
+      const paywall = await system.paywall({ name: 'Segmented', type: 'hard', match: { include: [`${base}/**`] }, segmentId: created.body.id });
       return { base, paywall };
     }
     const applies = async (query: Record<string, string>, options = {}) => (await system.decision(query, options)).reason === 'blocked';
@@ -313,7 +313,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
       expect(await applies(all)).toBe(true);
       expect(await applies({ ...all, url: `${base}/shallow` })).toBe(false);
       expect(await applies({ ...all, utm_source: 'social' })).toBe(false);
-      const reader = await system.register();
+      const reader = await system.reader();
       expect(await applies(all, { token: reader.accessToken })).toBe(false);
 
       const any = await paywallFor({
@@ -339,7 +339,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
 
     it('subscriber: false while billing has nothing for the customer', async () => {
       const { base } = await paywallFor({ match: 'all', conditions: [{ attribute: 'subscriber', operator: 'eq', value: false }] });
-      const reader = await system.register();
+      const reader = await system.reader();
       expect(await applies({ url: `${base}/a` }, { token: reader.accessToken })).toBe(true);
     });
   });
@@ -347,7 +347,7 @@ describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)'
   describe('experiments (decisions H4)', () => {
     it('assigns a sticky variant whose overrides apply to paywallRule, while the experiment runs', async () => {
       const base = prefix();
-      const paywall = await system.createPaywall({
+      const paywall = await system.paywall({
         name: 'Meter',
         type: 'metered',
         config: { limit: 3, period: 'month' },

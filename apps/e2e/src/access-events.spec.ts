@@ -17,7 +17,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
   beforeAll(async () => {
     system = await AccessSystem.start();
     reader = await EventReader.start(system.namespace, EMITTED.map((e) => e.name));
-    paywall = await system.createPaywall({ name: 'Events', type: 'hard', match: { include: ['/ev/**'] } });
+    paywall = await system.paywall({ name: 'Events', type: 'hard', match: { include: ['/ev/**'] } });
   }, 60_000);
 
   afterAll(async () => {
@@ -78,7 +78,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
     });
 
     it('records nothing of a batch it refuses', async () => {
-      const newsletter = await system.createPaywall({ name: 'Newsletter', type: 'newsletter', match: { include: ['/nl/**'] } });
+      const newsletter = await system.paywall({ name: 'Newsletter', type: 'newsletter', match: { include: ['/nl/**'] } });
       const visitor = `visitor-${randomUUID()}`;
       const refused = await system.track({
         events: [
@@ -94,8 +94,8 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
 
   describe('walls validate what opens them (issue 21)', () => {
     it('refuses a newsletter subscription without a valid email, and a data-wall submission missing or mistyping its fields, naming each; nothing recorded, the wall stays shut', async () => {
-      const newsletter = await system.createPaywall({ name: 'Letters', type: 'newsletter', match: { include: ['/letters/**'] } });
-      const data = await system.createPaywall({
+      const newsletter = await system.paywall({ name: 'Letters', type: 'newsletter', match: { include: ['/letters/**'] } });
+      const data = await system.paywall({
         name: 'About you',
         type: 'data',
         config: {
@@ -147,7 +147,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
 
   describe('emitted events (docs/access.md)', () => {
     it('newsletter.subscribe carries the visitor, the page and the data; data.submit the names of the fields filled in, never their values', async () => {
-      const customer = await system.register();
+      const customer = await system.reader();
       const visitor = `visitor-${randomUUID()}`;
       await system.track(
         { type: 'newsletter_subscribe', url: page('/ev/story'), userId: visitor, paywallId: paywall.id, data: { email: 'ada@example.com', list: 'daily' } },
@@ -182,7 +182,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
     });
 
     it('paywall.shown, .dismissed and .converted, and experiment.assigned for a shown variant', async () => {
-      const meter = await system.createPaywall({ name: 'Meter', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: ['/xp/**'] } });
+      const meter = await system.paywall({ name: 'Meter', type: 'metered', config: { limit: 1, period: 'day' }, match: { include: ['/xp/**'] } });
       const experiment = await system.admin('/admin/experiments', {
         body: { name: 'Copy test', paywallId: meter.id, variants: [{ name: 'A', weight: 1 }, { name: 'B', weight: 1, overrides: { copy: { heading: 'B' } } }] },
       });
@@ -239,7 +239,7 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
       const hour = new Date('2031-03-16T08:00:00.000Z');
       system.clock.set(new Date(hour.getTime() + 15 * 60_000));
       try {
-        const meter = await system.createPaywall({ name: 'Counted', type: 'metered', config: { limit: 1, period: 'month' }, match: { include: ['/st/**'] } });
+        const meter = await system.paywall({ name: 'Counted', type: 'metered', config: { limit: 1, period: 'month' }, match: { include: ['/st/**'] } });
         const experiment = await system.admin('/admin/experiments', {
           body: { name: 'Counted test', paywallId: meter.id, variants: [{ name: 'Only', weight: 1 }, { name: 'Never', weight: 0 }] },
         });

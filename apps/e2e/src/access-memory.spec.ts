@@ -17,7 +17,7 @@ describe('access checks from memory', () => {
   afterAll(() => system?.close());
 
   it('grants exactly the limit when 50 checks of distinct pages of one reader arrive at once, over two replicas', async () => {
-    await system.createPaywall({ name: 'Ten', type: 'metered', config: { limit: 10, period: 'month' }, match: { include: ['/ten/**'] } });
+    await system.paywall({ name: 'Ten', type: 'metered', config: { limit: 10, period: 'month' }, match: { include: ['/ten/**'] } });
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => system.decision({ url: `/ten/story-${i}`, userId: 'racer' })));
     expect(answers.filter((answer) => answer.granted)).toHaveLength(10);
     expect(answers.filter((answer) => !answer.granted).every((answer) => answer.reason === 'blocked' && answer.meter?.used === 10)).toBe(true);
@@ -28,9 +28,9 @@ describe('access checks from memory', () => {
   });
 
   it('has the visits and rollups counted in memory in the stats after a graceful stop and a restart', async () => {
-    const counted = await system.createPaywall({ name: 'Counted', type: 'hard', match: { include: ['/counted/**'] } });
+    const counted = await system.paywall({ name: 'Counted', type: 'hard', match: { include: ['/counted/**'] } });
     const visits = (await system.admin<SegmentView>('/admin/segments', { body: { name: 'Eighth visit', match: 'all', conditions: [{ attribute: 'visit_count', operator: 'eq', value: 8 }] } })).body;
-    await system.createPaywall({ name: 'On the eighth visit', type: 'hard', match: { include: ['/eighth/**'] }, segmentId: visits.id });
+    await system.paywall({ name: 'On the eighth visit', type: 'hard', match: { include: ['/eighth/**'] }, segmentId: visits.id });
     for (let i = 0; i < 7; i++) expect((await system.decision({ url: `/counted/${i}`, userId: 'regular' })).reason).toBe('blocked');
 
     // The gateway answered these checks itself and hands access their records in batches: all taken before access stops.

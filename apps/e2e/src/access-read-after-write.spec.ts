@@ -73,7 +73,7 @@ describe('every write route that changes a decision is seen by the next check on
     await write('DeletePaywall', `/admin/paywalls/${paywall.id}`, { method: 'DELETE', body: undefined });
     expect(await reason('/pw/b')).toBe('no_rule');
     // The gateway's check lands on either replica: the same answer.
-    expect((await system.decision('/pw/b')).reason).toBe('no_rule');
+    expect((await system.decision({ url: '/pw/b' })).reason).toBe('no_rule');
   });
 
   it('segments: the conditions of a segment a paywall uses', async () => {
@@ -115,7 +115,7 @@ describe('every write route that changes a decision is seen by the next check on
   it("products' entitlements and subscriptions (billing's writes)", async () => {
     const first = await write('CreatePaywall', '/admin/paywalls', { body: { name: 'First', type: 'hard', match: { include: ['/first/**'] } } });
     const second = await write('CreatePaywall', '/admin/paywalls', { body: { name: 'Second', type: 'hard', match: { include: ['/second/**'] } } });
-    const product = await system.product('First only', [first.id]);
+    const product = await system.product({ name: 'First only', entitlements: [first.id] });
     const price = await system.price(product.id, { currency: 'EUR', unitAmount: 500, interval: 'month' });
     const reader: Reader = await system.reader();
     const asReader = { customerId: reader.id, userId: null };
@@ -160,7 +160,7 @@ describe('every write route that changes a decision is seen by the next check on
   it('through two gateways: a paywall edit, a grant, a cancellation and a customer deletion made through one are seen by the very next check through the other, answered from its memory', async () => {
     const other = second.url;
     const paywall = await write('CreatePaywall', '/admin/paywalls', { body: { name: 'Edge', type: 'hard', match: { include: ['/edge/**'] } } });
-    const product = await system.product('Everything');
+    const product = await system.product({ name: 'Everything' });
     const price = await system.price(product.id, { currency: 'EUR', unitAmount: 900, interval: 'month' });
     const reader: Reader = await system.reader();
     const asReader = { token: reader.accessToken, userId: 'edge-visitor' };
@@ -220,8 +220,8 @@ describe('every write route that changes a decision is seen by the next check on
     await made('French', 'hard', {}, '/p/fr/**', { segmentId: french.id });
     const regulars = await write('CreateSegment', '/admin/segments', { body: { name: 'Regulars', match: 'all', conditions: [{ attribute: 'visit_count', operator: 'gt', value: 1000 }] } });
     await made('Regulars', 'hard', {}, '/p/vc/**', { segmentId: regulars.id });
-    const everything = await system.price((await system.product('All')).id, { currency: 'EUR', unitAmount: 900, interval: 'month' });
-    const hardOnly = await system.price((await system.product('Hard only', [hard.id])).id, { currency: 'EUR', unitAmount: 500, interval: 'month' });
+    const everything = await system.price((await system.product({ name: 'All' })).id, { currency: 'EUR', unitAmount: 900, interval: 'month' });
+    const hardOnly = await system.price((await system.product({ name: 'Hard only', entitlements: [hard.id] })).id, { currency: 'EUR', unitAmount: 500, interval: 'month' });
     const customer = await system.reader();
     const subscriber = await system.reader();
     await system.grant(subscriber, everything.id);

@@ -210,7 +210,7 @@ describe('every route of the OpenAPI document under hostile input', () => {
     credentials = new Credentials(sessions, keys, tokens);
     // One record of each kind, whose ids the lists then hand out.
     const wall = await system.paywall({ name: 'Fuzz wall', type: 'hard', match: { include: ['/fuzz/**'] } });
-    const product = await system.product('Fuzz product', [wall.id]);
+    const product = await system.product({ name: 'Fuzz product', entitlements: [wall.id] });
     const price = await system.price(product.id, { currency: 'usd', unitAmount: 500, interval: 'month' });
     await system.grant(await system.reader(), price.id);
     for (const [path, methods] of Object.entries(document['paths'] as Record<string, Schema>)) {

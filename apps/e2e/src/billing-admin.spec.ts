@@ -50,7 +50,7 @@ describe('billing: products, prices and processor settings', () => {
     });
 
     it('refuses a checkout until they exist', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       expect((await system.checkout(customer, priceMadeBeforeSettings.id)).body).toMatchObject({ status: 409, code: 'conflict' });
     });
   });
@@ -125,7 +125,7 @@ describe('billing: products, prices and processor settings', () => {
     });
 
     it('makes the ones stored before the settings at the processor on their first checkout', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       expect((await system.checkout(customer, priceMadeBeforeSettings.id)).status).toBe(201);
       const products = await system.fake.requestsTo('POST', '/v1/products');
       expect(products.some((r) => r.body.metadata.productId === productMadeBeforeSettings.id)).toBe(true);
@@ -175,7 +175,7 @@ describe('billing: products, prices and processor settings', () => {
     });
 
     it('refuses to delete what a subscription uses, and deletes the rest', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       expect((await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: priceMadeBeforeSettings.id } })).status).toBe(201);
       expect((await system.admin(`/admin/prices/${priceMadeBeforeSettings.id}`, { method: 'DELETE' })).body).toMatchObject({ status: 409, code: 'conflict' });
       expect((await system.admin(`/admin/products/${productMadeBeforeSettings.id}`, { method: 'DELETE' })).body).toMatchObject({ status: 409 });

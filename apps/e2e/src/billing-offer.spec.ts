@@ -26,9 +26,9 @@ describe('the prices on sale and the offers on them', () => {
   }
 
   it('lists the active prices of active products, cheapest first, to either key of the publication and no other', async () => {
-    const digital = await system.product('Digital');
-    const print = await system.product('Print');
-    const retired = await system.product('Retired');
+    const digital = await system.product({ name: 'Digital' });
+    const print = await system.product({ name: 'Print' });
+    const retired = await system.product({ name: 'Retired' });
     const yearly = await system.price(digital.id, { currency: 'usd', unitAmount: 5000, interval: 'year' });
     const monthly = await system.price(digital.id, { currency: 'usd', unitAmount: 500, interval: 'month', trialDays: 7 });
     const old = await system.price(digital.id, { currency: 'usd', unitAmount: 400, interval: 'month' });
@@ -56,7 +56,7 @@ describe('the prices on sale and the offers on them', () => {
   }, 60_000);
 
   it("redeems an offer's code at checkout: the processor applies its promotion code, the subscription and its event carry the offer, and stats count it", async () => {
-    const digital = await system.product('Offer digital');
+    const digital = await system.product({ name: 'Offer digital' });
     const monthly = await system.price(digital.id, { currency: 'eur', unitAmount: 600, interval: 'month' });
     const spring = await offer({ code: 'spring3', name: 'Spring', kind: 'amount', amountOff: 300, currency: 'EUR', duration: 'repeating', durationInMonths: 3, priceIds: [monthly.id] });
     expect(spring).toMatchObject({ code: 'SPRING3', kind: 'amount', amountOff: 300, currency: 'eur', duration: 'repeating', durationInMonths: 3, redemptions: 0, active: true });
@@ -99,7 +99,7 @@ describe('the prices on sale and the offers on them', () => {
   }, 60_000);
 
   it('refuses a used-up, an ended and a not-applicable offer with a clear problem, and starts no checkout at the processor', async () => {
-    const product = await system.product('Offer limits');
+    const product = await system.product({ name: 'Offer limits' });
     const monthly = await system.price(product.id, { currency: 'eur', unitAmount: 800, interval: 'month' });
     const yearly = await system.price(product.id, { currency: 'eur', unitAmount: 8000, interval: 'year' });
     await offer({ code: 'ONCE-ONLY', kind: 'percent', percentOff: 50, duration: 'once', maxRedemptions: 1 });
@@ -184,7 +184,7 @@ describe('the prices on sale and the offers on them', () => {
     const created = await experiment([{ name: 'Full price', weight: 0 }, { name: 'Discount', weight: 100, overrides: { offerCode: 'try-price' } }]);
     expect(created.status).toBe(201);
     expect((await system.admin(`/admin/experiments/${created.body.id}/start`, { method: 'POST' })).status).toBe(200);
-    const decision = await system.decision('/offer-test/story', { userId: 'offer-visitor' });
+    const decision = await system.decision({ url: '/offer-test/story', userId: 'offer-visitor' });
     expect(decision).toMatchObject({ granted: false, paywallRule: { paywallId: paywall.id, offerCode: 'TRY-PRICE' }, experiment: { experimentId: created.body.id, variantId: created.body.variants[1].id } });
   }, 60_000);
 });

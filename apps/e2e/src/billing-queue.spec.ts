@@ -22,7 +22,7 @@ describe('billing: the queue of inbound processor events', () => {
 
   /** A paid checkout whose completion billing can handle only by reading the subscription from the processor. */
   async function paidCheckout() {
-    const customer = await system.customer();
+    const customer = await system.reader();
     const started = await system.checkout(customer, priceId);
     const { events, subscription } = await system.fake.completeCheckout(started.body.sessionId);
     return { customer, completed: events.find((e) => e.type === 'checkout.session.completed')!, processorSubscriptionId: subscription!['id'] as string };

@@ -29,7 +29,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
 
   describe('checkout', () => {
     it("starts a checkout at the processor with the customer's id in its metadata, and returns the processor's address", async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const experimentId = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
       const variantId = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
       const answer = await system.checkout(customer, monthly.id, { experimentId, variantId, paywallId: PAYWALL });
@@ -57,8 +57,8 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it("takes the customer from the JWT with a publishable key, and refuses another customer's id", async () => {
-      const customer = await system.customer();
-      const other = await system.customer();
+      const customer = await system.reader();
+      const other = await system.reader();
       const body = { priceId: yearly.id, successUrl: 'https://billing.example/ok', cancelUrl: 'https://billing.example/no' };
       const own = await system.api('/subscriptions/checkout', { key: system.publishableKey, token: customer.accessToken, body });
       expect(own.status).toBe(201);
@@ -75,7 +75,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it('refuses unknown prices and customers, and half an experiment', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       expect((await system.checkout(customer, '00000000-0000-4000-8000-000000000000')).body).toMatchObject({ status: 404 });
       expect((await system.checkout({ ...customer, id: '00000000-0000-4000-8000-000000000001' }, monthly.id)).body).toMatchObject({ status: 404 });
       expect((await system.checkout(customer, monthly.id, { experimentId: PAYWALL })).body).toMatchObject({ status: 400, code: 'validation_failed' });
@@ -83,7 +83,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it("sends the reader back only to the publication's own pages, over https (plain http on loopback only)", async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const before = (await system.fake.requestsTo('POST', '/v1/checkout/sessions')).length;
       expect((await system.checkout(customer, monthly.id, { successUrl: 'https://evil.example/phish' })).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
       expect((await system.checkout(customer, monthly.id, { cancelUrl: 'https://evil.example/phish' })).body).toMatchObject({ status: 403, code: 'url_not_in_publication' });
@@ -99,7 +99,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it('answers 502 when the processor fails, and stores nothing', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       await system.fake.failNext({ method: 'POST', path: '/v1/checkout/sessions', status: 500 });
       expect((await system.checkout(customer, monthly.id)).body).toMatchObject({ status: 502, code: 'processor_error' });
       expect(await system.query('SELECT 1 FROM checkout_sessions WHERE customer_id = $1', [customer.id])).toEqual([]);
@@ -112,7 +112,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
 
   describe('portal', () => {
     it("opens the processor's billing portal for a customer who has checked out", async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       expect((await system.api('/subscriptions/portal', { key: system.secretKey, body: { customerId: customer.id, returnUrl: 'https://billing.example/account' } })).body).toMatchObject({
         status: 404,
       });
@@ -133,8 +133,8 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it("shows the JWT's customer their own subscriptions only", async () => {
-      const customer = await system.customer();
-      const other = await system.customer();
+      const customer = await system.reader();
+      const other = await system.reader();
       expect((await system.api('/subscriptions/me', { key: system.publishableKey, token: customer.accessToken })).body).toEqual({ subscriptions: [] });
       expect((await system.api(`/subscriptions/me?customerId=${other.id}`, { key: system.publishableKey, token: customer.accessToken })).body).toMatchObject({
         status: 403,
@@ -150,7 +150,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     let processorId: string;
 
     beforeAll(async () => {
-      customer = await system.customer();
+      customer = await system.reader();
       const started = await system.checkout(customer, yearly.id);
       const { events, subscription } = await system.fake.completeCheckout(started.body.sessionId);
       processorId = subscription!['id'];
@@ -159,7 +159,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it("a reader may cancel only their own, only at the period end, with a reason from the list; a refusal changes nothing", async () => {
-      const other = await system.customer();
+      const other = await system.reader();
       const cancel = (body: Record<string, unknown>, token?: string) => system.api('/subscriptions/cancel', { key: system.publishableKey, token, body: { subscriptionId, ...body } });
       expect((await cancel({})).body).toMatchObject({ status: 401, code: 'customer_token_required' });
       // Another reader's token: the subscription does not exist for them.
@@ -212,7 +212,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     let granted: any;
 
     beforeAll(async () => {
-      customer = await system.customer();
+      customer = await system.reader();
     });
 
     it('grants a subscription by hand, announced as subscription.created with source manual', async () => {
@@ -271,9 +271,9 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
     });
 
     it('shows past_due subscriptions to access with the time they became so', async () => {
-      const owner = await system.customer();
-      const { processorSubscriptionId } = await system.subscribe(owner, yearly.id);
-      await system.deliverOk(await system.fake.invoiceEvent(processorSubscriptionId, 'invoice.payment_failed', { created: Math.floor(Date.now() / 1000) + 1 }));
+      const owner = await system.reader();
+      const { processorId } = await system.subscribe(owner, yearly.id);
+      await system.deliverOk(await system.fake.invoiceEvent(processorId, 'invoice.payment_failed', { created: Math.floor(Date.now() / 1000) + 1 }));
       await system.eventuallySubscription(owner.id, { status: 'past_due' });
       const { entitlements } = await system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: owner.id });
       expect(entitlements).toHaveLength(1);
@@ -319,10 +319,10 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
       basic = await system.price(basicProduct.id, { currency: 'eur', unitAmount: 900, interval: 'month' });
       premium = await system.price(premiumProduct.id, { currency: 'eur', unitAmount: 1500, interval: 'month' });
       lifetime = await system.price(premiumProduct.id, { currency: 'eur', unitAmount: 20000, interval: 'lifetime' });
-      reader = await system.customer();
+      reader = await system.reader();
       const subscribed = await system.subscribe(reader, basic.id);
       subscriptionId = subscribed.subscription.subscriptionId;
-      processorId = subscribed.processorSubscriptionId;
+      processorId = subscribed.processorId;
     });
 
     it("previews an upgrade with the processor's proration, changing nothing, then makes it at once", async () => {
@@ -379,7 +379,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
         productId: elsewhere.id,
         price: { currency: 'eur', unitAmount: 100, interval: 'month' },
       });
-      const stranger = await system.customer();
+      const stranger = await system.reader();
       const grant = (await system.admin('/admin/subscriptions', { body: { customerId: stranger.id, priceId: basic.id } })).body;
       const before = await updatesAtProcessor();
       for (const path of ['/subscriptions/plan-change/preview', '/subscriptions/plan-change']) {
@@ -401,7 +401,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
 
     it('pauses collection for the months asked, resumes early, and announces both', async () => {
       expect((await asReader('/subscriptions/pause', { subscriptionId, months: 4 })).body).toMatchObject({ status: 400, errors: [{ field: 'months' }] });
-      expect((await asReader('/subscriptions/pause', { subscriptionId, months: 1 }, await system.customer())).body).toMatchObject({ status: 404 });
+      expect((await asReader('/subscriptions/pause', { subscriptionId, months: 1 }, await system.reader())).body).toMatchObject({ status: 404 });
       expect((await asReader('/subscriptions/resume', { subscriptionId })).body).toMatchObject({ status: 409, code: 'conflict' });
 
       const asked = clock.now();
@@ -468,7 +468,7 @@ describe('billing: checkout, portal, cancel and subscriptions', () => {
 
   describe('the end of a manual grant (runs last: it moves the clock two days on)', () => {
     it('takes the grant from access at its end, and cancels it with the next sweep', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const end = new Date(clock.now().getTime() + 86_400_000).toISOString();
       const grant = (await system.admin('/admin/subscriptions', { body: { customerId: customer.id, priceId: monthly.id, currentPeriodEnd: end } })).body;
       const entitlements = () => system.request(BillingRequests.GetEntitlements, { publicationId: system.publicationId, customerId: customer.id });

@@ -30,7 +30,7 @@ describe('billing: inbound processor events', () => {
 
   describe('signatures', () => {
     it('refuses a missing, malformed, wrong or stale signature with 400 signature_invalid, and stores nothing', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { event } = await processorSubscription(customer);
       const refusals = await Promise.all([
         system.deliver(event, { signature: null }),
@@ -46,12 +46,12 @@ describe('billing: inbound processor events', () => {
     });
 
     it('accepts a signature up to 300 s old, and the environment secret when no publication is named', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { event } = await processorSubscription(customer);
       expect(await system.deliver(event, { timestamp: unixNow() - 290 })).toMatchObject({ status: 200, body: { received: true } });
       await system.eventuallySubscription(customer.id, { status: 'active' });
 
-      const other = await system.customer();
+      const other = await system.reader();
       const { event: second } = await system.fake.createSubscription({ price: processorPriceId, metadata: { customerId: other.id, publicationId: system.publicationId } });
       expect(await system.deliver(second, { publication: null, secret: ENVIRONMENT_WEBHOOK_SECRET })).toMatchObject({ status: 200 });
       await system.eventuallySubscription(other.id, { status: 'active' });
@@ -60,7 +60,7 @@ describe('billing: inbound processor events', () => {
 
   describe('size', () => {
     it('takes an event just under 1 MiB, which as base64 would not fit in one NATS message', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { event } = await processorSubscription(customer);
       // The processor sends events pretty-printed, as Stripe does.
       const sent = (body: object) => Buffer.byteLength(JSON.stringify(body, null, 2));
@@ -75,7 +75,7 @@ describe('billing: inbound processor events', () => {
 
   describe('placement (decisions F6)', () => {
     it('places an event verified with PROCESSOR_WEBHOOK_SECRET in the publication of the customer its metadata names', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { event } = await processorSubscription(customer);
       expect(await system.deliver(event, { publication: null, secret: ENVIRONMENT_WEBHOOK_SECRET })).toMatchObject({ status: 200 });
       await system.eventuallySubscription(customer.id, { status: 'active' });
@@ -101,7 +101,7 @@ describe('billing: inbound processor events', () => {
 
   describe('checkout', () => {
     it('creates the subscription of the customer in the checkout metadata, announced once, with the experiment conversion', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const experimentId = '0b7d6a52-52c4-4f7a-9d8e-2f4b6c1a0e11';
       const variantId = '4c1d2e3f-1111-4a2b-8c3d-5e6f7a8b9c0d';
       const started = await system.checkout(customer, priceId, { experimentId, variantId });
@@ -149,7 +149,7 @@ describe('billing: inbound processor events', () => {
     it('makes a lifetime purchase a subscription that never ends', async () => {
       const product = await system.product();
       const lifetime = await system.price(product.id, { currency: 'usd', unitAmount: 9900, interval: 'lifetime' });
-      const customer = await system.customer();
+      const customer = await system.reader();
       const started = await system.checkout(customer, lifetime.id);
       const { events } = await system.fake.completeCheckout(started.body.sessionId);
       expect(events.map((e) => e.type)).toEqual(['checkout.session.completed']);
@@ -172,7 +172,7 @@ describe('billing: inbound processor events', () => {
       });
 
     it('records the paid checkout when asked, exactly once with the webhook that comes later', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const experimentId = '5d0c6a52-52c4-4f7a-9d8e-2f4b6c1a0e22';
       const variantId = '7e1d2e3f-1111-4a2b-8c3d-5e6f7a8b9c0e';
       const started = await system.checkout(customer, priceId, { experimentId, variantId });
@@ -207,7 +207,7 @@ describe('billing: inbound processor events', () => {
     it('records a lifetime purchase the webhook has not brought, and a checkout whose webhook came first, once', async () => {
       const product = await system.product();
       const lifetime = await system.price(product.id, { currency: 'usd', unitAmount: 9900, interval: 'lifetime' });
-      const buyer = await system.customer();
+      const buyer = await system.reader();
       const bought = await system.checkout(buyer, lifetime.id);
       const { events } = await system.fake.completeCheckout(bought.body.sessionId);
       expect((await confirm(buyer, bought.body.sessionId)).body).toMatchObject({ status: 'complete', subscription: { priceId: lifetime.id, status: 'active', currentPeriodEnd: '9999-12-31T23:59:59.999Z' } });
@@ -215,7 +215,7 @@ describe('billing: inbound processor events', () => {
       await processed(events);
       expect(await system.subscriptionsOf(buyer.id)).toHaveLength(1);
 
-      const subscriber = await system.customer();
+      const subscriber = await system.reader();
       const started = await system.checkout(subscriber, priceId);
       const paid = await system.fake.completeCheckout(started.body.sessionId);
       for (const event of paid.events) await system.deliverOk(event);
@@ -226,8 +226,8 @@ describe('billing: inbound processor events', () => {
     });
 
     it("is the customer's own checkout only: anyone else's, another publication's or an unknown one is 404, and bad input 400", async () => {
-      const customer = await system.customer();
-      const stranger = await system.customer();
+      const customer = await system.reader();
+      const stranger = await system.reader();
       const started = await system.checkout(customer, priceId);
       const sessionId = started.body.sessionId;
       await system.fake.completeCheckout(sessionId);
@@ -261,7 +261,7 @@ describe('billing: inbound processor events', () => {
       ['canceled', 'cancelled'],
       ['unpaid', 'past_due'],
     ])('processor status %s is %s', async (processorStatus, status) => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const start = unixNow() - 100;
       const { subscription, event } = await processorSubscription(customer, {}, start);
       await system.deliverOk(event);
@@ -279,7 +279,7 @@ describe('billing: inbound processor events', () => {
     const mine = (data: any) => data.customerId === customer.id;
 
     beforeAll(async () => {
-      customer = await system.customer();
+      customer = await system.reader();
       clock = unixNow() - 1000;
       const { subscription, event } = await processorSubscription(customer, { trialDays: 14 }, next());
       processorId = subscription['id'];
@@ -341,7 +341,7 @@ describe('billing: inbound processor events', () => {
     });
 
     it('keeps what the processor says of the customer on customer.created and customer.updated', async () => {
-      const buyer = await system.customer();
+      const buyer = await system.reader();
       expect((await system.checkout(buyer, priceId)).status).toBe(201);
       const [account] = await system.query('SELECT processor_customer_id, email FROM processor_customers WHERE customer_id = $1', [buyer.id]);
       expect(account.email).toBe(buyer.email);
@@ -362,7 +362,7 @@ describe('billing: inbound processor events', () => {
     }
 
     it('opens the portal for a reader whose subscription an operator started at the processor, learned from its subscription event', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { subscription, event } = await processorSubscription(customer);
       await system.deliverOk(event);
       await system.eventuallySubscription(customer.id, { status: 'active' });
@@ -373,7 +373,7 @@ describe('billing: inbound processor events', () => {
     });
 
     it('opens the portal for a reader whose first word from the processor is an invoice of such a subscription', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const { subscription } = await processorSubscription(customer);
       await system.deliverOk(await system.fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded'));
       await system.eventuallySubscription(customer.id, { status: 'active' });
@@ -385,7 +385,7 @@ describe('billing: inbound processor events', () => {
 
   describe('delivery order and repetition (decisions F3)', () => {
     it('handles the same event delivered twice once: one effect, one outbound event', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const start = unixNow() - 100;
       const { subscription, event } = await processorSubscription(customer, {}, start);
       await system.deliverOk(event);
@@ -408,7 +408,7 @@ describe('billing: inbound processor events', () => {
     });
 
     it('ends in the right state when updated arrives before created', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const start = unixNow() - 100;
       const { subscription, event: created } = await processorSubscription(customer, { trialDays: 7 }, start);
       const updated = await system.fake.updateSubscription(subscription['id'], { status: 'past_due' }, { created: start + 5 });
@@ -425,7 +425,7 @@ describe('billing: inbound processor events', () => {
     });
 
     it('asks the processor when two events of the same second arrive in the wrong order', async () => {
-      const customer = await system.customer();
+      const customer = await system.reader();
       const second = unixNow() - 50;
       const { subscription, event: created } = await processorSubscription(customer, { trialDays: 7 }, second);
       const updated = await system.fake.updateSubscription(subscription['id'], { status: 'active', trial_end: second }, { created: second });

@@ -31,7 +31,7 @@ describe('example publisher with server-side enforcement', () => {
     system = await WholeSystem.start({ everyService: true, domains: ['127.0.0.1', 'localhost'] });
     // The example's own paywalls, one per presentation; the news meter at one article, so that the second is refused.
     for (const paywall of EXAMPLE_PAYWALLS) await system.paywall({ ...paywall, ...(paywall.type === 'metered' ? { config: { limit: 1, period: 'month' } } : {}) } as PaywallDraft);
-    const product = await system.product('Digital');
+    const product = await system.product({ name: 'Digital' });
     const price = await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' });
     priceId = price.id;
     [subscriber, reader] = await Promise.all([system.reader(), system.reader()]);

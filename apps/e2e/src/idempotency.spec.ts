@@ -71,7 +71,7 @@ describe('Idempotency-Key on writes', () => {
   });
 
   it('gives a retried manual grant the first answer after a timeout, and grants once', async () => {
-    const customer = await system.customer();
+    const customer = await system.reader();
     const product = await system.product();
     const price = await system.price(product.id);
     const key = randomUUID();

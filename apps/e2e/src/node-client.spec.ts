@@ -16,7 +16,7 @@ describe('@gatehouse/node', () => {
   beforeAll(async () => {
     [system, receiver] = await Promise.all([WholeSystem.start({ everyService: true }), WebhookReceiver.start()]);
     client = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey, publishableKey: system.publishableKey });
-    const product = await system.product('Digital');
+    const product = await system.product({ name: 'Digital' });
     productId = product.id;
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
   }, 120_000);
@@ -72,7 +72,7 @@ describe('@gatehouse/node', () => {
     // Back on the success page before the processor's webhook: confirmed, and recorded once.
     const confirmed = await client.subscriptions.confirmCheckout({ customerId: reader.id, sessionId: checkout.sessionId });
     expect(confirmed).toMatchObject({ sessionId: checkout.sessionId, status: 'complete', subscription: { customerId: reader.id, priceId, status: 'active' } });
-    for (const event of events) await system.deliver(event);
+    for (const event of events) await system.deliverOk(event);
     const [subscription] = await client.subscriptions.list(reader.id);
     expect(subscription).toEqual(confirmed.subscription);
     expect(subscription).toMatchObject({ customerId: reader.id, priceId, status: 'active', cancelAtPeriodEnd: false });

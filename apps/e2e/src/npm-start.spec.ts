@@ -17,14 +17,14 @@ describe('npm start (embedded, one process)', () => {
 
   beforeAll(async () => {
     started = await LocalStart.start({ database: 'embedded' });
-    base = started.base.replace('//localhost:', '//127.0.0.1:');
+    base = started.url.replace('//localhost:', '//127.0.0.1:');
   }, 120_000);
 
   // Whatever a failed test left running: the whole process group, embedded PostgreSQL included.
   afterAll(() => started?.close(), 30_000);
 
   /** The admin password `npm start` generated and printed. */
-  const demoPassword = () => started.admin.password;
+  const demoPassword = () => started.adminAccount.password;
 
   it('prints where the API docs are', () => {
     expect(started.output).toMatch(/API docs: http:\/\/localhost:\d+\/docs/);

@@ -1,63 +1,61 @@
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import { BillingSystem } from './support/billing';
 import type { Call } from './support/http';
 import { codeIn, SmtpSink } from './support/mail';
+import { TestSystem } from './support/test-system';
 import { WebhookReceiver } from './support/webhooks';
 
 const SITE = 'https://privacy.example';
 const SCHEMAS = ['identity', 'admin', 'access', 'billing', 'webhooks_out', 'branding'];
 
 /** Every service with reader data, the fake processor, and an SMTP server as the mail provider. */
-class PersonalDataSystem extends BillingSystem {
-  static startAll(smtpUrl: string): Promise<PersonalDataSystem> {
-    return this.boot({
-      name: 'gdpr',
-      services: ['identity', 'admin', 'access', 'billing', 'webhooks-out', 'branding'],
-      publication: { name: 'Privacy Post', domains: ['privacy.example', 'billing.example'] },
-      env: { identity: { BCRYPT_COST: '4', SMTP_URL: smtpUrl }, access: { ENTITLEMENTS_TIMEOUT_MS: '500' } },
-      processor: true,
-      connectProcessor: true,
-      keys: 'privacy-site',
-    });
-  }
+function startPersonalDataSystem(smtpUrl: string): Promise<TestSystem> {
+  return TestSystem.boot({
+    name: 'gdpr',
+    services: ['identity', 'admin', 'access', 'billing', 'webhooks-out', 'branding'],
+    publication: { name: 'Privacy Post', domains: ['privacy.example', 'billing.example'] },
+    env: { identity: { BCRYPT_COST: '4', SMTP_URL: smtpUrl }, access: { ENTITLEMENTS_TIMEOUT_MS: '500' } },
+    processor: true,
+    connectProcessor: true,
+    keys: 'privacy-site',
+  });
+}
 
-  /**
-   * Where any of the needles still shows: every text, JSON, UUID and array column of every table
-   * of every service's schema, as `schema.table.column`.
-   */
-  async tracesOf(needles: string[]): Promise<string[]> {
-    const columns = await this.querySchema<{ table_schema: string; table_name: string; column_name: string }>(
-      'public',
-      `SELECT c.table_schema, c.table_name, c.column_name FROM information_schema.columns AS c
-       JOIN information_schema.tables AS t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
-       WHERE c.table_schema = ANY($1) AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'uuid', 'ARRAY')`,
-      [SCHEMAS],
+/**
+ * Where any of the needles still shows: every text, JSON, UUID and array column of every table
+ * of every service's schema, as `schema.table.column`.
+ */
+async function tracesOf(system: TestSystem, needles: string[]): Promise<string[]> {
+  const columns = await system.querySchema<{ table_schema: string; table_name: string; column_name: string }>(
+    'public',
+    `SELECT c.table_schema, c.table_name, c.column_name FROM information_schema.columns AS c
+     JOIN information_schema.tables AS t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+     WHERE c.table_schema = ANY($1) AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'uuid', 'ARRAY')`,
+    [SCHEMAS],
+  );
+  expect(columns.length).toBeGreaterThan(50);
+  const found: string[] = [];
+  for (const { table_schema: schema, table_name: table, column_name: column } of columns) {
+    const [{ hits }] = await system.querySchema<{ hits: number }>(
+      schema,
+      `SELECT count(*)::int AS hits FROM "${schema}"."${table}" WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(lower("${column}"::text), lower(needle)) > 0)`,
+      [needles],
     );
-    expect(columns.length).toBeGreaterThan(50);
-    const found: string[] = [];
-    for (const { table_schema: schema, table_name: table, column_name: column } of columns) {
-      const [{ hits }] = await this.querySchema<{ hits: number }>(
-        schema,
-        `SELECT count(*)::int AS hits FROM "${schema}"."${table}" WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(lower("${column}"::text), lower(needle)) > 0)`,
-        [needles],
-      );
-      if (hits > 0) found.push(`${schema}.${table}.${column}`);
-    }
-    return found;
+    if (hits > 0) found.push(`${schema}.${table}.${column}`);
   }
+  return found;
 }
 
 describe('a reader’s data on request: export and erasure in every service (GDPR art. 15, 17, 20)', () => {
   let sink: SmtpSink;
   let receiver: WebhookReceiver;
-  let system: PersonalDataSystem;
+  let system: TestSystem;
   let paywalls: { metered: string; newsletter: string; data: string };
   let priceId: string;
 
   beforeAll(async () => {
     [sink, receiver] = await Promise.all([SmtpSink.start(), WebhookReceiver.start()]);
-    system = await PersonalDataSystem.startAll(sink.url);
+    system = await startPersonalDataSystem(sink.url);
     await system.admin('/admin/webhooks', { body: { url: `${receiver.url}/hook`, events: ['customer.created', 'customer.deleted', 'newsletter.subscribe', 'subscription.created'] } });
     const paywall = async (body: Record<string, unknown>) => (await system.admin('/admin/paywalls', { body })).body.id as string;
     paywalls = {
@@ -108,7 +106,7 @@ describe('a reader’s data on request: export and erasure in every service (GDP
       },
     });
     expect(tracked.status).toBe(202);
-    const { processorSubscriptionId } = await system.subscribe({ id: customer.id, email, accessToken: token }, priceId);
+    const { processorId: processorSubscriptionId } = await system.subscribe({ id: customer.id }, priceId);
     return { email, visitorId, customerId: customer.id, token, asReader, processorSubscriptionId };
   }
 
@@ -174,7 +172,7 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     expect((await system.api('/auth/customers/login', { key: system.publishableKey, body: { email, password: 'reader-password' } })).status).toBe(200);
 
     // The search finds the reader wherever the services hold them, before the erasure.
-    expect(await system.tracesOf([customerId, email, reader.visitorId])).toEqual(
+    expect(await tracesOf(system, [customerId, email, reader.visitorId])).toEqual(
       expect.arrayContaining(['identity.customers.email', 'access.visitor_links.visitor_id', 'billing.processor_customers.email', 'billing.processor_events.payload', 'webhooks_out.deliveries.body']),
     );
 
@@ -210,7 +208,7 @@ describe('a reader’s data on request: export and erasure in every service (GDP
     expect(farewells.map((event) => event.type)).toEqual(expect.arrayContaining(['customer.subscription.deleted', 'customer.deleted']));
     for (const event of farewells.filter((e) => ['customer.subscription.deleted', 'customer.deleted'].includes(e.type))) await system.deliverOk(event);
 
-    expect(await system.tracesOf([customerId, email, reader.visitorId])).toEqual([]);
+    expect(await tracesOf(system, [customerId, email, reader.visitorId])).toEqual([]);
     // What accounting needs stays, linked to no one.
     const [kept] = await system.querySchema('billing', 'SELECT status, price_id, processor_subscription_id FROM subscriptions WHERE processor_subscription_id = $1', [
       reader.processorSubscriptionId,

@@ -30,7 +30,7 @@ describe('dashboard: the first hour on a fresh npm start', () => {
   beforeAll(async () => {
     mail = await SmtpSink.start();
     started = await LocalStart.start({ database: 'test', env: { SMTP_URL: mail.url } });
-    dashboard = { url: `${started.base}/dashboard` };
+    dashboard = { url: `${started.url}/dashboard` };
     browser = await staffBrowser();
     page = await browser.newPage();
   }, 180_000);
@@ -62,7 +62,7 @@ describe('dashboard: the first hour on a fresh npm start', () => {
     page.on('requestfinished', (request) => loaded.push(request));
     await page.goto(`${dashboard.url}/`);
     await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
-    await signIn(page, dashboard, started.admin);
+    await signIn(page, dashboard, started.adminAccount);
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     await settled(page);
     page.removeAllListeners('requestfinished');
@@ -95,7 +95,7 @@ describe('dashboard: the first hour on a fresh npm start', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Key pair website' }).getByRole('button', { name: 'I have saved them' }).click();
     const snippet = (await page.locator('[data-copy="Snippet for your pages (website)"]').textContent()) ?? '';
-    expect(snippet).toContain(`src="${started.base}/sdk/v1/gatehouse.js" data-publishable-key="pk_`);
+    expect(snippet).toContain(`src="${started.url}/sdk/v1/gatehouse.js" data-publishable-key="pk_`);
     await home();
     await expectTicked(2);
 
@@ -187,7 +187,7 @@ describe('dashboard: the first hour on a fresh npm start', () => {
     expect(email.subject).toBe('You are invited to First Hour Times on Gatehouse');
     expect(email.html).toContain('#0b6e4f');
     const link = /(http:\/\/\S+\/dashboard\/invitation#token=[A-Za-z0-9_-]+)/.exec(email.text)?.[1];
-    expect(link).toMatch(new RegExp(`^${started.base}/dashboard/invitation#token=`));
+    expect(link).toMatch(new RegExp(`^${started.url}/dashboard/invitation#token=`));
 
     const colleague = await staffBrowser();
     try {

@@ -1,8 +1,8 @@
 import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
+import { VIEWPORTS } from '../support/constants';
 import { DashboardSystem, signIn, staffBrowser, settled } from '../support/dashboard';
-import { ADMIN as OWNER } from '../support/staff';
-import { addStaff } from '../support/staff';
+import { ADMIN as OWNER, addStaff } from '../support/staff';
 
 jest.setTimeout(300_000);
 
@@ -23,9 +23,9 @@ const SCREENS = [
   { path: 'email', title: 'Email' },
 ] as const;
 
-const PHONE = { width: 390, height: 844 };
+const PHONE = VIEWPORTS.phone;
 const TABLET = { width: 768, height: 1024 };
-const DESKTOP = { width: 1280, height: 800 };
+const DESKTOP = VIEWPORTS.desktop;
 
 /** How far the page is wider than the window (0: no horizontal scrolling). */
 const OVERFLOW = '(() => document.documentElement.scrollWidth - window.innerWidth)()';

@@ -2,8 +2,7 @@ import { eventually, type TestBrowser } from '@gatehouse/testing';
 import type { Locator, Page } from 'playwright-core';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser, tabTo } from '../support/dashboard';
-import { ADMIN as OWNER } from '../support/staff';
-import { addStaff } from '../support/staff';
+import { ADMIN as OWNER, addStaff } from '../support/staff';
 
 jest.setTimeout(120_000);
 

@@ -52,14 +52,14 @@ describe('account email through the web components', () => {
   window.gatehouse = window.gatehouse || [];
   gatehouse.push(['onAuthChange', (session) => seen.push(session ? 'signed in as ' + session.customer.email : 'signed out')]);
 </script>
-<script src="${local.base}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" async></script>
-<script src="${local.base}/sdk/v1/elements.js" async></script>
+<script src="${local.url}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" async></script>
+<script src="${local.url}/sdk/v1/elements.js" async></script>
 <style>body { margin: 16px; font-family: serif; max-width: 560px; }</style></head><body><main>${body}</main></body></html>`);
     });
     await new Promise<void>((ready) => site.listen(0, '127.0.0.1', ready));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     local = await LocalStart.start({ database: 'test', env: { BCRYPT_COST: '4', SMTP_URL: sink.url, EMAIL_FROM: 'accounts@gazette.example' } });
-    const session = await local.adminSession();
+    const session = await local.sessionOf();
     publishableKey = (await local.api('/admin/api-keys', { session, body: { name: 'account-email-elements' } })).body.publishableKey;
     browser = await launchBrowser();
     browser.context.on('request', (request) => {

@@ -6,12 +6,13 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { READER_PASSWORD } from '../support/constants';
 import { EventReader } from '../support/events';
 import { codeIn, SmtpSink } from '../support/mail';
 import { WholeSystem, type Reader } from '../support/system-all';
 
 const LONG = 120_000;
-const PASSWORD = 'reader-password';
+const PASSWORD = READER_PASSWORD;
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /*
@@ -32,7 +33,7 @@ describe('the account element', () => {
     sink = await SmtpSink.start();
     system = await WholeSystem.start({ domains: ['127.0.0.1'], everyService: true, identityEnv: { SMTP_URL: sink.url, EMAIL_FROM: 'accounts@gazette.example' } });
     events = await EventReader.start(system.namespace, ['subscription.cancelled']);
-    const product = await system.product('Digital Gazette');
+    const product = await system.product({ name: 'Digital Gazette' });
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
     const sdkOrigin = system.url.replace('//127.0.0.1:', '//localhost:');
     site = createServer((req, res) => {
@@ -57,11 +58,11 @@ describe('the account element', () => {
     await sink?.close();
   }, LONG);
 
-  async function reader(): Promise<Reader & { email: string }> {
+  async function reader(): Promise<Reader> {
     const email = `account-${randomUUID().slice(0, 8)}@example.com`;
     const registered = await system.api('/auth/customers/register', { key: system.publishableKey, body: { email, password: PASSWORD, name: 'Ada Reader' } });
     expect(registered.status).toBe(201);
-    return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email };
+    return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email, customer: registered.body.customer };
   }
 
   /** The account page, account.js having loaded elements.js by itself and defined its tags; signed out unless `keep` (the tabs share storage). */

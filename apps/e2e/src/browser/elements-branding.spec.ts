@@ -65,7 +65,7 @@ describe('the web components', () => {
     await new Promise<void>((ready) => site.listen(0, '127.0.0.1', ready));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     local = await LocalStart.start({ database: 'test', env: { BCRYPT_COST: '4' } });
-    session = await local.adminSession();
+    session = await local.sessionOf();
     publishableKey = (await local.api('/admin/api-keys', { session, body: { name: 'elements-tests' } })).body.publishableKey;
     browser = await launchBareBrowser();
   }, LONG);
@@ -102,8 +102,8 @@ describe('the web components', () => {
     pages.set(
       path,
       `<!doctype html><html lang="${options.lang ?? 'en'}" dir="${options.dir ?? 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Elements</title>
-<script src="${local.base}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" data-auto-check-access="false" async></script>
-<script src="${local.base}/sdk/v1/elements.js" async></script>
+<script src="${local.url}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" data-auto-check-access="false" async></script>
+<script src="${local.url}/sdk/v1/elements.js" async></script>
 <style>body { margin: 16px; font-family: serif; } .row { margin: 24px 0; }</style></head><body><main>${body}</main></body></html>`,
     );
     const page = await context.newPage();

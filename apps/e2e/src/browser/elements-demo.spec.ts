@@ -45,7 +45,7 @@ describe('the demo publisher site', () => {
     return page;
   }
 
-  const url = (path: string) => `${local.base}${path}`;
+  const url = (path: string) => `${local.url}${path}`;
   const paywallDialog = (page: Page) => page.locator('gatehouse-paywall-modal dialog');
   const authDialog = (page: Page) => page.locator('gatehouse-auth-modal dialog');
   /** The page once the SDK answered its access check (the elements render from it). */
@@ -56,7 +56,7 @@ describe('the demo publisher site', () => {
   };
 
   it('prints its address and serves the home page with the SDK script tag as a publisher pastes it', async () => {
-    expect(local.output).toContain(`Demo publisher site: ${local.base}/demo/`);
+    expect(local.output).toContain(`Demo publisher site: ${local.url}/demo/`);
     const page = await opened(await browser.newPage(), '/demo/');
     const html = await (await fetch(url('/demo/'))).text();
     expect(html).toMatch(/<script src="\/sdk\/v1\/gatehouse\.js" data-publishable-key="pk_[^"]+" async><\/script>/);
@@ -123,7 +123,7 @@ describe('the demo publisher site', () => {
     await browser.screenshot(page, 'demo-premium-subscriber');
 
     // The paywall's events reached the service: the stats count the shown and converted paywall.
-    const session = await local.adminSession();
+    const session = await local.sessionOf();
     const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ id: string; name: string }>;
     const meteredId = paywalls.find((p) => p.name === 'Demo: metered news')!.id;
     const from = new Date(Date.now() - 3600_000).toISOString();
@@ -240,7 +240,7 @@ describe('the demo publisher site', () => {
   }, LONG);
 
   it('lets a reader close the paywall modal with Escape onto the locked article: `close` fires and the paywall counts as dismissed', async () => {
-    const session = await local.adminSession();
+    const session = await local.sessionOf();
     const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ id: string; name: string }>;
     const meteredId = paywalls.find((p) => p.name === 'Demo: metered news')!.id;
     const dismissed = async () => {

@@ -105,7 +105,7 @@ describe('the paywall holds in the reader’s browser', () => {
       WebhookReceiver.start(),
       launchBareBrowser(),
     ]);
-    session = await local.adminSession();
+    session = await local.sessionOf();
     publishableKey = (await local.api('/admin/api-keys', { session, body: { name: 'holds-site' } })).body.publishableKey;
     for (const [section, { rule }] of Object.entries(SECTIONS)) paywallIds[section] = (await local.api('/admin/paywalls', { session, body: { ...rule, priority: 5 } })).body.id;
     expect((await local.api('/admin/webhooks', { session, body: { url: `${receiver.url}/hook`, events: ['subscription.created', 'invoice.paid'] } })).status).toBe(201);
@@ -144,8 +144,8 @@ describe('the paywall holds in the reader’s browser', () => {
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${section} · Holds Gazette</title>
 ${withoutStyle ? '' : NO_FLASH}
-<script src="${local.base}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" async></script>
-<script src="${local.base}/sdk/v1/elements.js" async></script>
+<script src="${local.url}/sdk/v1/gatehouse.js" data-publishable-key="${publishableKey}" async></script>
+<script src="${local.url}/sdk/v1/elements.js" async></script>
 </head>
 <body><main><h1>The ${section} story</h1><p>The free opening paragraph.</p>${body}</main><gatehouse-auth-modal></gatehouse-auth-modal></body>
 </html>`;

@@ -32,7 +32,7 @@ describe('the browser SDK on a publisher page', () => {
       system.paywall({ name: 'Two free articles', type: 'metered', config: { limit: 2, period: 'month' }, match: { include: ['/metered/**'] } }),
       system.paywall({ name: 'Members only', type: 'registration', match: { include: ['/members/**'] } }),
     ]);
-    const product = await system.product('Digital');
+    const product = await system.product({ name: 'Digital' });
     priceId = (await system.price(product.id, { currency: 'eur', unitAmount: 900, interval: 'month' })).id;
     site = await PublisherSite.start(system.url, system.publishableKey);
     browser = await launchBrowser();

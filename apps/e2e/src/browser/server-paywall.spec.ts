@@ -6,10 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { VIEWPORTS } from '../support/constants';
 import { LocalStart } from '../support/local-start';
 
 const LONG = 120_000;
-const PHONE = { width: 390, height: 844 };
+const PHONE = VIEWPORTS.phone;
 /** The demo's paid paragraphs (every article's text after its first paragraph). */
 const DEMO_PAID = ['Officials said the first stage would begin after the summer', 'Several speakers urged the council to publish its figures'];
 const EXAMPLE_PAID = (slug: string) => ARTICLES.find((a) => a.slug === slug)!.body;
@@ -32,7 +33,7 @@ describe('the paywall holds on the server', () => {
     const key = /data-publishable-key="(pk_[^"]+)"/.exec(await (await fetch(`${example}/`)).text())![1];
     subscriber = { email: `subscriber-${randomUUID()}@example.com`, password: 'reader-password-1' };
     const registered = await local.api('/auth/customers/register', { key, body: { ...subscriber, name: 'Subscriber' } });
-    const session = await local.adminSession();
+    const session = await local.sessionOf();
     const products = (await local.api('/admin/products?limit=100', { session })).body.items as Array<{ id: string; name: string }>;
     const product = products.find((p) => p.name === 'Demo Gazette Digital')!;
     const price = (await local.api(`/admin/products/${product.id}/prices?limit=100`, { session })).body.items[0] as { id: string };
@@ -142,16 +143,16 @@ describe('the paywall holds on the server', () => {
     const visitor = await reader();
     const page = await visitor.newPage();
     for (const path of ['/demo/premium/investigation', '/demo/members/readers-letters', '/demo/newsletter/weekend-guide']) {
-      const html = await open(page, `${local.base}${path}`);
+      const html = await open(page, `${local.url}${path}`);
       expect(html).toContain('The city’s plans were presented on Tuesday evening');
       for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, false]);
     }
-    await open(page, `${local.base}/demo/premium/investigation`);
+    await open(page, `${local.url}/demo/premium/investigation`);
     await page.locator('gatehouse-content-lock [part~="card"]').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'demo-premium-visitor-server-gated');
 
     // The one section gated in the browser alone: its text is in the HTML, and the page says so.
-    const exposed = await open(page, `${local.base}/demo/client-side/council-minutes`);
+    const exposed = await open(page, `${local.url}/demo/client-side/council-minutes`);
     for (const text of DEMO_PAID) expect(exposed).toContain(text);
     await expect(page.locator('.notice.client-side').textContent()).resolves.toContain('Anyone can read it in view-source');
     await expect(page.getByText(DEMO_PAID[0]).isVisible()).resolves.toBe(false);
@@ -160,13 +161,13 @@ describe('the paywall holds on the server', () => {
 
     const context = await reader();
     const tab = await context.newPage();
-    await open(tab, `${local.base}/demo/premium/investigation`);
+    await open(tab, `${local.url}/demo/premium/investigation`);
     await signIn(tab, () => tab.locator('header gatehouse-account-button').getByRole('button', { name: 'Sign in', exact: true }).click());
     await tab.locator('article').getByText(DEMO_PAID[1]).waitFor({ state: 'visible', timeout: 30_000 });
     expect(await tab.evaluate(() => (globalThis as any).sameDocument)).toBe(true);
     await screenshot(tab, 'demo-premium-subscriber-signed-in');
     for (const path of ['/demo/premium/investigation', '/demo/members/readers-letters']) {
-      const html = await open(tab, `${local.base}${path}`);
+      const html = await open(tab, `${local.url}${path}`);
       for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, true]);
     }
     await context.close();
@@ -174,10 +175,10 @@ describe('the paywall holds on the server', () => {
 
   it('/demo metered: the server sends each article whole within the meter, and without its paid text once the meter is used up', async () => {
     // The limit the demo seeded, and the section's articles as its home page lists them.
-    const session = await local.adminSession();
+    const session = await local.sessionOf();
     const paywalls = (await local.api('/admin/paywalls?limit=100', { session })).body.items as Array<{ match: { include: string[] }; config: { limit: number } }>;
     const { limit } = paywalls.find((p) => p.match.include.includes('/demo/metered/**'))!.config;
-    const home = await (await fetch(`${local.base}/demo/`)).text();
+    const home = await (await fetch(`${local.url}/demo/`)).text();
     const articles = [...new Set([...home.matchAll(/href="(\/demo\/metered\/[^"]+)"/g)].map((m) => m[1]))];
     expect(articles.length).toBeGreaterThan(limit);
 
@@ -185,13 +186,13 @@ describe('the paywall holds on the server', () => {
     const visitor = await reader();
     const page = await visitor.newPage();
     for (const path of articles.slice(0, limit)) {
-      const html = await open(page, `${local.base}${path}`);
+      const html = await open(page, `${local.url}${path}`);
       for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, true]);
     }
     expect((await visitor.cookies()).filter((c) => c.name === 'gatehouse_visitor')).toHaveLength(1);
 
     for (const path of articles.slice(limit)) {
-      const html = await open(page, `${local.base}${path}`);
+      const html = await open(page, `${local.url}${path}`);
       expect(html).toContain('The city’s plans were presented on Tuesday evening');
       for (const text of DEMO_PAID) expect([path, html.includes(text)]).toEqual([path, false]);
       expect(html).toContain('<gatehouse-paywall-modal');
@@ -199,7 +200,7 @@ describe('the paywall holds on the server', () => {
     await screenshot(page, 'demo-metered-visitor-meter-used-up');
 
     // An article the meter counted stays readable in the period.
-    const counted = await open(page, `${local.base}${articles[0]}`);
+    const counted = await open(page, `${local.url}${articles[0]}`);
     for (const text of DEMO_PAID) expect(counted).toContain(text);
     await visitor.close();
   }, 2 * LONG);

@@ -1,6 +1,8 @@
-import { JetStreamEventTransport } from '@gatehouse/bus';
-import type { EventEnvelope } from '@gatehouse/contracts';
+import { CreateBusTables1763700000000, JetStreamEventTransport, Outbox, OutboxRelay } from '@gatehouse/bus';
+import type { EventEnvelope, EventType } from '@gatehouse/contracts';
+import { openMigratedDatabase } from '@gatehouse/db';
 import { eventually, testNatsUrl } from '@gatehouse/testing';
+import type { DataSource } from 'typeorm';
 
 /**
  * Every event of these names on a namespace's stream, from its beginning, as a durable consumer
@@ -30,5 +32,37 @@ export class EventReader {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+}
+
+/**
+ * A service of its own that emits events as the owners do: written to its outbox in a
+ * transaction, published by the relay to the namespace's JetStream stream.
+ */
+export class EventProducer {
+  private readonly outbox = new Outbox();
+
+  private constructor(
+    private readonly dataSource: DataSource,
+    private readonly transport: JetStreamEventTransport,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  static async start(databaseUrl: string, namespace: string): Promise<EventProducer> {
+    const dataSource = await openMigratedDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
+    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
+    const relay = new OutboxRelay(dataSource, transport);
+    await relay.start();
+    return new EventProducer(dataSource, transport, relay);
+  }
+
+  emit<T>(event: EventType<T>, data: T, publicationId: string): Promise<EventEnvelope<T>> {
+    return this.dataSource.transaction((manager) => this.outbox.add(manager, event, data, publicationId));
+  }
+
+  async close(): Promise<void> {
+    await this.relay.stop();
+    await this.transport.close();
+    await this.dataSource.destroy();
   }
 }

@@ -6,23 +6,36 @@ import { join } from 'node:path';
 import { call, type Answer, type Call } from './http';
 import { freePort, ROOT } from './processes';
 import { adminSession } from './staff';
+import type { RunningSystem } from './test-system';
+
+/** How `npm start` runs in a test. */
+export interface LocalStartOptions {
+  /** 'test': a fresh test database; 'embedded': the embedded PostgreSQL `npm start` brings under DATA_DIR. */
+  database: 'embedded' | 'test';
+  /** More environment of the child process, over what the test sets. */
+  env?: Record<string, string>;
+  /** The line of its output that says it is up ('Demo publisher site' unless given). */
+  waitFor?: string;
+}
 
 /**
- * `npm start` itself (the `start` script of package.json) on a free port and a fresh DATA_DIR:
- * every service in one process on the in-process bus, the demo site, the local fake processor.
- * With `database: 'test'` it uses a fresh test database instead of the embedded PostgreSQL.
+ * The test system's child-process mode: `npm start` itself (the `start` script of package.json)
+ * on a free port and a fresh DATA_DIR: every service in one process on the in-process bus, the
+ * demo site, the local fake processor. With `database: 'test'` it uses a fresh test database
+ * instead of the embedded PostgreSQL. It is a `RunningSystem` as `TestSystem` is (url, api,
+ * adminAccount, sessionOf, databaseUrl, close), so a spec written against that runs against either.
  */
-export class LocalStart {
+export class LocalStart implements RunningSystem {
   output = '';
   private constructor(
     readonly child: ChildProcess,
-    /** http://localhost:<port> */
-    readonly base: string,
+    /** The gateway's base URL, http://localhost:<port>. */
+    readonly url: string,
     private readonly dataDir: string,
     private readonly db: TestDatabase | undefined,
   ) {}
 
-  static async start(options: { database: 'embedded' | 'test'; env?: Record<string, string>; waitFor?: string } = { database: 'test' }): Promise<LocalStart> {
+  static async start(options: LocalStartOptions = { database: 'test' }): Promise<LocalStart> {
     const [port, db] = await Promise.all([freePort(), options.database === 'test' ? createTestDatabase() : undefined]);
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EXAMPLE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env };
@@ -61,19 +74,19 @@ export class LocalStart {
   }
 
   api<T = any>(path: string, options: Call = {}): Promise<Answer<T>> {
-    return call<T>(this.base, `/api/v1${path}`, options);
+    return call<T>(this.url, `/api/v1${path}`, options);
   }
 
   /** The bootstrap admin `npm start` created on the fresh database, with the password it generated and printed. */
-  get admin(): { email: string; password: string } {
+  get adminAccount(): { email: string; password: string } {
     const [, email, password] = /Demo dashboard login, generated for this start [^:]*: (\S+) \/ (\S+) at/.exec(this.output) ?? [];
     if (!email || !password) throw new Error(`npm start printed no demo login:\n${this.output}`);
     return { email, password };
   }
 
-  /** A session of the bootstrap admin. */
-  async adminSession(): Promise<string> {
-    return (await adminSession(this.base, this.admin)).session;
+  /** A staff member's session cookie (the bootstrap admin's unless given), signed in as the dashboard does. */
+  async sessionOf(account: { email: string; password: string } = this.adminAccount): Promise<string> {
+    return (await adminSession(this.url, account)).session;
   }
 
   /** Whatever is left running (the whole process group, embedded PostgreSQL and the fake processor included), then the data. */

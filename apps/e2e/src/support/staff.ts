@@ -2,16 +2,10 @@ import type { StaffRole } from '@gatehouse/contracts';
 import { hash } from 'bcrypt';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { ADMIN, STAFF_PASSWORD } from './constants';
 import { call, sessionFrom, type Answer } from './http';
 
-/**
- * The bootstrap admin of every system a test starts: the admin service creates it, with its
- * first publication, at its start from BOOTSTRAP_* (see `bootstrapEnv`).
- */
-export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
-
-/** The password of every other staff member a test adds (`addStaff`). */
-export const STAFF_PASSWORD = 'staff-password-1';
+export { ADMIN, STAFF_PASSWORD } from './constants';
 
 /** A test's first publication: its name and the domains its pages are on. */
 export interface Publication {

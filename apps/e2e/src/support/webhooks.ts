@@ -1,143 +1,32 @@
-import { CreateBusTables1763700000000, JetStreamEventTransport, Outbox, OutboxRelay } from '@gatehouse/bus';
-import { type RunningService } from '@gatehouse/runtime';
-import { Events, type CustomerEventData, type EventEnvelope, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
-import { openMigratedDatabase } from '@gatehouse/db';
-import { testNatsUrl } from '@gatehouse/testing';
+import { Events, type CustomerEventData, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DataSource } from 'typeorm';
-import type { Call } from './http';
 import { TestSystem, WEBHOOKS_ENV } from './test-system';
 
-export { WEBHOOKS_ENV } from './test-system';
+export { EventProducer } from './events';
+export { WEBHOOKS_ENV, type AttemptBody, type CreatedWebhookBody } from './test-system';
 
 /**
  * The system a publisher's webhooks go through: admin (sessions), webhooks-out and the gateway as
  * separate applications over the real NATS and PostgreSQL, the bootstrap admin logged in, and an
- * outbox of its own from which tests emit the events of spec 6.2.
+ * outbox of its own (`producer`) from which tests emit the events of spec 6.2; `query` reads
+ * webhooks-out's schema.
  */
-export class WebhooksSystem extends TestSystem {
-  producer!: EventProducer;
-
+export type WebhooksSystem = TestSystem;
+export const WebhooksSystem = {
   /** `webhooksEnv`: the configuration of webhooks-out (WEBHOOKS_ENV unless given). */
-  static async start(webhooksEnv: Record<string, string> = WEBHOOKS_ENV): Promise<WebhooksSystem> {
-    const system = await this.boot({
+  start(webhooksEnv: Record<string, string> = WEBHOOKS_ENV): Promise<WebhooksSystem> {
+    return TestSystem.boot({
       name: 'wh',
       services: ['admin', 'webhooks-out'],
       publication: { name: 'Webhook Weekly', domains: ['weekly.example'] },
       env: { 'webhooks-out': webhooksEnv },
+      ownSchema: 'webhooks_out',
+      producer: true,
     });
-    system.producer = await EventProducer.start(system.db.url, system.namespace);
-    return system;
-  }
-
-  /** The webhooks-out replicas running. */
-  get webhooksOut(): RunningService[] {
-    return this.replicasOf('webhooks-out');
-  }
-
-  /** One more webhooks-out replica (or a restart) on the same database and bus. */
-  startWebhooksOut(env: Record<string, string> = WEBHOOKS_ENV): Promise<RunningService> {
-    return this.startReplica('webhooks-out', env);
-  }
-
-  stopWebhooksOut(service: RunningService): Promise<void> {
-    return this.stopReplica(service);
-  }
-
-  /** Registers a webhook through the gateway; fails the test unless it is created. */
-  async register(url: string, events: string[], session = this.session): Promise<CreatedWebhookBody> {
-    const res = await this.admin<CreatedWebhookBody>('/admin/webhooks', { session, body: { url, events } });
-    if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
-  /** The delivery log of one webhook, as the dashboard lists it. */
-  async deliveriesOf(webhookId: string, session = this.session): Promise<AttemptBody[]> {
-    const res = await this.admin<{ webhooks: Array<{ id: string; deliveries: AttemptBody[] }> }>('/admin/webhooks', { session });
-    const webhook = res.body.webhooks.find((w) => w.id === webhookId);
-    if (!webhook) throw new Error(`webhook ${webhookId} not listed`);
-    return webhook.deliveries;
-  }
-
-  /** A publication of its own, with its admin's session, whose webhooks point at `receiver`: no test receives another's events. */
-  async publicationFor(receiver: WebhookReceiver) {
-    const { session, publicationId } = await this.staffSession('admin');
-    return {
-      publicationId,
-      session,
-      register: (path: string, events: string[]) => this.register(`${receiver.url}${path}`, events, session),
-      log: (webhookId: string) => this.deliveriesOf(webhookId, session),
-      api: (path: string, options: Call = {}) => this.admin(path, { session, ...options }),
-    };
-  }
-
-  /** Reads webhooks-out's schema directly, to see what it stores. */
-  query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    return this.querySchema<T>('webhooks_out', text, params);
-  }
-
-  override async close(): Promise<void> {
-    await this.producer?.close();
-    await super.close();
-  }
-}
-
-export interface CreatedWebhookBody {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  secret: string;
-  createdAt: string;
-}
-
-export interface AttemptBody {
-  id: string;
-  event: string;
-  attempt: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  responseCode: number | null;
-  responseBody: string | null;
-  durationMs: number | null;
-  error: string | null;
-  createdAt: string;
-  dueAt: string;
-  attemptedAt: string | null;
-}
-
-/**
- * A service of its own that emits events as the owners do: written to its outbox in a
- * transaction, published by the relay to the namespace's JetStream stream.
- */
-export class EventProducer {
-  private readonly outbox = new Outbox();
-
-  private constructor(
-    private readonly dataSource: DataSource,
-    private readonly transport: JetStreamEventTransport,
-    private readonly relay: OutboxRelay,
-  ) {}
-
-  static async start(databaseUrl: string, namespace: string): Promise<EventProducer> {
-    const dataSource = await openMigratedDatabase({ url: databaseUrl, schema: 'event_producer', entities: [], migrations: [CreateBusTables1763700000000] });
-    const transport = await JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
-    const relay = new OutboxRelay(dataSource, transport);
-    await relay.start();
-    return new EventProducer(dataSource, transport, relay);
-  }
-
-  emit<T>(event: EventType<T>, data: T, publicationId: string): Promise<EventEnvelope<T>> {
-    return this.dataSource.transaction((manager) => this.outbox.add(manager, event, data, publicationId));
-  }
-
-  async close(): Promise<void> {
-    await this.relay.stop();
-    await this.transport.close();
-    await this.dataSource.destroy();
-  }
-}
+  },
+};
 
 /** What the receiver answers: a status and body, or no answer at all until the connection is closed. */
 export type Reply = { status: number; body?: string } | 'no answer';
