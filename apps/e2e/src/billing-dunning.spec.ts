@@ -29,7 +29,7 @@ describe('failed-payment recovery', () => {
     sink = await SmtpSink.start();
     system = await WholeSystem.start({ clock, everyService: true, identityEnv: { SMTP_URL: sink.url } });
     premium = await system.paywall({ name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } });
-    price = await system.price((await system.product('Everything')).id, { currency: 'eur', unitAmount: 900, interval: 'month' });
+    price = await system.price((await system.product({ name: 'Everything' })).id, { currency: 'eur', unitAmount: 900, interval: 'month' });
   }, 90_000);
 
   afterAll(async () => {
@@ -38,11 +38,8 @@ describe('failed-payment recovery', () => {
   });
 
   /** A registered reader whose address the test knows. */
-  async function reader(): Promise<Reader & { email: string }> {
-    const email = `reader-${randomUUID()}@example.com`;
-    const res = await system.api('/auth/customers/register', { key: system.publishableKey, body: { email, password: 'reader-password', name: 'Ada' } });
-    if (res.status !== 201) throw new Error(`registering: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.customer.id, accessToken: res.body.accessToken, email };
+  function reader(): Promise<Reader> {
+    return system.reader();
   }
 
   const paymentMail = (email: string, subjects = [FIRST, RETRY, FINAL, CARD]): ReceivedMail[] => sink.to(email).filter((mail) => subjects.includes(mail.subject));

@@ -23,7 +23,7 @@ describe('shared articles', () => {
       system.paywall({ name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } }),
       system.paywall({ name: 'Meter', type: 'metered', config: { limit: 1, period: 'month' }, match: { include: ['/metered/**'] } }),
     ]);
-    price = await system.price((await system.product('Everything')).id, { currency: 'eur', unitAmount: 900, interval: 'month' });
+    price = await system.price((await system.product({ name: 'Everything' })).id, { currency: 'eur', unitAmount: 900, interval: 'month' });
     subscriber = await system.reader();
     await system.grant(subscriber, price.id);
   }, 120_000);

@@ -238,7 +238,8 @@ describe('the account element', () => {
     async () => {
       const ada = await reader();
       const page = await open(await browser.newPage(), 'de');
-      await expect(account(page).getByRole('heading', { name: 'Ihr Konto' }).isVisible()).resolves.toBe(true);
+      // The elements render once the page's message table (de) has arrived.
+      await account(page).getByRole('heading', { name: 'Ihr Konto' }).waitFor();
       await expect(account(page).getByRole('button', { name: 'Konto erstellen' }).isVisible()).resolves.toBe(true);
       await page.evaluate(([email, password]) => (globalThis as any).gatehouse.login({ email, password }), [ada.email, PASSWORD] as const);
       await account(page).getByRole('button', { name: 'Auf allen Geräten abmelden' }).waitFor();
