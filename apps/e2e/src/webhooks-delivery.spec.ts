@@ -87,9 +87,13 @@ describe('outbound webhook deliveries', () => {
     expect(receiver.at('/theirs')).toHaveLength(1);
     expect(receiver.at('/customers')).toHaveLength(1);
 
-    const log = await settledLog(() => ours.log(everything.id), emitted.length);
+    // The list shows a registration's last 20 attempts (docs/webhooks.md): one per event, each a first success.
+    const shown = Math.min(emitted.length, 20);
+    const log = await settledLog(() => ours.log(everything.id), shown);
     expect(log.every((entry) => entry.status === 'succeeded' && entry.attempt === 1 && entry.responseCode === 200 && entry.responseBody === 'ok')).toBe(true);
-    expect(log.map((entry) => entry.event).sort()).toEqual(emitted.map((e) => e.name).sort());
+    const names = log.map((entry) => entry.event);
+    expect(new Set(names).size).toBe(shown);
+    expect(names.every((name) => emitted.some((e) => e.name === name))).toBe(true);
   });
 
   it('makes exactly three attempts at about 0 s, 10 s and 60 s against a receiver answering 500, and logs each', async () => {

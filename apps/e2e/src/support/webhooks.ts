@@ -170,6 +170,17 @@ function exampleData(): Map<EventType<any>, unknown> {
     example(Events.PaywallConverted, { ...visitor, experimentId: experiment.experimentId, variantId: experiment.variantId }),
     example(Events.ExperimentAssigned, experiment),
     example(Events.ExperimentConverted, experiment),
+    example(Events.ShareCreated, { shareLinkId: randomUUID(), customerId: customer.customerId, url: 'https://weekly.example/premium/1?gh_share=…', maxOpens: 5, expiresAt: '2031-01-08T00:00:00.000Z' }),
+    example(Events.ShareOpened, {
+      shareLinkId: randomUUID(),
+      customerId: customer.customerId,
+      url: 'https://weekly.example/premium/1?gh_share=…',
+      visitorId: 'visitor-2',
+      readerCustomerId: null,
+      opens: 1,
+      maxOpens: 5,
+      occurredAt: '2031-01-02T00:00:00.000Z',
+    }),
   ]);
 }
 
