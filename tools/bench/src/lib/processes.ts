@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** A system under test: where it answers, how long it took to answer, and its processes. */
 export interface Started {
@@ -197,9 +197,10 @@ function treeOf(root: number): number[] {
   return tree;
 }
 
+/** By its executable: Node 24 names its main thread `MainThread`, so `comm` no longer says `node`. */
 function isNode(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
+    return basename(readlinkSync(`/proc/${pid}/exe`)) === 'node';
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventEnvelope, EventType } from '@gatehouse/contracts';
+import { overTheWire } from '../over-the-wire';
 import { describeError } from './describe-error';
 import { redeliveryDelayMs, type EventHandler, type EventListener, type EventSubscription, type EventTransport } from './event-transport';
 
@@ -25,7 +26,7 @@ export class InProcessEventTransport implements EventTransport {
     for (const durable of this.durables.values()) durable.offer(envelope);
     for (const listener of this.listeners) {
       if (!listener.eventNames.has(envelope.name)) continue;
-      listener.handler(JSON.parse(JSON.stringify(envelope)) as EventEnvelope).catch((err: unknown) => {
+      listener.handler(overTheWire(envelope) as EventEnvelope).catch((err: unknown) => {
         this.logger.warn(`A listener failed on ${envelope.name} ${envelope.id}: ${describeError(err)}`);
       });
     }
@@ -87,7 +88,7 @@ class InProcessDurable {
   offer(envelope: EventEnvelope): void {
     if (!this.eventNames.has(envelope.name)) return;
     // A JSON round trip hands each consumer what it would get over NATS, never a shared object.
-    this.ready.push({ envelope: JSON.parse(JSON.stringify(envelope)) as EventEnvelope, deliveries: 0 });
+    this.ready.push({ envelope: overTheWire(envelope) as EventEnvelope, deliveries: 0 });
     this.pump();
   }
 

@@ -76,7 +76,9 @@ export class ReadModel<K, V extends NonNullable<unknown>> implements ReadModelCh
     this.logger = new Logger(`ReadModel ${options.name}`);
     const load = options.load;
     this.cache = new LRUCache<string, V, unknown>({
-      ...(options.max ? { max: options.max } : { ttlAutopurge: true }),
+      // Bounded by count through maxSize, not max: with max, lru-cache allocates its index arrays for
+      // the whole bound up front (about 40 bytes an entry of every model, used or not).
+      ...(options.max ? { maxSize: options.max, sizeCalculation: () => 1 } : { ttlAutopurge: true }),
       ttl: options.freshMs,
       // An expired value stays until replaced: it stands in when the source fails.
       noDeleteOnStaleGet: true,

@@ -32,6 +32,7 @@ export class AccessCheckController {
   @ApiResponse({ status: 400, description: '`validation_failed`: `url` is not an absolute http(s) URL, or another parameter is invalid' })
   @ApiResponse({ status: 403, description: "`url_not_in_publication`: the URL's host is not a domain of the key's publication" })
   async check(@Caller() caller: Principal, @Query() query: AccessCheckQueryDto, @Req() request: FastifyRequest): Promise<AccessCheckResult> {
+    const page = pageParameters(query.url);
     const check: AccessCheckRequest = {
       publicationId: keyPublicationOf(caller),
       domains: caller.apiKey?.domains ?? [],
@@ -39,9 +40,9 @@ export class AccessCheckController {
       customerId: caller.customer?.customerId ?? null,
       customerEmailVerified: caller.customer?.emailVerified,
       userId: query.userId ?? null,
-      attributes: visitorAttributesOf(query, request, this.config),
+      attributes: visitorAttributesOf(query, request, this.config, false, page),
       client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
-      ...shareTokenOf(query.url),
+      ...shareTokenOf(page),
     };
     // Decided here from memory when it needs no more than the rules and entitlements; else by access.
     return (await this.edge.answer(check)) ?? this.bus.request(AccessRequests.Check, check);
@@ -56,9 +57,14 @@ export class AccessCheckController {
  * is in docs/access.md ("Segment attributes a reader can state"). Staff trying a URL in the
  * dashboard (`simulated`) state the reader they imagine: there the query wins.
  */
-export function visitorAttributesOf(query: AccessCheckQueryDto, request: FastifyRequest, config: GatewayConfig, simulated = false): VisitorAttributes {
+export function visitorAttributesOf(
+  query: AccessCheckQueryDto,
+  request: FastifyRequest,
+  config: GatewayConfig,
+  simulated = false,
+  page = pageParameters(query.url),
+): VisitorAttributes {
   const userAgent = request.headers['user-agent'];
-  const page = pageParameters(query.url);
   const observed = {
     device: userAgent ? deviceFromUserAgent(userAgent) : undefined,
     country: config.COUNTRY_HEADER ? countryOf(request, config) : undefined,
@@ -79,17 +85,24 @@ export function visitorAttributesOf(query: AccessCheckQueryDto, request: Fastify
   };
 }
 
-/** The share link token the page URL carries (`gh_share`), when it carries a plausible one. */
-export function shareTokenOf(url: string): { shareToken?: string } {
-  const token = pageParameters(url).get(SHARE_TOKEN_PARAMETER);
+/** The share link token the page URL's query carries (`gh_share`), when it carries a plausible one. */
+function shareTokenOf(page: URLSearchParams): { shareToken?: string } {
+  const token = page.get(SHARE_TOKEN_PARAMETER);
   return token && token.length <= 128 ? { shareToken: token } : {};
 }
 
+const NO_PARAMETERS = new URLSearchParams();
+
+/** The checked page URL's query parameters (none when it is not a URL: access refuses it). */
 function pageParameters(url: string): URLSearchParams {
+  // Most pages have no query: a `?` only counts before the fragment.
+  const query = url.indexOf('?');
+  const fragment = url.indexOf('#');
+  if (query < 0 || (fragment >= 0 && fragment < query)) return NO_PARAMETERS;
   try {
     return new URL(url).searchParams;
   } catch {
-    return new URLSearchParams();
+    return NO_PARAMETERS;
   }
 }
 
