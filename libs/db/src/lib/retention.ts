@@ -1,6 +1,6 @@
-import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Clock } from '@gatehouse/platform';
 import type { DataSource } from 'typeorm';
+import { PeriodicSweep } from './periodic-sweep';
 
 /**
  * Deletes the rows of `table` matching `where`, `batchSize` at a time, each batch its own short
@@ -39,13 +39,6 @@ export async function runExclusively<T>(dataSource: DataSource, name: string, wo
   }
 }
 
-/** Runs `round` every `intervalMs` without keeping the process alive, reporting failures; returns the stop. */
-export function repeatEvery(intervalMs: number, round: () => Promise<unknown>, onError: (err: unknown) => void): () => void {
-  const timer = setInterval(() => void round().catch(onError), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 const RETENTION_EVERY_MS = 3600_000;
 const DAY_MS = 24 * 3600_000;
 
@@ -54,28 +47,21 @@ const DAY_MS = 24 * 3600_000;
  * one replica at a time (runExclusively under `retention:<job>`); a failed round is logged and the
  * next one tries again. `prune()` runs one round now: undefined when another replica holds it.
  */
-export abstract class RetentionJob<T> implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(this.constructor.name);
-  private stop: () => void = () => undefined;
-
+export abstract class RetentionJob<T> extends PeriodicSweep {
   protected constructor(
     protected readonly dataSource: DataSource,
     private readonly clock: Clock,
     /** Names the lock and the log line: what is pruned. */
     private readonly job: string,
-  ) {}
+  ) {
+    super(RETENTION_EVERY_MS, `Pruning ${job}`);
+  }
 
   /** Deletes what is past its age at `now`; answers what went. */
   protected abstract round(now: Date): Promise<T>;
 
-  onApplicationBootstrap(): void {
-    this.stop = repeatEvery(RETENTION_EVERY_MS, () => this.prune(), (err) =>
-      this.logger.warn(`Pruning ${this.job} failed: ${err instanceof Error ? err.message : String(err)}`),
-    );
-  }
-
-  onModuleDestroy(): void {
-    this.stop();
+  sweep(): Promise<T | undefined> {
+    return this.prune();
   }
 
   prune(): Promise<T | undefined> {

@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { inBatches, PeriodicSweep } from '@gatehouse/db';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
 import { SubscriptionWriter } from './subscription-writer.service';
@@ -13,47 +14,28 @@ const BATCH_SIZE = 100;
  * runs, entitlements already leave expired grants out.
  */
 @Injectable()
-export class ManualGrantExpiry implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ManualGrantExpiry.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
+export class ManualGrantExpiry extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly writer: SubscriptionWriter,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running = this.sweep().catch((err: unknown) => this.logger.warn(`Ending expired manual grants failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super(SWEEP_INTERVAL_MS, 'Ending expired manual grants');
   }
 
   /** Ends every grant expired by now; resolves with how many. */
-  async sweep(): Promise<number> {
-    let ended = 0;
-    for (;;) {
-      const batch = await this.dataSource.transaction(async (manager) => {
-        const expired = await manager
-          .createQueryBuilder(Subscription, 'subscription')
-          .setLock('pessimistic_write')
-          .setOnLocked('skip_locked')
-          .where("subscription.source = 'manual' AND subscription.status <> 'cancelled'")
-          .andWhere('subscription.current_period_end <= :now', { now: this.clock.now() })
-          .limit(BATCH_SIZE)
-          .getMany();
-        for (const subscription of expired) await this.writer.change(manager, subscription, { status: 'cancelled' });
-        return expired.length;
-      });
-      ended += batch;
-      if (batch < BATCH_SIZE) return ended;
-    }
+  sweep(): Promise<number> {
+    return inBatches(this.dataSource, BATCH_SIZE, async (manager) => {
+      const expired = await manager
+        .createQueryBuilder(Subscription, 'subscription')
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .where("subscription.source = 'manual' AND subscription.status <> 'cancelled'")
+        .andWhere('subscription.current_period_end <= :now', { now: this.clock.now() })
+        .limit(BATCH_SIZE)
+        .getMany();
+      for (const subscription of expired) await this.writer.change(manager, subscription, { status: 'cancelled' });
+      return expired.length;
+    });
   }
 }

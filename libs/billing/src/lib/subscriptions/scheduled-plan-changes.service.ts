@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { inBatches, PeriodicSweep } from '@gatehouse/db';
 import { Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
@@ -23,55 +24,39 @@ const BATCH_SIZE = 20;
  * through SKIP LOCKED; a change the processor refuses stays recorded and is tried again by the next sweep.
  */
 @Injectable()
-export class ScheduledPlanChanges implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ScheduledPlanChanges.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
+export class ScheduledPlanChanges extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly settings: ProcessorSettingsService,
     private readonly sync: ProcessorSubscriptionSync,
     private readonly writer: SubscriptionWriter,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running = this.sweep().catch((err: unknown) => this.logger.warn(`Making scheduled plan changes failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super(SWEEP_INTERVAL_MS, 'Making scheduled plan changes');
   }
 
   /** Makes every change due by now; resolves with how many were made. */
   async sweep(): Promise<number> {
     let made = 0;
     const failed: string[] = [];
-    for (;;) {
-      const due = await this.dataSource.transaction(async (manager) => {
-        const query = manager
-          .createQueryBuilder(Subscription, 'subscription')
-          .setLock('pessimistic_write')
-          .setOnLocked('skip_locked')
-          .where("subscription.scheduled_price_id IS NOT NULL AND subscription.status <> 'cancelled' AND NOT subscription.cancel_at_period_end")
-          .andWhere('subscription.current_period_end <= :due', { due: new Date(this.clock.now().getTime() + SCHEDULED_CHANGE_LEAD_MS) })
-          .orderBy('subscription.current_period_end')
-          .limit(BATCH_SIZE);
-        if (failed.length > 0) query.andWhere('subscription.id NOT IN (:...failed)', { failed });
-        const batch = await query.getMany();
-        for (const subscription of batch) {
-          if (await this.make(manager, subscription)) made += 1;
-          else failed.push(subscription.id);
-        }
-        return batch.length;
-      });
-      if (due < BATCH_SIZE) return made;
-    }
+    await inBatches(this.dataSource, BATCH_SIZE, async (manager) => {
+      const query = manager
+        .createQueryBuilder(Subscription, 'subscription')
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .where("subscription.scheduled_price_id IS NOT NULL AND subscription.status <> 'cancelled' AND NOT subscription.cancel_at_period_end")
+        .andWhere('subscription.current_period_end <= :due', { due: new Date(this.clock.now().getTime() + SCHEDULED_CHANGE_LEAD_MS) })
+        .orderBy('subscription.current_period_end')
+        .limit(BATCH_SIZE);
+      if (failed.length > 0) query.andWhere('subscription.id NOT IN (:...failed)', { failed });
+      const batch = await query.getMany();
+      for (const subscription of batch) {
+        if (await this.make(manager, subscription)) made += 1;
+        else failed.push(subscription.id);
+      }
+      return batch.length;
+    });
+    return made;
   }
 
   private async make(manager: EntityManager, subscription: Subscription): Promise<boolean> {
