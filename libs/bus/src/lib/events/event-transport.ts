@@ -24,9 +24,10 @@ export interface EventTransport {
    * Resolves once this replica's listeners have had every broadcast that the broker had accepted
    * when it was called (over NATS: on one server, a broadcast acknowledged before a request was
    * sent). A request handler that awaits it answers with what any write answered before that
-   * request already made known. Bounded: a broker that does not answer at once is not waited for.
+   * request already made known. Bounded: a broker that does not answer at once is not waited for,
+   * and the answer is then false (not known to be caught up), true otherwise.
    */
-  caughtUp(): Promise<void>;
+  caughtUp(): Promise<boolean>;
   close(): Promise<void>;
   /** Whether the transport reaches its broker now (always, in process). */
   isConnected(): boolean;

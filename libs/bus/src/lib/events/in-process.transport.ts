@@ -39,8 +39,9 @@ export class InProcessEventTransport implements EventTransport {
   }
 
   /** Listeners are called as the broadcast is published, before its publisher goes on. */
-  async caughtUp(): Promise<void> {
+  async caughtUp(): Promise<boolean> {
     // Nothing to wait for.
+    return true;
   }
 
   async consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription> {

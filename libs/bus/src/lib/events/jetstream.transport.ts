@@ -28,7 +28,7 @@ const ACK_WAIT_MS = 30_000;
 /** Also bounds how long consuming stalls after a reconnect, when a waiting pull was lost. */
 const PULL_EXPIRES_MS = 5_000;
 const PULL_RETRY_MS = 1_000;
-/** How long `caughtUp` waits for NATS's PONG; past it the caches' own freshness limit is the bound. */
+/** How long `caughtUp` waits for NATS's PONG; past it the answer is "not known" (false). */
 const CAUGHT_UP_WAIT_MS = 1_000;
 
 const STREAM_CONFIG_MISMATCH = 10058;
@@ -47,7 +47,7 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly js: JetStreamClient;
   private readonly stream: string;
   private connected = true;
-  private barrier: Promise<void> | null = null;
+  private barrier: Promise<boolean> | null = null;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -126,14 +126,19 @@ export class JetStreamEventTransport implements EventTransport {
    * it had queued for this connection, and their listeners run as each arrives, so by the PONG
    * every broadcast the server fanned out before the call was handled. (NATS fans a published
    * message out to core subscribers before JetStream acknowledges it.) Calls made before the PING
-   * goes out share it, one per turn of the event loop.
+   * goes out share it, one per turn of the event loop. False when no PONG came within
+   * CAUGHT_UP_WAIT_MS (or the connection is down): what the listeners hold is then not known to be current.
    */
-  caughtUp(): Promise<void> {
+  caughtUp(): Promise<boolean> {
     this.barrier ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       this.barrier = null;
       let timer: NodeJS.Timeout | undefined;
-      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS)));
-      return Promise.race([this.nc.flush().catch(() => undefined), bounded]).finally(() => clearTimeout(timer));
+      const bounded = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CAUGHT_UP_WAIT_MS)));
+      const ponged = this.nc.flush().then(
+        () => true,
+        () => false,
+      );
+      return Promise.race([ponged, bounded]).finally(() => clearTimeout(timer));
     });
     return this.barrier;
   }

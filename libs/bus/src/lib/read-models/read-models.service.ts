@@ -28,10 +28,16 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
   /**
    * Resolves once this replica's models heard every notice the broker accepted before the call: a
    * request that awaits it before its first read sees every write answered before it was sent.
+   * False when the broker did not confirm it in time: the models may trail a write.
    */
-  caughtUp(): Promise<void> {
+  caughtUp(): Promise<boolean> {
     if (this.subscribing.size === 0) return this.transport.caughtUp();
     return Promise.all(this.subscribing).then(() => this.transport.caughtUp());
+  }
+
+  /** Whether the change notices can reach this replica now (always, in process). */
+  connected(): boolean {
+    return this.transport.isConnected();
   }
 
   async onModuleInit(): Promise<void> {

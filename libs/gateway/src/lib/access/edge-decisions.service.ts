@@ -16,7 +16,7 @@ import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
-export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'invalid' | 'error';
+export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'not_caught_up' | 'invalid' | 'error';
 
 /** Thrown when the check must go to access. */
 export class Forward {
@@ -35,7 +35,7 @@ const ENTITLEMENTS_TIMEOUT_MS = 1_000;
  * (`decideAccess`), over read models of access's rules and billing's entitlements fed by the
  * change notices access's own copies hear. A share link to open, a meter to count, a pass or a visit count to read, a
  * search crawler to verify, a past_due subscription (its grace is a matter of access's clock), a
- * model that cannot be loaded, a URL access would refuse: the check goes to access.
+ * model that cannot be loaded or not known to be caught up, a URL access would refuse: the check goes to access.
  */
 @Injectable()
 export class EdgeDecisions {
@@ -89,7 +89,9 @@ export class EdgeDecisions {
     if (request.shareToken !== undefined) throw new Forward('share');
     const page = edgePageOf(request);
     // Every change notice the broker accepted before this check arrived has reached the models.
-    await this.readModels.caughtUp();
+    // A broker that is reachable but did not confirm it in time: access decides (it waits on its
+    // own). With the bus down no notice can arrive and access cannot be asked: the models answer.
+    if (!(await this.readModels.caughtUp()) && this.readModels.connected()) throw new Forward('not_caught_up');
     const rules = await this.rules.get(publicationId).catch(forward('rules'));
     const outcome = await decideAtEdge(rules, request, page, (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')));
     this.recorder.record({

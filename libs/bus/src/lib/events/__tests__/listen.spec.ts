@@ -34,7 +34,7 @@ describe.each([
       return () => JetStreamEventTransport.connect({ servers: [testNatsUrl()] }, namespace);
     },
   ],
-])('listen() fan-out on the %s transport', (_name, factory: () => () => Promise<EventTransport>) => {
+])('listen() fan-out on the %s transport', (transportName, factory: () => () => Promise<EventTransport>) => {
   let publisher: EventTransport;
   let replicaA: EventTransport;
   let replicaB: EventTransport;
@@ -74,6 +74,15 @@ describe.each([
       expect(seen.at(-1)).toBe(n);
     }
     await listener.stop();
+  });
+
+  it('answers caughtUp() true once the broker confirmed, false from a transport that lost its broker', async () => {
+    await expect(replicaA.caughtUp()).resolves.toBe(true);
+    const connect = factory();
+    const lost = await connect();
+    await lost.close();
+    // In process nothing is lost: there is no broker to lose.
+    await expect(lost.caughtUp()).resolves.toBe(transportName === 'in-process');
   });
 
   it('stops delivering after stop()', async () => {
