@@ -1,4 +1,4 @@
-import { AccessRequests, Events, type AccessStats, type PaywallView } from '@gatehouse/contracts';
+import { AccessRequests, Events, type AccessStats, type EdgeCheckRecord, type PaywallView, type SegmentView } from '@gatehouse/contracts';
 import { EdgeCheckRecorder } from '@gatehouse/gateway';
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TIME, AccessSystem, SITE } from './support/access';
@@ -23,6 +23,18 @@ describe('track events through the gateway (decisions E8, spec 6.2)', () => {
   afterAll(async () => {
     await reader?.close();
     await system?.close();
+  });
+
+  it('records a batch of gateway-answered checks once when the gateway sends it again after losing the answer', async () => {
+    const third = (await system.admin<SegmentView>('/admin/segments', { body: { name: 'Third visit', match: 'all', conditions: [{ attribute: 'visit_count', operator: 'eq', value: 3 }] } })).body;
+    await system.paywall({ name: 'On the third visit', type: 'hard', match: { include: ['/third/**'] }, segmentId: third.id });
+    const visit: EdgeCheckRecord = { publicationId: system.publicationId, customerId: null, userId: 'resent', paywallId: null, experiment: null, counter: 'checks_granted' };
+    const batch = { batchId: randomUUID(), checks: [visit, visit] };
+    expect(await system.request(AccessRequests.RecordEdgeChecks, batch)).toEqual({ recorded: 2 });
+    expect(await system.request(AccessRequests.RecordEdgeChecks, batch)).toEqual({ recorded: 0 });
+    // Two visits recorded, not four: this check is the reader's third.
+    expect(await system.decision({ url: '/third/a', userId: 'resent' })).toMatchObject({ granted: false, paywallRule: { name: 'On the third visit' } });
+    expect(await system.decision({ url: '/third/a', userId: 'resent' })).toMatchObject({ granted: true, reason: 'no_rule' });
   });
 
   describe('intake', () => {

@@ -63,19 +63,21 @@ describe('retention', () => {
 
   const count = async (query: string, params: unknown[] = []) => Number((await sql.query(query, params)).rows[0].count);
 
-  it('prunes meter views, idle visits and old hourly figures of access past their age, and keeps the rest', async () => {
+  it('prunes meter views, idle visits, old hourly figures and recorded edge batches of access past their age, and keeps the rest', async () => {
     const paywallId = randomUUID();
     const written = Date.now();
     const view = (at: number, reader: string) =>
       sql.query('INSERT INTO access.meter_views (publication_id, paywall_id, reader_key, page, viewed_at) VALUES ($1, $2, $3, $4, $5)', [publicationId, paywallId, reader, '/a', new Date(at)]);
     const visit = (at: number, reader: string) =>
       sql.query('INSERT INTO access.visits (publication_id, reader_key, count, last_visit_at) VALUES ($1, $2, 3, $3)', [publicationId, reader, new Date(at)]);
+    const batch = (at: number) => sql.query('INSERT INTO access.edge_check_batches (id, received_at) VALUES ($1, $2)', [randomUUID(), new Date(at)]);
     const hourly = (at: Date, shown: number) =>
       sql.query('INSERT INTO access.hourly_stats (publication_id, hour, paywall_id, shown, checks_granted) VALUES ($1, $2, $3, $4, 1)', [publicationId, at, paywallId, shown]);
 
     // Written today.
     await view(written, 'old-reader');
     await visit(written, 'idle-reader');
+    await batch(written);
     const oldDay = new Date(Math.floor(written / DAY) * DAY - DAY);
     for (const [hour, shown] of [[0, 1], [5, 2], [17, 4]]) await hourly(new Date(oldDay.getTime() + hour * HOUR), shown);
 
@@ -84,12 +86,13 @@ describe('retention', () => {
     // Written under the moved clock, within their ages.
     await view(now, 'current-reader');
     await visit(now - 89 * DAY, 'recent-reader');
+    await batch(now - HOUR);
     const recentDay = new Date(Math.floor((now - 80 * DAY) / DAY) * DAY);
     await hourly(new Date(recentDay.getTime() + 3 * HOUR), 7);
     await hourly(new Date(recentDay.getTime() + 9 * HOUR), 8);
 
     const pruned = await access.app.get(AccessRetention).prune();
-    expect(pruned).toEqual({ meterViews: 1, visits: 1, passes: 0, hoursCompacted: 2 });
+    expect(pruned).toEqual({ meterViews: 1, visits: 1, passes: 0, hoursCompacted: 2, edgeCheckBatches: 1 });
 
     expect((await sql.query('SELECT reader_key FROM access.meter_views')).rows).toEqual([{ reader_key: 'current-reader' }]);
     expect((await sql.query('SELECT reader_key FROM access.visits')).rows).toEqual([{ reader_key: 'recent-reader' }]);
@@ -101,7 +104,7 @@ describe('retention', () => {
       { hour: new Date(recentDay.getTime() + 9 * HOUR), shown: '8', checks_granted: '1' },
     ]);
     // A second round finds nothing more to do.
-    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, passes: 0, hoursCompacted: 0 });
+    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, passes: 0, hoursCompacted: 0, edgeCheckBatches: 0 });
   });
 
   it('prunes finished webhook deliveries and their attempts after 30 days, and keeps pending and recent ones', async () => {

@@ -486,8 +486,8 @@ export const AccessRequests = {
   GetStats: requestPattern<AccessStatsRequest, AccessStats>('access.stats.get'),
   /** The rules access decides by, once every change notice accepted before the request reached the answering replica. */
   GetDecisionRules: requestPattern<InPublication, DecisionRules>('access.rules.get'),
-  /** Checks a gateway answered itself: their visits and rollups, recorded as access records its own. */
-  RecordEdgeChecks: requestPattern<{ checks: EdgeCheckRecord[] }, { recorded: number }>('access.checks.record'),
+  /** Checks a gateway answered itself: their visits and rollups, recorded as access records its own, once per `batchId` (a batch sent again keeps its id). */
+  RecordEdgeChecks: requestPattern<{ batchId: string; checks: EdgeCheckRecord[] }, { recorded: number }>('access.checks.record'),
 
   /** In priority order (lowest first). */
   ListPaywalls: requestPattern<InPublication<PageRequest>, Page<PaywallView>>('access.paywalls.list'),

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { AccessRequests, type AccessCheckResult, type DecisionRules, type RequestOf } from '@gatehouse/contracts';
 import { Handles, ReadModels } from '@gatehouse/bus';
 import { AccessDecisionService } from './access-decision.service';
+import { EdgeCheckBatches } from './edge-check-batches.service';
 import { PaywallCatalog } from './paywall-catalog.service';
 
 @Controller()
@@ -10,6 +11,7 @@ export class AccessCheckHandler {
     private readonly decisions: AccessDecisionService,
     private readonly catalog: PaywallCatalog,
     private readonly readModels: ReadModels,
+    private readonly batches: EdgeCheckBatches,
   ) {}
 
   /** A change of rules or entitlements answered before this check was sent is known here before it is decided. */
@@ -27,7 +29,8 @@ export class AccessCheckHandler {
   }
 
   @Handles(AccessRequests.RecordEdgeChecks)
-  async recordEdgeChecks({ checks }: RequestOf<typeof AccessRequests.RecordEdgeChecks>): Promise<{ recorded: number }> {
+  async recordEdgeChecks({ batchId, checks }: RequestOf<typeof AccessRequests.RecordEdgeChecks>): Promise<{ recorded: number }> {
+    if (!(await this.batches.firstDelivery(batchId))) return { recorded: 0 };
     return { recorded: await this.decisions.recordEdgeChecks(checks) };
   }
 }

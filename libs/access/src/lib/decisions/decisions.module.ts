@@ -8,11 +8,12 @@ import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
 import { AccessCheckHandler } from './access-check.handler';
 import { AccessDecisionService } from './access-decision.service';
+import { EdgeCheckBatches } from './edge-check-batches.service';
 import { PaywallCatalog } from './paywall-catalog.service';
 
 @Module({
   imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule, SharingModule],
   controllers: [AccessCheckHandler],
-  providers: [AccessDecisionService, PaywallCatalog],
+  providers: [AccessDecisionService, EdgeCheckBatches, PaywallCatalog],
 })
 export class DecisionsModule {}

@@ -18,6 +18,8 @@ export interface AccessPruned {
   passes: number;
   /** Hourly rows folded into their day's row. */
   hoursCompacted: number;
+  /** Ids of recorded batches of gateway-answered checks, kept a day. */
+  edgeCheckBatches: number;
 }
 
 /**
@@ -57,7 +59,9 @@ export class AccessRetention extends RetentionJob<AccessPruned> {
     const visits = await deleteInBatches(this.dataSource, 'visits', 'last_visit_at < $1', [readersCutoff]);
     const passes = await deleteInBatches(this.dataSource, 'visitor_passes', PASS_OF_READER_GONE, [readersCutoff]);
     const hoursCompacted = await this.compactHours(daysBefore(now, this.config.STATS_COMPACT_AFTER_DAYS));
-    return { meterViews, visits, passes, hoursCompacted };
+    // A gateway sends a batch again within seconds; a day covers any outage it waits through.
+    const edgeCheckBatches = await deleteInBatches(this.dataSource, 'edge_check_batches', 'received_at < $1', [daysBefore(now, 1)]);
+    return { meterViews, visits, passes, hoursCompacted, edgeCheckBatches };
   }
 
   /** Folds the hourly rows of each whole UTC day before `cutoff` into that day's first hour. */

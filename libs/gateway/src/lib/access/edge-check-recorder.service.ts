@@ -2,6 +2,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit }
 import { AccessRequests, type EdgeCheckRecord } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { edgeMetrics } from '@gatehouse/platform';
+import { randomUUID } from 'node:crypto';
 
 /** How often the records go to access: its visit counts and rollups trail the gateway's answers by about this much. */
 const FLUSH_MS = 200;
@@ -13,11 +14,14 @@ const MAX_BUFFERED = 50_000;
  * What a check the gateway answered must still record at access (the reader's visit, the link of
  * its visitor id to its customer, the rollup), sent in batches every FLUSH_MS and at shutdown. A
  * crash loses at most those milliseconds' records, as access's own buffers lose at most a second.
+ * A batch whose answer did not come is sent again under its id: access records it once.
  */
 @Injectable()
 export class EdgeCheckRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(EdgeCheckRecorder.name);
   private buffered: EdgeCheckRecord[] = [];
+  /** Batches sent whose answer did not come: sent again first, with the same id, so access records each once. */
+  private unanswered: Array<{ batchId: string; checks: EdgeCheckRecord[] }> = [];
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> | null = null;
 
@@ -48,23 +52,33 @@ export class EdgeCheckRecorder implements OnModuleInit, BeforeApplicationShutdow
   }
 
   private async send(): Promise<void> {
-    while (this.buffered.length > 0) {
-      const batch = this.buffered.splice(0, BATCH);
+    while (this.unanswered.length > 0 || this.buffered.length > 0) {
+      const batch = this.unanswered.shift() ?? { batchId: randomUUID(), checks: this.buffered.splice(0, BATCH) };
       try {
-        await this.bus.request(AccessRequests.RecordEdgeChecks, { checks: batch });
+        await this.bus.request(AccessRequests.RecordEdgeChecks, batch);
       } catch (err) {
-        this.buffered = [...batch, ...this.buffered];
+        this.unanswered.unshift(batch);
         this.trim();
-        this.logger.warn(`Records of ${batch.length} checks answered at the gateway not taken by access yet: ${String(err)}`);
+        this.logger.warn(`Records of ${batch.checks.length} checks answered at the gateway not taken by access yet: ${String(err)}`);
         return;
       }
     }
   }
 
+  /** Past MAX_BUFFERED records held, the oldest go: whole unanswered batches first, then buffered records. */
   private trim(): void {
-    const over = this.buffered.length - MAX_BUFFERED;
+    let over = this.unanswered.reduce((sum, batch) => sum + batch.checks.length, 0) + this.buffered.length - MAX_BUFFERED;
     if (over <= 0) return;
-    this.buffered.splice(0, over);
-    edgeMetrics.recordsDropped.inc(over);
+    let dropped = 0;
+    while (over > 0 && this.unanswered.length > 0) {
+      const batch = this.unanswered.shift() as { checks: EdgeCheckRecord[] };
+      over -= batch.checks.length;
+      dropped += batch.checks.length;
+    }
+    if (over > 0) {
+      this.buffered.splice(0, over);
+      dropped += over;
+    }
+    edgeMetrics.recordsDropped.inc(dropped);
   }
 }
