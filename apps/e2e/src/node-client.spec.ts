@@ -63,6 +63,14 @@ describe('@gatehouse/node', () => {
     await expect(client.customers.delete(created.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it("reads and exports the audit log of the staff's writes", async () => {
+    const { items } = await client.auditLog.list({ resource: productId });
+    expect(items).toEqual([expect.objectContaining({ action: 'AdminProductsController_create', method: 'POST', resourceId: productId, changes: { name: 'Digital' } })]);
+    const csv = await client.auditLog.export({ resource: productId });
+    expect(csv.split('\r\n')).toEqual([expect.stringMatching(/^at,actor_email,/), expect.stringContaining(`,${productId},`), '']);
+    await expect(client.auditLog.list({ from: 'soon' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
   it('checks out, lists, opens the portal, changes plans, pauses, resumes and cancels subscriptions', async () => {
     const customer = await client.auth.register({ email: newEmail(), password: 'reader-password', name: 'Subscriber' });
     const reader = { id: customer.customer.id, accessToken: customer.accessToken };
