@@ -74,7 +74,7 @@ describe('audit log of staff writes', () => {
       entry('PaywallsController_create', 'POST', '/api/v1/admin/paywalls', paywall.id, { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } }),
     ]);
     // The set-up's writes are there too: the key pair and the processor settings, their secrets redacted.
-    expect(body.items).toContainEqual(expect.objectContaining({ action: 'AdminProcessorController_update', changes: { secretKey: '[redacted]', webhookSecret: '[redacted]' } }));
+    expect(body.items).toContainEqual(expect.objectContaining({ action: 'AdminProcessorController_save', changes: { secretKey: '[redacted]', webhookSecret: '[redacted]' } }));
     const text = JSON.stringify(body);
     for (const secret of ['reader-secret-pw', keys.secretKey, webhook.secret, SECRET_KEY, WEBHOOK_SECRET, system.secretKey]) expect(text).not.toContain(secret);
     // Reads are not writes.

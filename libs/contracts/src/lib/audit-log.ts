@@ -78,7 +78,7 @@ export function auditCsvCells(entry: AuditEntryView): Array<string | null> {
 
 export const AuditRequests = {
   /** Appends one entry; the same `id` twice is recorded once. */
-  Record: requestPattern<AuditRecord, { recorded: true }>('admin.audit-log.record'),
+  Append: requestPattern<AuditRecord, { appended: true }>('admin.audit-log.append'),
   /** Newest first, cursor paginated. */
   List: requestPattern<{ publicationId: string; filter: AuditLogFilter } & PageRequest, Page<AuditEntryView>>('admin.audit-log.list'),
 } as const;

@@ -3,16 +3,16 @@ import { AuditRequests, type AuditEntryView, type Page, type RequestOf } from '@
 import { Handles } from '@gatehouse/bus';
 import { AuditLogService } from './audit-log.service';
 
-const { Record, List } = AuditRequests;
+const { Append, List } = AuditRequests;
 
 @Controller()
 export class AuditLogHandler {
   constructor(private readonly auditLog: AuditLogService) {}
 
-  @Handles(Record)
-  async record(record: RequestOf<typeof Record>): Promise<{ recorded: true }> {
-    await this.auditLog.record(record);
-    return { recorded: true };
+  @Handles(Append)
+  async append(record: RequestOf<typeof Append>): Promise<{ appended: true }> {
+    await this.auditLog.append(record);
+    return { appended: true };
   }
 
   @Handles(List)

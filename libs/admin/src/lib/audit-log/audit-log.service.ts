@@ -17,7 +17,7 @@ export class AuditLogService {
     private readonly clock: Clock,
   ) {}
 
-  async record(record: AuditRecord): Promise<void> {
+  async append(record: AuditRecord): Promise<void> {
     const staff = await this.dataSource.getRepository(Staff).findOneBy({ id: record.staffId });
     await this.dataSource
       .createQueryBuilder()

@@ -59,7 +59,7 @@ export class AuditLogInterceptor implements NestInterceptor {
   /** The write happened: a log that cannot be reached does not undo it; the entry goes to the error log instead. */
   private async record(entry: AuditRecord): Promise<void> {
     try {
-      await this.bus.request(AuditRequests.Record, entry);
+      await this.bus.request(AuditRequests.Append, entry);
     } catch (err) {
       this.logger.error(`A staff write could not be recorded in the audit log (${err instanceof Error ? err.message : String(err)}): ${JSON.stringify(entry)}`);
     }

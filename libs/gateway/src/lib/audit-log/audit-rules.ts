@@ -14,7 +14,7 @@ export const AuditedIn = (publicationOf: PublicationOfWrite): MethodDecorator =>
 
 const REDACTED = '[redacted]';
 /** Field names whose values are never kept: passwords, keys, tokens, secrets, signatures, card data. */
-const SECRET_NAME = /pass(word|phrase)|secret|token|key$|^key|signature|credential|card|cvc/i;
+const SECRET_NAME = /pass(word|phrase|code)|secret|token|key$|^key|signature|credential|card|cvc/i;
 /** Longer text (custom CSS, long copy) is cut here; the entry says how long it was. */
 const MAX_TEXT = 1000;
 
