@@ -1,5 +1,5 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AUDIT_CSV_COLUMNS, AuditRequests, auditCsvCells, PAGE_SIZE_MAX, type AuditEntryView, type AuditLogFilter, type Page } from '@gatehouse/contracts';
 import { csvLine } from '@gatehouse/contracts/csv';
 import { BusClient } from '@gatehouse/bus';
@@ -34,7 +34,6 @@ export class AuditLogController {
   @Get('export')
   @Auth('session-or-secret')
   @ApiOperation({ summary: 'The filtered audit log as one CSV file, newest first (the list’s columns, `changes` as JSON).' })
-  @ApiProduces('text/csv')
   @ApiOkResponse({ description: `CSV with a header line: ${AUDIT_CSV_COLUMNS.join(', ')}.`, content: { 'text/csv': { schema: { type: 'string' } } } })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad filter, or `from` not before `to`' })
   async export(@Caller() caller: Principal, @Query() filter: AuditLogFilterDto): Promise<StreamableFile> {
