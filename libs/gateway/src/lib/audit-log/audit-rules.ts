@@ -4,13 +4,13 @@ export const NOT_AUDITED = Symbol('NOT_AUDITED');
 export const AUDIT_PUBLICATION = Symbol('AUDIT_PUBLICATION');
 
 /** Which publication's log a write goes to, from its path parameters and its answer. */
-export type PublicationOfWrite = (params: Record<string, string>, answer: any) => string;
+export type PublicationOfWrite<A = unknown> = (params: Record<string, string>, answer: A) => string;
 
 /** A write that changes only the caller's own session (switching publication, signing out): not a change to record. */
 export const NotAudited = (): MethodDecorator => SetMetadata(NOT_AUDITED, true);
 
 /** A write recorded in another publication's log than the session's current one (a publication's own routes). */
-export const AuditedIn = (publicationOf: PublicationOfWrite): MethodDecorator => SetMetadata(AUDIT_PUBLICATION, publicationOf);
+export const AuditedIn = <A>(publicationOf: PublicationOfWrite<A>): MethodDecorator => SetMetadata(AUDIT_PUBLICATION, publicationOf);
 
 const REDACTED = '[redacted]';
 /** Field names whose values are never kept: passwords, keys, tokens, secrets, signatures, card data. */
