@@ -176,7 +176,7 @@ describe('audit log of staff writes', () => {
     const document = await (await fetch(`${system.gateway.url}/docs/json`)).json();
     expect(Object.keys(document.paths['/api/v1/admin/audit-log'])).toEqual(['get']);
     expect(Object.keys(document.paths['/api/v1/admin/audit-log/export'])).toEqual(['get']);
-    expect((await log(`?resource=${entry.resourceId ?? entry.path}`)).body.items).toContainEqual(entry);
+    expect((await log(`?resource=${encodeURIComponent(entry.resourceId ?? entry.path)}`)).body.items).toContainEqual(entry);
   });
 
   it('is append-only in the database itself: no update, no delete, no truncate', async () => {

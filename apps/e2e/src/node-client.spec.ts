@@ -64,10 +64,12 @@ describe('@gatehouse/node', () => {
   });
 
   it("reads and exports the audit log of the staff's writes", async () => {
+    // The product's creation, and its price's (whose path names the product).
     const { items } = await client.auditLog.list({ resource: productId });
-    expect(items).toEqual([expect.objectContaining({ action: 'AdminProductsController_create', method: 'POST', resourceId: productId, changes: { name: 'Digital' } })]);
+    expect(items.map((e) => e.action)).toEqual(['AdminProductsController_createPrice', 'AdminProductsController_create']);
+    expect(items[1]).toMatchObject({ method: 'POST', resourceId: productId, changes: { name: 'Digital' } });
     const csv = await client.auditLog.export({ resource: productId });
-    expect(csv.split('\r\n')).toEqual([expect.stringMatching(/^at,actor_email,/), expect.stringContaining(`,${productId},`), '']);
+    expect(csv.split('\r\n')).toEqual([expect.stringMatching(/^at,actor_email,/), expect.stringContaining(',AdminProductsController_createPrice,'), expect.stringContaining(`,${productId},`), '']);
     await expect(client.auditLog.list({ from: 'soon' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   });
 
