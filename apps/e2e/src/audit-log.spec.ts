@@ -120,7 +120,7 @@ describe('audit log of staff writes', () => {
       ['?limit=1000', 'limit'],
       ['?sort=asc', 'sort'],
     ]) {
-      const refused = await log(query);
+      const refused: Answer = await log(query);
       expect([refused.status, refused.headers.get('content-type'), refused.body.code]).toEqual([400, expect.stringContaining('application/problem+json'), 'validation_failed']);
       expect(refused.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
@@ -148,7 +148,8 @@ describe('audit log of staff writes', () => {
     expect((whole.body as string).trimEnd().split('\r\n').length).toBe(total + 1);
     const backwards = await system.api('/admin/audit-log/export?from=2001-01-01T00:00:00Z&to=2000-01-01T00:00:00Z', { key: system.secretKey });
     expect([backwards.status, backwards.body.code]).toEqual([400, 'validation_failed']);
-    expect((await log('', { key: system.publishableKey })).body.code).toBe('api_key_wrong_kind');
+    const wrongKey: Answer = await log('', { key: system.publishableKey });
+    expect(wrongKey.body.code).toBe('api_key_wrong_kind');
   });
 
   it('lets a viewer read it and change nothing: there is no route that writes it, and a refused write is not a write', async () => {

@@ -6,6 +6,9 @@ import { requestPattern } from './patterns';
  * log per publication. The gateway records each successful write of a staff session; admin keeps it.
  */
 
+/** What a write's JSON body changed, secrets redacted. */
+export type AuditChanges = Record<string, unknown> | unknown[];
+
 /** One staff write as the gateway saw it succeed. */
 export interface AuditRecord {
   /** Chosen by the gateway: a record sent twice is kept once. */
@@ -22,7 +25,7 @@ export interface AuditRecord {
   /** The resource written: the answer's `id` (a creation), else the path's last id; null when neither has one. */
   resourceId: string | null;
   /** The request body with every secret (passwords, keys, tokens, secrets) replaced by `[redacted]`; null without a body. */
-  changes: unknown;
+  changes: AuditChanges | null;
   /** The client's address (`X-Forwarded-For` only behind TRUST_PROXY, as for rate limits). */
   address: string;
   requestId: string;
@@ -38,7 +41,7 @@ export interface AuditEntryView {
   route: string;
   path: string;
   resourceId: string | null;
-  changes: unknown;
+  changes: AuditChanges | null;
   address: string;
   requestId: string;
 }

@@ -1,4 +1,4 @@
-import type { AuditEntryView } from '@gatehouse/contracts';
+import type { AuditChanges, AuditEntryView } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -39,7 +39,7 @@ export class AuditEntry {
   resourceId: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  changes: unknown;
+  changes: AuditChanges | null;
 
   @Column({ type: 'text' })
   address: string;

@@ -3,8 +3,13 @@ import type { AuditEntryView, AuditLogFilter, AuditRecord, Page, PageRequest } f
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { Clock } from '@gatehouse/platform';
 import { DataSource } from 'typeorm';
-import { Staff } from '../staff/staff.entity';
 import { AuditEntry, auditEntryView } from './audit-entry.entity';
+
+const APPEND = `
+  INSERT INTO audit_entries (id, publication_id, staff_id, actor_email, actor_name, action, method, route, path, resource_id, changes, address, request_id, created_at)
+  SELECT $1::uuid, $2::uuid, $3::uuid, coalesce(s.email, ''), coalesce(s.name, ''), $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb, $10::text, $11::text, $12::timestamptz
+  FROM (SELECT 1) AS one LEFT JOIN staff s ON s.id = $3::uuid
+  ON CONFLICT (id) DO NOTHING`;
 
 /** `%text%` for ILIKE, the text's own `%`, `_` and `\` taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -17,15 +22,22 @@ export class AuditLogService {
     private readonly clock: Clock,
   ) {}
 
+  /** One statement: the actor's email and name as they are now go with the entry, which a second sending leaves as it is. */
   async append(record: AuditRecord): Promise<void> {
-    const staff = await this.dataSource.getRepository(Staff).findOneBy({ id: record.staffId });
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(AuditEntry)
-      .values({ ...record, actorEmail: staff?.email ?? '', actorName: staff?.name ?? '', createdAt: this.clock.now() })
-      .orIgnore()
-      .execute();
+    await this.dataSource.query(APPEND, [
+      record.id,
+      record.publicationId,
+      record.staffId,
+      record.action,
+      record.method,
+      record.route,
+      record.path,
+      record.resourceId,
+      record.changes === null ? null : JSON.stringify(record.changes),
+      record.address,
+      record.requestId,
+      this.clock.now(),
+    ]);
   }
 
   list(publicationId: string, filter: AuditLogFilter, page: PageRequest): Promise<Page<AuditEntryView>> {

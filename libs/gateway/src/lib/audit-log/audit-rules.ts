@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import type { AuditChanges } from '@gatehouse/contracts';
 
 export const NOT_AUDITED = Symbol('NOT_AUDITED');
 export const AUDIT_PUBLICATION = Symbol('AUDIT_PUBLICATION');
@@ -22,12 +23,13 @@ const MAX_TEXT = 1000;
 const MAX_CHANGES = 4096;
 
 /** What a write's body changed, as the audit log keeps it: secrets replaced, long text cut, a large body by its fields. */
-export function changesOf(body: unknown): unknown {
-  if (body === undefined || body === null) return null;
-  const kept = redacted(body);
+export function changesOf(body: unknown): AuditChanges | null {
+  // A write that succeeded had a JSON object (or array) for a body, or none.
+  if (body === null || typeof body !== 'object') return null;
+  const kept = redacted(body) as AuditChanges;
   const size = JSON.stringify(kept).length;
   if (size <= MAX_CHANGES) return kept;
-  return { omitted: `a body of ${size} characters`, fields: typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [] };
+  return { omitted: `a body of ${size} characters`, fields: Array.isArray(body) ? [] : Object.keys(body) };
 }
 
 function redacted(value: unknown, name = ''): unknown {

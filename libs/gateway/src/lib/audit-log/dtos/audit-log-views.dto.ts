@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AuditEntryView } from '@gatehouse/contracts';
+import type { AuditChanges, AuditEntryView } from '@gatehouse/contracts';
 import { PageOf } from '../../edge/api-views';
 
 class AuditActorDto {
@@ -25,7 +25,7 @@ export class AuditEntryViewDto implements AuditEntryView {
     example: { name: 'Digital', secretKey: '[redacted]' },
     description: 'The request body: passwords, keys, tokens and secrets `[redacted]`, text over 1000 characters cut; a body over 4 KiB is kept as its field names.',
   })
-  changes: unknown;
+  changes: AuditChanges | null;
   @ApiProperty({ example: '203.0.113.7', description: 'The client address (`X-Forwarded-For` only behind `TRUST_PROXY`).' }) address: string;
   @ApiProperty({ description: 'The `X-Request-Id` of the write; the logs carry it.' }) requestId: string;
 }
