@@ -2,6 +2,7 @@ import type { AuditEntryView, Page } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { call, type Answer, type Call } from './support/http';
+import { addStaff, adminSession } from './support/staff';
 import { ADMIN } from './support/constants';
 import { SECRET_KEY, WEBHOOK_SECRET } from './support/fake-processor';
 import { startGatewayOverNats, type TestGateway } from './support/system';
@@ -127,20 +128,22 @@ describe('audit log of staff writes', () => {
   });
 
   it('exports the filtered log as CSV, formulas neutralised, and the secret key reads it as the API does', async () => {
-    const name = '=SUM(1,2)';
-    await write('/admin/api-keys', { body: { name } }, 201);
-    await write(`/admin/api-keys/pairs/${encodeURIComponent(name)}`, { method: 'DELETE' }, 204);
-    const listed = (await log(`?resource=${encodeURIComponent(name)}`)).body.items;
-    expect(listed.map((e) => [e.action, e.resourceId])).toEqual([['ApiKeysController_revokePair', name]]);
+    // A staff member whose name a spreadsheet would run as a formula.
+    const account = await addStaff(system.databaseUrl, 'admin', system.publicationId);
+    await system.adminSql('UPDATE staff SET name = $1 WHERE email = $2', ['=SUM(1,2)', account.email]);
+    const { session } = await adminSession(system.gateway.url, account);
+    const segment = await write('/admin/segments', { session, body: { name: 'Formula', match: 'all', conditions: [{ attribute: 'device', operator: 'eq', value: 'tablet' }] } }, 201);
+    const listed = (await log(`?resource=${segment.id}`)).body.items;
+    expect(listed.map((e) => [e.action, e.actor])).toEqual([['SegmentsController_create', { staffId: expect.any(String), email: account.email, name: '=SUM(1,2)' }]]);
 
-    const csv = await system.api(`/admin/audit-log/export?resource=${encodeURIComponent(name)}`, { session: system.session });
+    const csv = await system.api(`/admin/audit-log/export?resource=${segment.id}`, { session: system.session });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toContain('audit-log.csv');
     const lines = (csv.body as string).trimEnd().split('\r\n');
     expect(lines).toEqual([
       'at,actor_email,actor_name,action,method,route,path,resource_id,address,request_id,changes',
-      `${listed[0].at},${ADMIN.email},${listed[0].actor.name},ApiKeysController_revokePair,DELETE,/api/v1/admin/api-keys/pairs/:name,${listed[0].path},"'=SUM(1,2)",${CLIENT},${listed[0].requestId},`,
+      `${listed[0].at},${account.email},"'=SUM(1,2)",SegmentsController_create,POST,/api/v1/admin/segments,/api/v1/admin/segments,${segment.id},${CLIENT},${listed[0].requestId},"${JSON.stringify(listed[0].changes).replace(/"/g, '""')}"`,
     ]);
 
     const whole = await system.api('/admin/audit-log/export', { key: system.secretKey });
