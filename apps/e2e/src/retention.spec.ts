@@ -304,8 +304,8 @@ describe('retention', () => {
     const audited = (path: string, ageDays: number) =>
       sql.query(
         `INSERT INTO admin.audit_entries (id, publication_id, staff_id, actor_email, actor_name, action, method, route, path, address, request_id, created_at)
-         VALUES ($1, $2, $3, 'owner@example.com', 'Owner', 'PaywallsController_create', 'POST', '/api/v1/admin/paywalls', $4, '203.0.113.7', $1, $5)`,
-        [randomUUID(), publication, staff, path, ago(ageDays)],
+         VALUES ($1, $2, $3, 'owner@example.com', 'Owner', 'PaywallsController_create', 'POST', '/api/v1/admin/paywalls', $4, '203.0.113.7', $5, $6)`,
+        [randomUUID(), publication, staff, path, randomUUID(), ago(ageDays)],
       );
     await audited('/old', 201);
     await audited('/recent', 199);
