@@ -118,7 +118,7 @@ function EntryRow({ entry }: { entry: AuditEntryView }) {
         ) : (
           <details>
             <summary className="cursor-pointer text-xs">Show</summary>
-            <pre className="mt-2 max-w-md overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">{JSON.stringify(entry.changes, null, 2)}</pre>
+            <pre className="mt-2 min-w-48 max-w-md overflow-x-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 text-xs">{JSON.stringify(entry.changes, null, 2)}</pre>
           </details>
         )}
       </td>
