@@ -183,6 +183,23 @@ describe('audit log of staff writes', () => {
     expect((await log(`?resource=${encodeURIComponent(entry.resourceId ?? entry.path)}`)).body.items).toContainEqual(entry);
   });
 
+  it('records a publication-level write in the publication it concerns: joining one by invitation', async () => {
+    const member = await addStaff(system.databaseUrl, 'admin');
+    const invitation = await write('/admin/team/invitations', { body: { email: member.email, role: 'editor' } }, 201);
+    const { session } = await adminSession(system.gateway.url, member);
+    const joined = await call(system.gateway.url, '/api/v1/admin/invitations/accept', { session, headers: FROM_CLIENT, body: { token: invitation.token } });
+    expect([joined.status, joined.body.publication.id]).toEqual([200, system.publicationId]);
+
+    const entries = (await log('?action=invitations')).body.items;
+    expect(entries.slice(0, 2)).toEqual([
+      expect.objectContaining({ action: 'InvitationsController_accept', actor: expect.objectContaining({ email: member.email }), changes: { token: '[redacted]' }, address: CLIENT }),
+      expect.objectContaining({ action: 'TeamController_invite', actor: expect.objectContaining({ email: ADMIN.email }), resourceId: invitation.id, changes: { email: member.email, role: 'editor' } }),
+    ]);
+    // Not in the log of the publication the member was signed in to (the session switched to the one joined: back, unrecorded).
+    expect((await system.api('/admin/session/publication', { method: 'PUT', session, body: { publicationId: member.publicationId } })).status).toBe(200);
+    expect((await log('', { session })).body.items).toEqual([]);
+  });
+
   it('is append-only in the database itself: no update, no delete, no truncate', async () => {
     const sql = new Client({ connectionString: system.databaseUrl });
     await sql.connect();
