@@ -43,8 +43,13 @@ export default defineConfig({
   base: '/dashboard/',
   cacheDir: '../../node_modules/.vite/apps/dashboard',
   plugins: [react(), tailwindcss(), firstLoadBudget()],
-  // The one schema of paywall settings, shared with the access service (contracts' only run-time import here).
-  resolve: { alias: { '@gatehouse/contracts/paywall-config': fileURLToPath(new URL('../../libs/contracts/src/paywall-config.ts', import.meta.url)) } },
+  // Contracts' only run-time imports here: the one schema of paywall settings (shared with the access service) and CSV lines (shared with the gateway's exports).
+  resolve: {
+    alias: {
+      '@gatehouse/contracts/paywall-config': fileURLToPath(new URL('../../libs/contracts/src/paywall-config.ts', import.meta.url)),
+      '@gatehouse/contracts/csv': fileURLToPath(new URL('../../libs/contracts/src/csv.ts', import.meta.url)),
+    },
+  },
   // `npx nx serve dashboard`: the API and the SDK come from a running gateway, so the session cookie is first-party.
   server: { port: 4200, host: 'localhost', proxy: { '/api': gateway, '/sdk': gateway } },
   build: {

@@ -87,6 +87,7 @@ const routeTree = rootRoute.addChildren([
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),
+    screen('audit-log', () => import('./screens/audit-log'), 'AuditLogScreen'),
   ]),
 ]);
 

@@ -300,6 +300,13 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin('/admin/stats?interval=hour'));
     await ok(400, admin('/admin/stats?from=2026-01-02&to=2026-01-01'));
 
+    // The audit log of the staff writes above, and its CSV export.
+    await ok(200, admin('/admin/audit-log?limit=5'));
+    await ok(200, api('/admin/audit-log?action=paywalls', { key: sk }));
+    await ok(400, admin('/admin/audit-log?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z'));
+    await ok(200, admin('/admin/audit-log/export?action=paywalls'));
+    await ok(400, admin('/admin/audit-log/export?from=soon'));
+
     // Account email: the reader's link or code as the SMTP server received it; staff see each message's state, never its credential.
     const mail = async (to: string, kind: EmailKind): Promise<string> => {
       const listed = await eventually(async () =>

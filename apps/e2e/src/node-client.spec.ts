@@ -63,6 +63,16 @@ describe('@gatehouse/node', () => {
     await expect(client.customers.delete(created.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it("reads and exports the audit log of the staff's writes", async () => {
+    // The product's creation, and its price's (whose path names the product).
+    const { items } = await client.auditLog.list({ resource: productId });
+    expect(items.map((e) => e.action)).toEqual(['AdminProductsController_createPrice', 'AdminProductsController_create']);
+    expect(items[1]).toMatchObject({ method: 'POST', resourceId: productId, changes: { name: 'Digital' } });
+    const csv = await client.auditLog.export({ resource: productId });
+    expect(csv.split('\r\n')).toEqual([expect.stringMatching(/^at,actor_email,/), expect.stringContaining(',AdminProductsController_createPrice,'), expect.stringContaining(`,${productId},`), '']);
+    await expect(client.auditLog.list({ from: 'soon' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
   it('checks out, lists, opens the portal, changes plans, pauses, resumes and cancels subscriptions', async () => {
     const customer = await client.auth.register({ email: newEmail(), password: 'reader-password', name: 'Subscriber' });
     const reader = { id: customer.customer.id, accessToken: customer.accessToken };

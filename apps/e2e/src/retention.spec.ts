@@ -45,7 +45,7 @@ describe('retention', () => {
     // Retention set apart from the defaults, to show the settings govern it.
     [identity, admin, billing] = await Promise.all([
       startServiceOverNats(identityService, db.url, namespace, { REFRESH_TOKEN_RETENTION_DAYS: '10', EMAIL_MESSAGE_RETENTION_DAYS: '20' }),
-      startServiceOverNats(adminService, db.url, namespace, { BCRYPT_COST: '4', STAFF_SESSION_RETENTION_DAYS: '3', TEAM_CHANGES_RETENTION_DAYS: '100' }),
+      startServiceOverNats(adminService, db.url, namespace, { BCRYPT_COST: '4', STAFF_SESSION_RETENTION_DAYS: '3', TEAM_CHANGES_RETENTION_DAYS: '100', AUDIT_LOG_RETENTION_DAYS: '200' }),
       startServiceOverNats(billingService, db.url, namespace, { PROCESSOR_EVENT_RETENTION_DAYS: '15', EVENT_RETENTION_DAYS: '2' }),
     ]);
     sql = new Client({ connectionString: db.url });
@@ -276,7 +276,7 @@ describe('retention', () => {
     expect(links).toEqual(['expired-lately', 'live']);
   });
 
-  it('prunes staff sessions and invitations STAFF_SESSION_RETENTION_DAYS after they ended and the team change log after TEAM_CHANGES_RETENTION_DAYS', async () => {
+  it('prunes staff sessions and invitations STAFF_SESSION_RETENTION_DAYS after they ended, the team change log after TEAM_CHANGES_RETENTION_DAYS and the audit log after AUDIT_LOG_RETENTION_DAYS', async () => {
     const publication = randomUUID();
     const staff = randomUUID();
     const now = Date.now();
@@ -304,6 +304,14 @@ describe('retention', () => {
       ]);
     await change('old@example.com', 101);
     await change('recent@example.com', 99);
+    const audited = (path: string, ageDays: number) =>
+      sql.query(
+        `INSERT INTO admin.audit_entries (id, publication_id, staff_id, actor_email, actor_name, action, method, route, path, address, request_id, created_at)
+         VALUES ($1, $2, $3, 'owner@example.com', 'Owner', 'PaywallsController_create', 'POST', '/api/v1/admin/paywalls', $4, '203.0.113.7', $5, $6)`,
+        [randomUUID(), publication, staff, path, randomUUID(), ago(ageDays)],
+      );
+    await audited('/old', 201);
+    await audited('/recent', 199);
 
     const invitation = (email: string, state: { expires: number; accepted?: number; revoked?: number }) =>
       sql.query(
@@ -316,7 +324,7 @@ describe('retention', () => {
     await invitation('expired-lately@example.com', { expires: 2 });
     await invitation('pending@example.com', { expires: -3 });
 
-    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1, invitations: 3 });
+    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1, invitations: 3, auditEntries: 1 });
     const invitations = (await sql.query('SELECT email FROM admin.invitations WHERE publication_id = $1 ORDER BY email', [publication])).rows.map((r) => r.email);
     expect(invitations).toEqual(['expired-lately@example.com', 'pending@example.com']);
     const sessions = (await sql.query('SELECT token_hash FROM admin.sessions WHERE staff_id = $1 ORDER BY token_hash', [staff])).rows.map((r) => r.token_hash);
@@ -325,6 +333,8 @@ describe('retention', () => {
     expect(await bus.request(AdminRequests.ResolveSession, { tokenHash: sha256Hex(liveToken) })).toMatchObject({ staffId: staff });
     const changes = (await sql.query('SELECT subject_email FROM admin.team_changes WHERE publication_id = $1', [publication])).rows.map((r) => r.subject_email);
     expect(changes).toEqual(['recent@example.com']);
+    const audit = (await sql.query('SELECT path FROM admin.audit_entries WHERE publication_id = $1', [publication])).rows.map((r) => r.path);
+    expect(audit).toEqual(['/recent']);
   });
 
   it("prunes processor events processed, erased accounts' ids and checkouts abandoned PROCESSOR_EVENT_RETENTION_DAYS ago, payment email records after 90 days, and keeps recent, unprocessed and completed ones", async () => {

@@ -5,6 +5,7 @@ export * from './lib/problems';
 export * from './lib/events';
 export * from './lib/identity';
 export * from './lib/admin';
+export * from './lib/audit-log';
 export * from './lib/access';
 export * from './lib/billing';
 export * from './lib/offers';

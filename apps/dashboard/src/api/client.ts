@@ -1,4 +1,4 @@
-import type { AccessCheckResult, GatewayApiPaths as Paths, PaywallView, ProblemDetails } from '@gatehouse/contracts';
+import type { AccessCheckResult, AuditLogFilter, GatewayApiPaths as Paths, PaywallView, ProblemDetails } from '@gatehouse/contracts';
 import createClient from 'openapi-fetch';
 
 /** A failed request: the gateway's RFC 9457 body, or one made up for a network failure. */
@@ -90,6 +90,7 @@ async function all<P extends PagedPath>(path: P, query: Record<string, string> =
 const byId = (id: string) => ({ params: { path: { id } } });
 
 export type BrandingConfiguration = AnswerOf<'/api/v1/branding/admin', 'get'>;
+type AuditLogQuery = NonNullable<Operation<'/api/v1/admin/audit-log', 'get'>['parameters']['query']>;
 
 export interface BrandingWithTag {
   configuration: BrandingConfiguration;
@@ -169,6 +170,11 @@ export const api = {
   },
   stats: {
     get: (query: Operation<'/api/v1/admin/stats', 'get'>['parameters']['query']) => data(client.GET('/api/v1/admin/stats', { params: { query } })),
+  },
+  auditLog: {
+    page: (query: AuditLogQuery) => data(client.GET('/api/v1/admin/audit-log', { params: { query } })),
+    /** The export with the same filters, for a plain link: the browser downloads it with the session cookie. */
+    exportHref: (filter: AuditLogFilter) => `/api/v1/admin/audit-log/export?${new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1])))}`,
   },
   customers: {
     find: async (email: string) => (await data(client.GET('/api/v1/customers', { params: { query: { limit: 50, ...(email ? { email } : {}) } } }))).items,

@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { AuditLogFilter } from '@gatehouse/contracts';
 import { api } from './client';
 
 /**
@@ -27,6 +28,7 @@ export const keys = {
   mailbox: { all: ['mailbox'] as const },
   emailTemplates: { all: ['email-templates'] as const },
   webhooks: { all: ['webhooks'] as const },
+  auditLog: { all: ['audit-log'] as const },
   invitation: (token: string) => ['invitation', token] as const,
 };
 
@@ -84,4 +86,12 @@ export const queries = {
   message: (id: string) => queryOptions({ queryKey: [...keys.mailbox.all, id], queryFn: () => api.email.message(id) }),
   emailTemplates: () => queryOptions({ queryKey: keys.emailTemplates.all, queryFn: api.email.templates }),
   webhooks: () => queryOptions({ queryKey: keys.webhooks.all, queryFn: api.webhooks.list }),
+  /** The filtered log, 50 entries a page, the next page asked for by the screen. */
+  auditLog: (filter: AuditLogFilter) =>
+    infiniteQueryOptions({
+      queryKey: [...keys.auditLog.all, filter],
+      queryFn: ({ pageParam }) => api.auditLog.page({ ...filter, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
+      initialPageParam: null as string | null,
+      getNextPageParam: (page) => page.nextCursor,
+    }),
 };

@@ -26,6 +26,7 @@ const AREAS = [
   { to: '/customers', label: 'Customers' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },
+  { to: '/audit-log', label: 'Audit log' },
 ] as const;
 
 /**

@@ -21,6 +21,7 @@ const SCREENS = [
   { path: 'customers', title: 'Customers' },
   { path: 'stats', title: 'Stats' },
   { path: 'email', title: 'Email' },
+  { path: 'audit-log', title: 'Audit log' },
 ] as const;
 
 const PHONE = VIEWPORTS.phone;

@@ -5,7 +5,7 @@ import { ADMIN as OWNER } from '../support/staff';
 
 jest.setTimeout(120_000);
 
-const AREAS = ['Publications', 'Team', 'API keys', 'Branding', 'Webhooks', 'Paywalls', 'Segments', 'Experiments', 'Catalog', 'Customers', 'Stats', 'Email'];
+const AREAS = ['Publications', 'Team', 'API keys', 'Branding', 'Webhooks', 'Paywalls', 'Segments', 'Experiments', 'Catalog', 'Customers', 'Stats', 'Email', 'Audit log'];
 
 describe('dashboard: sign-in, shell, session expiry, keyboard and accessibility', () => {
   let system: DashboardSystem;

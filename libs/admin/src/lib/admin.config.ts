@@ -41,6 +41,11 @@ export class AdminConfig extends ServiceConfig {
   @Min(1)
   TEAM_CHANGES_RETENTION_DAYS: number = 365;
 
+  /** Days an entry of the audit log (every staff write) is kept. */
+  @IsInt()
+  @Min(1)
+  AUDIT_LOG_RETENTION_DAYS: number = 365;
+
   /** Comma separated host names; `*.example.com` matches any subdomain. */
   @IsOptional()
   @Matches(/^\s*(\*\.)?[a-z0-9.-]+\s*(,\s*(\*\.)?[a-z0-9.-]+\s*)*$/i, { message: 'must be host names separated by commas' })

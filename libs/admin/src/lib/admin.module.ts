@@ -3,6 +3,8 @@ import type { ServiceDefinition } from '@gatehouse/platform';
 import { AdminConfig } from './admin.config';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditEntry } from './audit-log/audit-entry.entity';
+import { AuditLogModule } from './audit-log/audit-log.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { CreateAdminTables1763720000000 } from './migrations/1763720000000-create-admin-tables';
 import { CreateStaffLoginFailures1763800000000 } from './migrations/1763800000000-create-staff-login-failures';
@@ -19,21 +21,22 @@ import { CreateTeamTables1764000000000 } from './migrations/1764000000000-create
 import { KeepPublishableKeys1764100000000 } from './migrations/1764100000000-keep-publishable-keys';
 import { AddSelfRegistrationSetting1764240000000 } from './migrations/1764240000000-add-self-registration-setting';
 import { AddDomainProofs1764200000000 } from './migrations/1764200000000-add-domain-proofs';
+import { CreateAuditLog1796300000000 } from './migrations/1796300000000-create-audit-log';
 import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
 
-@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule], providers: [AdminRetention] })
+@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule, AuditLogModule], providers: [AdminRetention] })
 export class AdminModule {}
 
 export { AdminRetention };
 
-/** Staff and their team invitations, sessions, publications and their domains, API keys, and the stats view. */
+/** Staff and their team invitations, sessions, publications and their domains, API keys, the audit log, and the stats view. */
 export const adminService: ServiceDefinition<AdminConfig> = {
   name: 'admin',
   schema: 'admin',
   module: AdminModule,
   config: AdminConfig,
-  entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddDomainProofs1764200000000, AddSelfRegistrationSetting1764240000000],
+  entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange, AuditEntry],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddDomainProofs1764200000000, AddSelfRegistrationSetting1764240000000, CreateAuditLog1796300000000],
 };

@@ -117,6 +117,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every staff write of the publication (who, when, what, from where), newest first, filtered, cursor paginated. */
+        get: operations["AuditLogController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filtered audit log as one CSV file, newest first (the list’s columns, `changes` as JSON). */
+        get: operations["AuditLogController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/crawler-policy": {
         parameters: {
             query?: never;
@@ -1501,6 +1535,65 @@ export interface components {
              * @default true
              */
             atPeriodEnd?: boolean;
+        };
+        AuditActorDto: {
+            /**
+             * @description As it was when the write was made.
+             * @example ada@news.example
+             */
+            email: string;
+            /** @example Ada Editor */
+            name: string;
+            /** Format: uuid */
+            staffId: string;
+        };
+        AuditEntryPageDto: {
+            items: components["schemas"]["AuditEntryViewDto"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        AuditEntryViewDto: {
+            /**
+             * @description The route's operation id in this document.
+             * @example AdminProductsController_update
+             */
+            action: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /**
+             * @description The client address (`X-Forwarded-For` only behind `TRUST_PROXY`).
+             * @example 203.0.113.7
+             */
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the write was answered.
+             */
+            at: string;
+            /**
+             * @description The request body: passwords, keys, tokens and secrets `[redacted]`, text over 1000 characters cut; a body over 4 KiB is kept as its field names.
+             * @example {
+             *       "name": "Digital",
+             *       "secretKey": "[redacted]"
+             *     }
+             */
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @example /api/v1/admin/products/5b0e7c1e-4a35-4c1b-9a53-3f0f6d1f2a11 */
+            path: string;
+            /** @description The `X-Request-Id` of the write; the logs carry it. */
+            requestId: string;
+            /** @description The resource written: the answer's id (a creation), else the path's last parameter. */
+            resourceId: string | null;
+            /** @example /api/v1/admin/products/:id */
+            route: string;
         };
         BrandingConfigurationDto: {
             authDescription: string | null;
@@ -4404,6 +4497,214 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AuditLogController_list: {
+        parameters: {
+            query?: {
+                /** @description Part of the operation id (`AdminProductsController_update`) or of `METHOD /route` (`PATCH /api/v1/admin/products/:id`), any case. */
+                action?: string;
+                /** @description Part of the actor's email, any case. */
+                actor?: string;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description ISO 8601 time: entries at or after it. */
+                from?: string;
+                limit?: number;
+                /** @description A resource id: the entries that wrote it, or whose path names it. */
+                resource?: string;
+                /** @description ISO 8601 time: entries before it. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryPageDto"];
+                };
+            };
+            /** @description `validation_failed`: a bad filter, `from` not before `to`, a bad `limit`, or a `cursor` this list did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AuditLogController_export: {
+        parameters: {
+            query?: {
+                /** @description Part of the operation id (`AdminProductsController_update`) or of `METHOD /route` (`PATCH /api/v1/admin/products/:id`), any case. */
+                action?: string;
+                /** @description Part of the actor's email, any case. */
+                actor?: string;
+                /** @description ISO 8601 time: entries at or after it. */
+                from?: string;
+                /** @description A resource id: the entries that wrote it, or whose path names it. */
+                resource?: string;
+                /** @description ISO 8601 time: entries before it. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header line: at, actor_email, actor_name, action, method, route, path, resource_id, address, request_id, changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `validation_failed`: a bad filter, or `from` not before `to` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };

@@ -1,16 +1,19 @@
 import type { Clock } from '@gatehouse/platform';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { PeriodicSweep } from './periodic-sweep';
+
+/** A data source, or a transaction's entity manager. */
+export type Queryable = Pick<DataSource | EntityManager, 'query'>;
 
 /**
  * Deletes the rows of `table` matching `where`, `batchSize` at a time, each batch its own short
  * statement that skips rows a writer holds: old rows go without ever locking a hot table or
  * waiting on its writers. Resolves with how many rows went.
  */
-export async function deleteInBatches(dataSource: DataSource, table: string, where: string, params: unknown[], batchSize = 1_000): Promise<number> {
+export async function deleteInBatches(connection: Queryable, table: string, where: string, params: unknown[], batchSize = 1_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const [, deleted] = (await dataSource.query(
+    const [, deleted] = (await connection.query(
       `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED))`,
       params,
     )) as [unknown, number];

@@ -1,5 +1,7 @@
 import type {
   AccessCheckResult,
+  AuditEntryView,
+  AuditLogFilter,
   CancellationReason,
   CheckoutConfirmation,
   CheckoutRequest,
@@ -52,8 +54,8 @@ export interface AccessCheckParams extends VisitorAttributes {
 
 /**
  * The Gatehouse API for a publisher's server (spec 4.1, 4.3, 4.7, 5.1): customer auth, customer
- * records, subscriptions, checkout, portal and cancel with the secret key; access checks with the
- * publishable key.
+ * records, subscriptions, checkout, portal and cancel, and the audit log with the secret key; access
+ * checks with the publishable key.
  */
 export class Gatehouse {
   private readonly http: Transport;
@@ -137,6 +139,15 @@ export class Gatehouse {
     /** Resumes a paused subscription now. */
     resume: (subscriptionId: string) =>
       this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/resume', body: { subscriptionId }, apiKey: this.secret(), idempotent: true }),
+  };
+
+  /** The publication's audit log of staff writes (read only), e.g. for a security information system. */
+  readonly auditLog = {
+    /** Newest first; each filter narrows (`actor`, `action`: any part, any case; `resource`: an id; `from`, `to`: ISO times). */
+    list: (params: AuditLogFilter & { limit?: number; cursor?: string } = {}) =>
+      this.http.request<Page<AuditEntryView>>({ method: 'GET', path: '/admin/audit-log', query: { ...params }, apiKey: this.secret() }),
+    /** The filtered log as one CSV text, header line first. */
+    export: (filter: AuditLogFilter = {}) => this.http.request<string>({ method: 'GET', path: '/admin/audit-log/export', query: { ...filter }, apiKey: this.secret(), csv: true }),
   };
 
   /** Access decisions (spec 4.2), with the publishable key. */

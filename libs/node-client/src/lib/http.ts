@@ -31,6 +31,8 @@ export interface ApiRequest {
    */
   idempotent?: boolean;
   headers?: Record<string, string>;
+  /** The answer is CSV: resolve with its text instead of parsing JSON. */
+  csv?: boolean;
 }
 
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
@@ -56,7 +58,7 @@ export class Transport {
   async request<T>(request: ApiRequest): Promise<T> {
     const url = new URL(`${this.baseUrl}/api/v1${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { Accept: 'application/json', ...(request.apiKey ? { 'X-API-Key': request.apiKey } : {}), ...request.headers };
+    const headers: Record<string, string> = { Accept: request.csv ? 'text/csv' : 'application/json', ...(request.apiKey ? { 'X-API-Key': request.apiKey } : {}), ...request.headers };
     if (request.accessToken) headers['Authorization'] = `Bearer ${request.accessToken}`;
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (request.idempotent) headers['Idempotency-Key'] ??= randomUUID();
@@ -81,6 +83,7 @@ export class Transport {
       }
       if (response.ok) {
         const text = await response.text();
+        if (request.csv) return text as T;
         return (text ? JSON.parse(text) : undefined) as T;
       }
       const retryAfter = retryAfterMs(response.headers.get('retry-after'));

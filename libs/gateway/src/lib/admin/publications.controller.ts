@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseInterceptors } 
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRequests, type DomainProofView, type MembershipView } from '@gatehouse/contracts';
 import { BusClient, ReadYourWritesInterceptor } from '@gatehouse/bus';
+import { AuditedIn } from '../audit-log/audit-rules';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -28,6 +29,7 @@ export class PublicationsController {
 
   @Post()
   @Auth('session', { viewerMayWrite: true })
+  @AuditedIn((_params, created: MembershipView) => created.id)
   @ApiOperation({ summary: 'Create a publication; the caller becomes its admin.' })
   @ApiCreatedResponse({ type: MembershipViewDto, description: 'The caller is its `admin`.' })
   @ApiResponse({ status: 400, description: PUBLIC_SUFFIX })
@@ -38,6 +40,7 @@ export class PublicationsController {
 
   @Patch(':id')
   @Auth('session', { viewerMayWrite: true })
+  @AuditedIn(({ id }) => id)
   @ApiOperation({ summary: 'Rename a publication, change its domains, or open or close self-registration (admins of it only).' })
   @ApiOkResponse({ type: MembershipViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
@@ -60,6 +63,7 @@ export class PublicationsController {
   @Post(':id/domains/verify')
   @HttpCode(200)
   @Auth('session', { viewerMayWrite: true })
+  @AuditedIn(({ id }) => id)
   @ApiOperation({
     summary: 'Look up a domain’s proof (its token in the DNS TXT record, else the well-known file) and record it (admins of it only).',
     description: 'Account email links lead only to verified domains. A wildcard claim is proven on its base domain.',

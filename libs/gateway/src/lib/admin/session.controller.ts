@@ -4,6 +4,7 @@ import { AdminRequests, type MembershipView, type SessionView, type StaffView } 
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyReply } from 'fastify';
 import { GatewayConfig } from '../gateway.config';
+import { NotAudited } from '../audit-log/audit-rules';
 import { Auth } from '../edge/credentials';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 import { clearedSessionCookie, sessionCookie } from '../edge/session-cookie';
@@ -44,6 +45,7 @@ export class SessionController {
 
   @Put('publication')
   @Auth('session', { viewerMayWrite: true })
+  @NotAudited()
   @ApiOperation({ summary: 'Switch the publication every admin route acts on.' })
   @ApiOkResponse({ type: SessionViewDto, description: 'The session after the switch.' })
   @ApiResponse({ status: 404, description: '`not_found`: not a publication of yours' })
@@ -54,6 +56,7 @@ export class SessionController {
   @Delete()
   @HttpCode(204)
   @Auth('session', { viewerMayWrite: true })
+  @NotAudited()
   @ApiOperation({ summary: 'Log out: the session is revoked server side.' })
   @ApiNoContentResponse()
   async logout(@Caller() caller: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

@@ -5,6 +5,7 @@ import { BusClient } from '@gatehouse/bus';
 import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { GatewayConfig } from '../gateway.config';
+import { AuditedIn } from '../audit-log/audit-rules';
 import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
@@ -99,6 +100,7 @@ export class InvitationsController {
   @Post('accept')
   @HttpCode(200)
   @Auth('session-if-sent')
+  @AuditedIn((_params, joined: { publication: MembershipView }) => joined.publication.id)
   @ApiOperation({
     summary:
       'Accept an invitation: signed in as the invited email, it joins that account (no password); otherwise it makes a new account with `name` and `password`. Either way you are signed in to the publication joined.',
