@@ -47,6 +47,31 @@ export interface AccountMessages {
   reasons: Record<CancellationReason, string>;
   confirmCancel: string;
   keepPlan: string;
+  /** A save offer (issue #27): `{off}` (50 % or an amount) and `{name}` (staff's name of the offer); `{months}`; `{plan}` (the product and price). */
+  saveDiscount: string;
+  savePause: string;
+  savePlan: string;
+  acceptSave: string;
+  saveAccepted: string;
+  changePlan: string;
+  choosePlan: string;
+  /** `{amount}` charged now, then `{next}` from `{date}`. */
+  previewNow: string;
+  /** From `{date}`, `{next}`. */
+  previewLater: string;
+  confirmChange: string;
+  /** `{date}` the change takes effect. */
+  planChanged: string;
+  pause: string;
+  pauseHeading: string;
+  pauseFor: string;
+  /** One month, several months: `{n}`. */
+  months: [string, string];
+  confirmPause: string;
+  /** `{date}` when collection resumes. */
+  pausedUntil: string;
+  resume: string;
+  resumed: string;
   signOut: string;
   signOutEverywhere: string;
   signedOutEverywhere: string;
@@ -112,6 +137,25 @@ const en: AccountMessages = {
   },
   confirmCancel: 'Cancel subscription',
   keepPlan: 'Keep my subscription',
+  saveDiscount: 'Stay and get {off} off: {name}',
+  savePause: 'Pause for {months} months instead: nothing is charged meanwhile.',
+  savePlan: 'Switch to {plan} instead, from your next renewal.',
+  acceptSave: 'Accept the offer',
+  saveAccepted: 'Thank you for staying!',
+  changePlan: 'Change plan',
+  choosePlan: 'Your new plan',
+  previewNow: 'You pay {amount} now, then {next} from {date}.',
+  previewLater: 'From {date}, you pay {next}.',
+  confirmChange: 'Confirm the change',
+  planChanged: 'Your plan changes on {date}.',
+  pause: 'Pause',
+  pauseHeading: 'Pause your subscription',
+  pauseFor: 'For how long?',
+  months: ['{n} month', '{n} months'],
+  confirmPause: 'Pause subscription',
+  pausedUntil: 'Paused until {date}',
+  resume: 'Resume now',
+  resumed: 'Your subscription runs again.',
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out of all devices',
   signedOutEverywhere: 'You are signed out on all your devices.',
@@ -175,6 +219,25 @@ const de: AccountMessages = {
   },
   confirmCancel: 'Abo kündigen',
   keepPlan: 'Abo behalten',
+  saveDiscount: 'Bleiben Sie und erhalten Sie {off} Rabatt: {name}',
+  savePause: 'Pausieren Sie stattdessen {months} Monate: In der Zeit wird nichts berechnet.',
+  savePlan: 'Wechseln Sie stattdessen ab der nächsten Verlängerung zu {plan}.',
+  acceptSave: 'Angebot annehmen',
+  saveAccepted: 'Schön, dass Sie bleiben!',
+  changePlan: 'Abo wechseln',
+  choosePlan: 'Ihr neues Abo',
+  previewNow: 'Sie zahlen jetzt {amount}, dann {next} ab dem {date}.',
+  previewLater: 'Ab dem {date} zahlen Sie {next}.',
+  confirmChange: 'Wechsel bestätigen',
+  planChanged: 'Ihr Abo wechselt am {date}.',
+  pause: 'Pausieren',
+  pauseHeading: 'Abo pausieren',
+  pauseFor: 'Wie lange?',
+  months: ['{n} Monat', '{n} Monate'],
+  confirmPause: 'Abo pausieren',
+  pausedUntil: 'Pausiert bis zum {date}',
+  resume: 'Jetzt fortsetzen',
+  resumed: 'Ihr Abo läuft wieder.',
   signOut: 'Abmelden',
   signOutEverywhere: 'Auf allen Geräten abmelden',
   signedOutEverywhere: 'Sie sind auf allen Geräten abgemeldet.',
@@ -238,6 +301,25 @@ const fr: AccountMessages = {
   },
   confirmCancel: 'Résilier l’abonnement',
   keepPlan: 'Garder mon abonnement',
+  saveDiscount: 'Restez et profitez de {off} de réduction : {name}',
+  savePause: 'Faites plutôt une pause de {months} mois : rien n’est prélevé entre-temps.',
+  savePlan: 'Passez plutôt à {plan} dès votre prochain renouvellement.',
+  acceptSave: 'Accepter l’offre',
+  saveAccepted: 'Merci de rester avec nous !',
+  changePlan: 'Changer d’abonnement',
+  choosePlan: 'Votre nouvel abonnement',
+  previewNow: 'Vous payez {amount} maintenant, puis {next} à partir du {date}.',
+  previewLater: 'À partir du {date}, vous payez {next}.',
+  confirmChange: 'Confirmer le changement',
+  planChanged: 'Votre abonnement change le {date}.',
+  pause: 'Mettre en pause',
+  pauseHeading: 'Mettre votre abonnement en pause',
+  pauseFor: 'Pour combien de temps ?',
+  months: ['{n} mois', '{n} mois'],
+  confirmPause: 'Mettre en pause',
+  pausedUntil: 'En pause jusqu’au {date}',
+  resume: 'Reprendre maintenant',
+  resumed: 'Votre abonnement a repris.',
   signOut: 'Se déconnecter',
   signOutEverywhere: 'Se déconnecter de tous les appareils',
   signedOutEverywhere: 'Vous êtes déconnecté de tous vos appareils.',
@@ -301,6 +383,25 @@ const es: AccountMessages = {
   },
   confirmCancel: 'Cancelar la suscripción',
   keepPlan: 'Mantener mi suscripción',
+  saveDiscount: 'Quédate y obtén {off} de descuento: {name}',
+  savePause: 'Pausa {months} meses en su lugar: no se cobra nada mientras tanto.',
+  savePlan: 'Cambia a {plan} en su lugar, desde tu próxima renovación.',
+  acceptSave: 'Aceptar la oferta',
+  saveAccepted: '¡Gracias por quedarte!',
+  changePlan: 'Cambiar de plan',
+  choosePlan: 'Tu nuevo plan',
+  previewNow: 'Pagas {amount} ahora y luego {next} desde el {date}.',
+  previewLater: 'Desde el {date} pagas {next}.',
+  confirmChange: 'Confirmar el cambio',
+  planChanged: 'Tu plan cambia el {date}.',
+  pause: 'Pausar',
+  pauseHeading: 'Pausar tu suscripción',
+  pauseFor: '¿Por cuánto tiempo?',
+  months: ['{n} mes', '{n} meses'],
+  confirmPause: 'Pausar la suscripción',
+  pausedUntil: 'En pausa hasta el {date}',
+  resume: 'Reanudar ahora',
+  resumed: 'Tu suscripción se ha reanudado.',
   signOut: 'Cerrar sesión',
   signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
   signedOutEverywhere: 'Has cerrado la sesión en todos tus dispositivos.',
@@ -364,6 +465,25 @@ const ar: AccountMessages = {
   },
   confirmCancel: 'إلغاء الاشتراك',
   keepPlan: 'أبقِ اشتراكي',
+  saveDiscount: 'ابقَ واحصل على خصم {off}: {name}',
+  savePause: 'أوقف الاشتراك مؤقتًا {months} أشهر بدلًا من ذلك: لا يُخصم شيء خلالها.',
+  savePlan: 'انتقل إلى {plan} بدلًا من ذلك، من التجديد القادم.',
+  acceptSave: 'قبول العرض',
+  saveAccepted: 'شكرًا لبقائك معنا!',
+  changePlan: 'تغيير الاشتراك',
+  choosePlan: 'اشتراكك الجديد',
+  previewNow: 'تدفع {amount} الآن، ثم {next} من {date}.',
+  previewLater: 'من {date} تدفع {next}.',
+  confirmChange: 'تأكيد التغيير',
+  planChanged: 'يتغير اشتراكك في {date}.',
+  pause: 'إيقاف مؤقت',
+  pauseHeading: 'إيقاف اشتراكك مؤقتًا',
+  pauseFor: 'لأي مدة؟',
+  months: ['شهر واحد', '{n} أشهر'],
+  confirmPause: 'إيقاف الاشتراك مؤقتًا',
+  pausedUntil: 'موقوف حتى {date}',
+  resume: 'استئناف الآن',
+  resumed: 'عاد اشتراكك للعمل.',
   signOut: 'تسجيل الخروج',
   signOutEverywhere: 'تسجيل الخروج من كل الأجهزة',
   signedOutEverywhere: 'تم تسجيل خروجك من كل أجهزتك.',
