@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CancellationReason, CancellationReasonSetting, CancellationReasonsView, SaveOfferSetting, WinBackSettingsView } from '@gatehouse/contracts';
+import type { CancellationReason, SaveKind, WinBackSettingsView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { queries } from '../api/queries';
@@ -22,12 +22,14 @@ const READER_WORDS: Record<CancellationReason, string> = {
   other: 'Another reason',
 };
 
-type SaveChoice = '' | `discount:${string}` | `pause:${number}` | `plan_change:${string}`;
+type Reasons = Awaited<ReturnType<typeof api.cancellation.reasons>>;
+/** A save offer as the API carries it: `offerId`, `months` or `priceId` by its kind. */
+type SaveSetting = { kind: SaveKind; offerId?: string; months?: number; priceId?: string };
 
-const choiceOf = (save: SaveOfferSetting | null): SaveChoice =>
-  !save ? '' : save.kind === 'discount' ? `discount:${save.offerId}` : save.kind === 'pause' ? `pause:${save.months}` : `plan_change:${save.priceId}`;
+/** The select's value for a save offer: `kind:value`, empty for none. */
+const choiceOf = (save: SaveSetting | null): string => (save ? `${save.kind}:${save.offerId ?? save.months ?? save.priceId}` : '');
 
-function saveOf(choice: SaveChoice): SaveOfferSetting | null {
+function saveOf(choice: string): SaveSetting | null {
   const [kind, value] = choice.split(':');
   if (kind === 'discount') return { kind, offerId: value };
   if (kind === 'pause') return { kind, months: Number(value) };
@@ -81,14 +83,14 @@ function ReasonsCard() {
   );
 }
 
-function ReasonsForm({ initial, onSaving, onSaved }: { initial: CancellationReasonsView; onSaving: () => void; onSaved: (saved: CancellationReasonsView) => void }) {
+function ReasonsForm({ initial, onSaving, onSaved }: { initial: Reasons; onSaving: () => void; onSaved: (saved: Reasons) => void }) {
   const offers = useQuery(queries.offers());
   const prices = useQuery(queries.allPrices());
   const [rows, setRows] = useState(initial.reasons.map((row) => ({ ...row, label: row.label ?? '', choice: choiceOf(row.save) })));
   const save = useMutation({
     mutationFn: () =>
       api.cancellation.saveReasons({
-        reasons: rows.map(({ reason, label, enabled, choice }): CancellationReasonSetting => ({ reason, label: label.trim() || null, enabled, save: saveOf(choice) })),
+        reasons: rows.map(({ reason, label, enabled, choice }) => ({ reason, label: label.trim() || null, enabled, save: saveOf(choice) })),
       }),
     onMutate: onSaving,
     onSuccess: onSaved,
@@ -122,18 +124,18 @@ function ReasonsForm({ initial, onSaving, onSaved }: { initial: CancellationReas
             {rows.map((row, index) => (
               <tr key={row.reason}>
                 <td>
-                  <input type="checkbox" aria-label={`Show “${READER_WORDS[row.reason]}”`} checked={row.enabled} onChange={(e) => change(index, { enabled: e.target.checked })} />
+                  <input type="checkbox" aria-label={`Show “${READER_WORDS[row.reason as CancellationReason]}”`} checked={row.enabled} onChange={(e) => change(index, { enabled: e.target.checked })} />
                 </td>
                 <td className="font-mono text-xs">{row.reason}</td>
                 <td>
                   <Field label={<span className="sr-only">Label for {row.reason}</span>}>
-                    {(control) => <Input maxLength={120} placeholder={READER_WORDS[row.reason]} value={row.label} onChange={(e) => change(index, { label: e.target.value })} {...control} />}
+                    {(control) => <Input maxLength={120} placeholder={READER_WORDS[row.reason as CancellationReason]} value={row.label} onChange={(e) => change(index, { label: e.target.value })} {...control} />}
                   </Field>
                 </td>
                 <td>
                   <Field label={<span className="sr-only">Save offer for {row.reason}</span>}>
                     {(control) => (
-                      <Select value={row.choice} onChange={(e) => change(index, { choice: e.target.value as SaveChoice })} {...control}>
+                      <Select value={row.choice} onChange={(e) => change(index, { choice: e.target.value })} {...control}>
                         <option value="">None</option>
                         <optgroup label="Discount">
                           {discounts.map((offer) => (

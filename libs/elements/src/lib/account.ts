@@ -604,7 +604,6 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     private async resume(subscription: SubscriptionView): Promise<void> {
-      this.cancelling = subscription;
       const updated = await this.changed((sdk) => sdk.resumeSubscription({ subscriptionId: subscription.subscriptionId }), () => this.text.resumed);
       if (updated) this.emit('subscription-change', { subscription: updated });
     }

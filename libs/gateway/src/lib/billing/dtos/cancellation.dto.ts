@@ -4,9 +4,7 @@ import {
   PAUSE_MONTHS_MAX,
   SAVE_KINDS,
   WIN_BACK_DAYS_MAX,
-  type CancellationOptions,
   type CancellationReason,
-  type CancellationReasonsView,
   type SaveAcceptance,
   type SaveKind,
   type WinBackSettingsChange,
@@ -69,7 +67,7 @@ export class CancellationReasonSettingDto {
   save: SaveOfferSettingDto | null;
 }
 
-export class CancellationReasonsDto implements CancellationReasonsView {
+export class CancellationReasonsDto {
   @ApiProperty({ type: [CancellationReasonSettingDto], description: 'Every reason once, in the order readers see the enabled ones.' })
   @IsArray()
   @ArrayMaxSize(CANCELLATION_REASONS.length)
@@ -98,7 +96,7 @@ class CancellationOptionDto {
   @ApiProperty({ type: SaveOfferViewDto, nullable: true, description: 'None when the reason has none, or it does not apply to this subscription.' }) save: SaveOfferViewDto | null;
 }
 
-export class CancellationOptionsDto implements CancellationOptions {
+export class CancellationOptionsDto {
   @ApiProperty({ type: [CancellationOptionDto], description: 'The enabled reasons, in the publication\'s order.' }) reasons: CancellationOptionDto[];
 }
 
