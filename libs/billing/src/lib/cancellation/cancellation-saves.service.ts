@@ -129,7 +129,8 @@ export class CancellationSaves {
     if (save.kind === 'pause') return this.pauses.pause({ publicationId, subscriptionId, months: save.months });
     if (save.kind === 'plan_change') return (await this.planChanges.change({ publicationId, subscriptionId, priceId: save.priceId })).subscription;
     const client = await this.settings.requireClient(publicationId);
-    const offer = (await this.offers.findOne(publicationId, save.offerId))!;
+    const offer = await this.offers.findOne(publicationId, save.offerId);
+    if (!offer) throw new AppError('conflict', 'There is no save offer for this reason.');
     await this.offers.ready(client, offer);
     return this.pauses.updateAtProcessor(publicationId, 'apply the discount', (c) => c.subscriptions.update(processorId, { discounts: [{ coupon: offer.processorCouponId as string }] }));
   }
