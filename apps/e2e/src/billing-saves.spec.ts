@@ -116,7 +116,7 @@ describe('billing: cancellation that tries to save', () => {
     expect((await system.subscriptionsOf(reader.id))[0]).toMatchObject({ pausedUntil: null });
   });
 
-  it('applies the pause save at the processor: collection paused for the months staff chose, and the reader may resume early', async () => {
+  it('applies the pause save at the processor: collection paused for the months staff chose', async () => {
     const reader = await system.reader();
     const { subscriptionId, processorId } = await system.subscribe(reader, digital.id);
     const accepted = await accept(reader, subscriptionId, 'unused');
