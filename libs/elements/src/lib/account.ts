@@ -1,7 +1,7 @@
 import type { CancellationOptions, CancellationReason, CustomerProfile, OfferedPriceView, PlanChangePreview, SaveOfferView, SubscriptionView } from '@gatehouse/contracts';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
-import { accountMessagesFor, type AccountMessages } from './account-messages';
+import { ACCOUNT_MESSAGES_EN, type AccountMessages } from './account-messages';
 import type { GatehouseElement } from './base';
 
 /*
@@ -125,7 +125,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     protected get text(): AccountMessages {
-      return accountMessagesFor(this.locale);
+      return this.messages.account ?? ACCOUNT_MESSAGES_EN;
     }
 
     protected get locale(): string {
@@ -134,7 +134,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
 
     protected override get direction(): 'ltr' | 'rtl' {
       const dir = inherited(this, 'dir');
-      return dir === 'rtl' || dir === 'ltr' ? dir : this.text.dir;
+      return dir === 'rtl' || dir === 'ltr' ? dir : this.messages.dir;
     }
 
     protected override attributeValues() {
