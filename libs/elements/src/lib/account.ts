@@ -346,6 +346,14 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       return this.prices.filter((price) => current && price.id !== current.id && price.currency === current.currency && price.interval !== 'lifetime');
     }
 
+    /** What a plan change costs and when, in the reader's words. */
+    private previewText(preview: PlanChangePreview): string {
+      const { when, currency, amountDue, nextAmount, nextChargeAt, effectiveAt } = preview;
+      return when === 'now'
+        ? fill(this.text.previewNow, { amount: this.money(amountDue, currency), next: this.money(nextAmount, currency), date: this.date(nextChargeAt) })
+        : fill(this.text.previewLater, { date: this.date(effectiveAt), next: this.money(nextAmount, currency) });
+    }
+
     /** A save offer in the reader's words; staff's offer name is text, never HTML. */
     private saveText(save: SaveOfferView): string {
       const t = this.text;
@@ -415,13 +423,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
                   )
                 : nothing}
             </fieldset>
-            ${preview
-              ? html`<p part="plan-preview" role="status">
-                  ${preview.when === 'now'
-                    ? fill(t.previewNow, { amount: this.money(preview.amountDue, preview.currency), next: this.money(preview.nextAmount, preview.currency), date: this.date(preview.nextChargeAt) })
-                    : fill(t.previewLater, { date: this.date(preview.effectiveAt), next: this.money(preview.nextAmount, preview.currency) })}
-                </p>`
-              : nothing}
+            ${preview ? html`<p part="plan-preview" role="status">${this.previewText(preview)}</p>` : nothing}
             ${error('plan')} ${actions(t.confirmChange, t.cancel, !preview)}
           </form>
         </dialog>
@@ -537,6 +539,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       if (!this.dialog) return;
       const dialog = this.renderRoot.querySelector(`dialog.${this.dialog}`) as HTMLDialogElement | null;
       this.dialog = null;
+      this.picked = null;
+      this.preview = null;
       if (dialog?.open) dialog.close();
       const opener = this.opener;
       this.opener = null;
