@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CancellationReason, SaveKind, WinBackSettingsView } from '@gatehouse/contracts';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import { queries } from '../api/queries';
 import { Button } from '../components/ui/button';
 import { Card, PageHeader, Table } from '../components/ui/card';
@@ -218,13 +218,14 @@ function WinBackForm({ initial, onSaving, onSaved }: { initial: WinBackSettingsV
     event.preventDefault();
     save.mutate();
   };
+  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldError(field) : undefined);
   return (
     <form aria-label="Win-back" className="space-y-3" onSubmit={submit}>
       <GuardedFields requires="edit" className="grid gap-3 sm:grid-cols-2">
-        <Field label="Days after the subscription ends" hint="1 to 365">
+        <Field label="Days after the subscription ends" hint="1 to 365" error={fieldError('days')}>
           {(control) => <Input type="number" min={1} max={365} value={days} onChange={(e) => setDays(e.target.value)} {...control} />}
         </Field>
-        <Field label="Offer in the email">
+        <Field label="Offer in the email" hint="Needed to turn it on" error={fieldError('offerId')}>
           {(control) => (
             <Select value={offerId} onChange={(e) => setOfferId(e.target.value)} {...control}>
               <option value="">None</option>

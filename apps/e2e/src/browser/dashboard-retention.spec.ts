@@ -61,7 +61,8 @@ describe('dashboard: retention', () => {
     const form = page.getByRole('form', { name: 'Win-back' });
     await form.getByLabel('Send win-back email').check();
     await form.getByRole('button', { name: 'Save win-back' }).click();
-    await form.getByText('is needed to turn win-back on', { exact: false }).waitFor();
+    await form.getByText('is needed to turn win-back on: the offer the email carries').waitFor();
+    expect((await system.api('/admin/win-back', { session })).body).toEqual({ enabled: false, days: 30, offerId: null });
     await form.getByLabel('Offer in the email').selectOption({ label: 'STAY25: 25% off for 2 months' });
     await form.getByLabel('Days after the subscription ends').fill('14');
     await form.getByRole('button', { name: 'Save win-back' }).click();
