@@ -22,7 +22,8 @@ interface Due {
 
 /**
  * Win-back (issue #27 item 5): `days` after a cancellation took effect, the former subscriber is
- * emailed the publication's chosen offer (off by default), unless they subscribe again meanwhile.
+ * emailed the publication's chosen offer (off by default), unless they subscribe again meanwhile;
+ * nothing goes while that offer has ended.
  * Each cancelled subscription is written to once ever: the notice is recorded in the transaction
  * that asks identity to queue the email, under an id derived from the subscription, so a sweep
  * that fails after identity queued it queues nothing more when it runs again, and a restart finds
@@ -64,7 +65,11 @@ export class WinBackService implements OnApplicationBootstrap, OnModuleDestroy {
     const { enabled, days, offerId } = change;
     if (enabled !== undefined && typeof enabled !== 'boolean') throw AppError.invalid('enabled', 'must be true or false');
     if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= WIN_BACK_DAYS_MAX)) throw AppError.invalid('days', `must be a whole number from 1 to ${WIN_BACK_DAYS_MAX}`);
-    if (offerId !== undefined && offerId !== null && !(await this.offers.findOne(publicationId, offerId))) throw new AppError('not_found', 'No such offer.');
+    if (offerId !== undefined && offerId !== null) {
+      const offer = await this.offers.findOne(publicationId, offerId);
+      if (!offer) throw new AppError('not_found', 'No such offer.');
+      if (!offer.active || (offer.endsAt && offer.endsAt <= this.clock.now())) throw AppError.invalid('offerId', 'has ended: choose a live offer');
+    }
     return this.dataSource.transaction(async (manager) => {
       const row = await manager.findOne(WinBackSettings, { where: { publicationId }, lock: { mode: 'pessimistic_write' } });
       const before = row ? { enabled: row.enabled, days: row.days, offerId: row.offerId } : DEFAULTS;
@@ -85,6 +90,7 @@ export class WinBackService implements OnApplicationBootstrap, OnModuleDestroy {
         const due: Due[] = await manager.query(
           `SELECT s.id, s.publication_id, s.customer_id, w.offer_id FROM subscriptions s
            JOIN win_back_settings w ON w.publication_id = s.publication_id AND w.enabled
+           JOIN offers o ON o.id = w.offer_id AND o.active AND (o.ends_at IS NULL OR o.ends_at > $1)
            WHERE s.status = 'cancelled'
              AND s.cancelled_at + make_interval(days => w.days) <= $1
              AND s.cancelled_at + make_interval(days => w.days) >= w.enabled_at
