@@ -61,7 +61,13 @@ describe('win-back', () => {
     const other = await system.otherPublicationSession();
     const theirs = (await system.api('/admin/offers', { session: other.session, body: { name: 'Theirs', code: 'THEIRS30', kind: 'percent', percentOff: 30, duration: 'once' } })).body;
     expect((await put({ enabled: true, offerId: theirs.id })).body).toMatchObject({ status: 404, code: 'not_found' });
+    const ended = (await system.admin('/admin/offers', { body: { name: 'Gone', code: 'GONE10', kind: 'percent', percentOff: 10, duration: 'once' } })).body;
+    await system.admin(`/admin/offers/${ended.id}`, { method: 'PATCH', body: { active: false } });
+    expect((await put({ enabled: true, offerId: ended.id })).body).toMatchObject({ status: 400, code: 'validation_failed', errors: [expect.objectContaining({ field: 'offerId' })] });
     expect((await put({ enabled: true, offerId: offer.id }, (await system.staffSession('viewer')).session)).status).toBe(403);
+    expect((await system.admin('/admin/win-back')).body).toEqual({ enabled: false, days: 30, offerId: null });
+    // Another publication's staff change only their own.
+    expect((await system.api('/admin/win-back', { method: 'PUT', session: other.session, body: { enabled: true, offerId: theirs.id } })).status).toBe(200);
     expect((await system.admin('/admin/win-back')).body).toEqual({ enabled: false, days: 30, offerId: null });
   });
 
