@@ -229,8 +229,10 @@ describe('the account element', () => {
       await change.getByLabel('Gazette Lite · €5.00 a month').check();
       await expect(change.locator('[part="plan-preview"]').textContent()).resolves.toBe(`From ${end}, you pay €5.00.`);
       await browser.screenshot(page, 'account-plan-preview');
-      await change.getByRole('button', { name: 'Cancel' }).click();
+      await change.getByRole('button', { name: 'Confirm the change' }).click();
       await change.waitFor({ state: 'hidden' });
+      await expect(account(page).locator('[part="status"]').textContent()).resolves.toBe(`Your plan changes on ${end}.`);
+      expect((await system.subscriptionsOf(ada.id))[0].scheduledChange).toEqual({ priceId: expect.any(String), effectiveAt: stored.currentPeriodEnd });
       await page.close();
 
       const bea = await reader();
