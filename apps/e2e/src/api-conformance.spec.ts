@@ -245,6 +245,19 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin('/admin/subscription-settings'));
     await ok(200, admin('/admin/subscription-settings', { method: 'PUT', body: { pausedAccess: 'keep' } }));
     await ok(400, admin('/admin/subscription-settings', { method: 'PUT', body: { pausedAccess: 'never' } }));
+    // Cancellation that tries to save, and win-back.
+    const reasons = await ok(200, admin('/admin/cancellation-reasons'));
+    const withPause = reasons.body.reasons.map((r: { reason: string }) => (r.reason === 'unused' ? { ...r, save: { kind: 'pause', months: 1 } } : r));
+    await ok(200, admin('/admin/cancellation-reasons', { method: 'PUT', body: { reasons: withPause } }));
+    await ok(400, admin('/admin/cancellation-reasons', { method: 'PUT', body: { reasons: withPause.slice(1) } }));
+    await ok(200, api(`/subscriptions/cancellation-options?subscriptionId=${paid.subscriptionId}`, { key: pk, token: reader.accessToken }));
+    await ok(404, api(`/subscriptions/cancellation-options?subscriptionId=${randomUUID()}`, { key: sk }));
+    await ok(200, api('/subscriptions/cancel/save', { key: sk, body: { subscriptionId: paid.subscriptionId, reason: 'unused' } }));
+    await ok(409, api('/subscriptions/cancel/save', { key: sk, body: { subscriptionId: paid.subscriptionId, reason: 'unused' } }));
+    const comeBack = await ok(201, admin('/admin/offers', { body: { code: 'COMEBACK', name: 'Come back', kind: 'percent', percentOff: 20, duration: 'once' } }));
+    await ok(200, admin('/admin/win-back'));
+    await ok(200, admin('/admin/win-back', { method: 'PUT', body: { enabled: true, days: 14, offerId: comeBack.body.id } }));
+    await ok(400, admin('/admin/win-back', { method: 'PUT', body: { days: 0 } }));
     await ok(200, api('/subscriptions/cancel', { key: sk, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId } }));
     await ok(403, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, atPeriodEnd: false } }));
     await ok(400, api('/subscriptions/cancel', { key: pk, token: reader.accessToken, body: { subscriptionId: mine.body.subscriptions[0].subscriptionId, reason: 'bored' } }));

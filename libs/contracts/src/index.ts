@@ -9,6 +9,7 @@ export * from './lib/audit-log';
 export * from './lib/access';
 export * from './lib/billing';
 export * from './lib/offers';
+export * from './lib/cancellation';
 export * from './lib/webhooks-out';
 export * from './lib/branding';
 export * from './lib/customers';

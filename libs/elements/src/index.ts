@@ -11,7 +11,7 @@ export { MESSAGES, messagesFor, registerMessages, type Messages } from './lib/me
 export { OfferCode, defineOfferCode } from './lib/offer-code';
 export { offerTermsText } from './lib/offer-terms';
 export { defineAccount } from './lib/account-define';
-export { ACCOUNT_MESSAGES, accountMessagesFor, type AccountMessages } from './lib/account-messages';
+export { ACCOUNT_MESSAGES_EN, type AccountMessages } from './lib/account-messages';
 
 defineElements();
 defineOfferCode();

@@ -150,6 +150,12 @@ export const api = {
     tryUrl: (query: NonNullable<Operation<'/api/v1/admin/access/try', 'get'>['parameters']['query']>) =>
       data(client.GET('/api/v1/admin/access/try', { params: { query } })) as Promise<AccessCheckResult>,
   },
+  cancellation: {
+    reasons: () => data(client.GET('/api/v1/admin/cancellation-reasons')),
+    saveReasons: (body: BodyOf<'/api/v1/admin/cancellation-reasons', 'put'>) => data(client.PUT('/api/v1/admin/cancellation-reasons', { body })),
+    winBack: () => data(client.GET('/api/v1/admin/win-back')),
+    saveWinBack: (body: BodyOf<'/api/v1/admin/win-back', 'put'>) => data(client.PUT('/api/v1/admin/win-back', { body })),
+  },
   shareSettings: {
     get: () => data(client.GET('/api/v1/admin/share-settings')),
     save: (body: BodyOf<'/api/v1/admin/share-settings', 'put'>) => data(client.PUT('/api/v1/admin/share-settings', { body })),

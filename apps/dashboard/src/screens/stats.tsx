@@ -142,6 +142,19 @@ function StatsView({ stats }: { stats: Stats }) {
         rows={[[stats.sharing.linksCreated, stats.sharing.opens, stats.sharing.conversions]]}
         file="shared-articles.csv"
       />
+      <TableCard
+        title="Cancellation reasons"
+        header={['Reason', 'Cancellations', 'Kept by the save offer']}
+        rows={stats.cancellation.reasons.map((r) => [r.reason, r.cancellations, r.saved])}
+        file="cancellation-reasons.csv"
+      />
+      <TableCard title="Save offers" header={['Kind', 'Offered', 'Accepted']} rows={stats.cancellation.saves.map((s) => [s.kind, s.offered, s.accepted])} file="save-offers.csv" />
+      <TableCard
+        title="Win-back"
+        header={['Emails sent', 'Conversions']}
+        rows={[[stats.cancellation.winBack.sent, stats.cancellation.winBack.conversions]]}
+        file="win-back.csv"
+      />
     </div>
   );
 }

@@ -180,6 +180,87 @@ describe('the account element', () => {
   );
 
   it(
+    "offers the picked reason's save instead of cancelling and applies it at the processor; a plan change shows its preview first; another reader pauses for two months, then resumes early",
+    async () => {
+      const offer = (
+        await system.admin('/admin/offers', { body: { name: 'Half price for 3 months', code: `STAY${randomUUID().slice(0, 6).toUpperCase()}`, kind: 'percent', percentOff: 50, duration: 'repeating', durationInMonths: 3 } })
+      ).body;
+      await system.price((await system.product({ name: 'Gazette Lite' })).id, { currency: 'eur', unitAmount: 500, interval: 'month' });
+      const hostile = '<img src=x onerror="window.pwned=1">Too dear';
+      const reasons = (await system.admin('/admin/cancellation-reasons')).body.reasons.map((r: { reason: string }) =>
+        r.reason === 'too_expensive' ? { ...r, label: hostile, save: { kind: 'discount', offerId: offer.id } } : r,
+      );
+      expect((await system.admin('/admin/cancellation-reasons', { method: 'PUT', body: { reasons } })).status).toBe(200);
+
+      const ada = await reader();
+      const { processorId } = await system.subscribe(ada, priceId);
+      const stored = (await system.api(`/subscriptions/me?customerId=${ada.id}`, { key: system.secretKey })).body.subscriptions[0];
+      const page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      const plan = account(page).locator('[part="subscription"]');
+      await plan.waitFor();
+      await plan.getByRole('button', { name: 'Cancel subscription' }).click();
+      const dialog = account(page).getByRole('dialog', { name: 'Cancel your subscription?' });
+      await dialog.waitFor({ state: 'visible' });
+      // Staff's label is text: shown as typed, never run.
+      await dialog.getByLabel(hostile, { exact: true }).check();
+      const save = dialog.locator('[part="save-offer"]');
+      await save.waitFor();
+      await expect(save.locator('p').textContent()).resolves.toBe('Stay and get 50 % off: Half price for 3 months');
+      expect(await page.evaluate(() => (globalThis as any).pwned)).toBeUndefined();
+      await browser.screenshot(page, 'account-save-offer');
+      // A reason without a save shows none.
+      await dialog.getByLabel('Another reason').check();
+      await expect(save.count()).resolves.toBe(0);
+      await dialog.getByLabel(hostile, { exact: true }).check();
+      await save.getByRole('button', { name: 'Accept the offer' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect(account(page).locator('[role="status"]').textContent()).resolves.toBe('Thank you for staying!');
+      const end = await longDate(page, stored.currentPeriodEnd);
+      await expect(plan.locator('[part="period"]').textContent()).resolves.toBe(`Renews on ${end}`);
+      const atProcessor = await system.fake.object('subscription', processorId);
+      expect(atProcessor['discounts']).toHaveLength(1);
+      expect(await system.fake.object('discount', atProcessor['discounts'][0])).toMatchObject({ subscription: processorId, end: expect.any(Number) });
+
+      // A plan change states what it does before it is made.
+      await plan.getByRole('button', { name: 'Change plan' }).click();
+      const change = account(page).getByRole('dialog', { name: 'Change plan' });
+      await change.waitFor({ state: 'visible' });
+      await change.getByLabel('Gazette Lite · €5.00 a month').check();
+      await expect(change.locator('[part="plan-preview"]').textContent()).resolves.toBe(`From ${end}, you pay €5.00.`);
+      await browser.screenshot(page, 'account-plan-preview');
+      await change.getByRole('button', { name: 'Confirm the change' }).click();
+      await change.waitFor({ state: 'hidden' });
+      await expect(account(page).locator('[part="status"]').textContent()).resolves.toBe(`Your plan changes on ${end}.`);
+      expect((await system.subscriptionsOf(ada.id))[0].scheduledChange).toEqual({ priceId: expect.any(String), effectiveAt: stored.currentPeriodEnd });
+      await page.close();
+
+      const bea = await reader();
+      const paused = await system.subscribe(bea, priceId);
+      const second = await open(await browser.newPage());
+      await signInThroughModal(second, bea.email);
+      const beaPlan = account(second).locator('[part="subscription"]');
+      await beaPlan.getByRole('button', { name: 'Pause' }).click();
+      const pause = account(second).getByRole('dialog', { name: 'Pause your subscription' });
+      await pause.waitFor({ state: 'visible' });
+      await pause.getByLabel('2 months').check();
+      await pause.getByRole('button', { name: 'Pause subscription' }).click();
+      await pause.waitFor({ state: 'hidden' });
+      const pausedUntil = (await system.subscriptionsOf(bea.id))[0].pausedUntil as string;
+      await expect(beaPlan.locator('[part="paused"]').textContent()).resolves.toBe(`Paused until ${await longDate(second, pausedUntil)}`);
+      expect((await system.fake.object('subscription', paused.processorId))['pause_collection']).toEqual({ behavior: 'void', resumes_at: new Date(pausedUntil).getTime() / 1000 });
+      await browser.screenshot(second, 'account-paused');
+      await beaPlan.getByRole('button', { name: 'Resume now' }).click();
+      await account(second).locator('[role="status"]').filter({ hasText: 'Your subscription runs again.' }).waitFor();
+      await expect(beaPlan.locator('[part="paused"]').count()).resolves.toBe(0);
+      expect((await system.fake.object('subscription', paused.processorId))['pause_collection']).toBeNull();
+      expect(await seriousViolations(second)).toEqual([]);
+      await second.close();
+    },
+    LONG,
+  );
+
+  it(
     'tells a reader whose payment failed, with a button to the portal to update the payment method, until a payment succeeds',
     async () => {
       const ada = await reader();

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@gatehouse/platform';
 import { BillingConfig } from './billing.config';
+import { CancellationAnswer } from './cancellation/cancellation-answer.entity';
+import { CancellationReasonRow } from './cancellation/cancellation-reason.entity';
+import { CancellationModule } from './cancellation/cancellation.module';
+import { WinBackNotice } from './cancellation/win-back-notice.entity';
+import { WinBackSettings } from './cancellation/win-back-settings.entity';
 import { CatalogModule } from './catalog/catalog.module';
 import { Price } from './catalog/price.entity';
 import { Product } from './catalog/product.entity';
@@ -12,6 +17,7 @@ import { CreateBillingTables1763768421337 } from './migrations/1763768421337-cre
 import { CreateOffers1795730000000 } from './migrations/1795730000000-create-offers';
 import { PaymentNotice } from './inbound/payment-notice.entity';
 import { AddPaymentRecovery1795800000000 } from './migrations/1795800000000-add-payment-recovery';
+import { AddSaveOffersAndWinBack1796100000000 } from './migrations/1796100000000-add-save-offers-and-win-back';
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
@@ -27,7 +33,7 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule, CancellationModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -36,8 +42,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, AddSaveOffersAndWinBack1796100000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -17,12 +17,14 @@ export const EMAIL_KINDS = ['password_reset', 'email_verification', 'login_code'
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**
- * Payment email to subscribers (docs/billing.md#failed-payment-recovery): billing asks identity to
- * send them, each with a link to the processor's billing portal. `payment_failed` after the first
- * failed attempt of an invoice, `payment_retry` after a later one with a retry still ahead,
- * `payment_final` when no retry is left, `card_expiring` when the card on file is about to expire.
+ * Billing's email to subscribers: billing asks identity to send them. Payment email
+ * (docs/billing.md#failed-payment-recovery), each with a link to the processor's billing portal:
+ * `payment_failed` after the first failed attempt of an invoice, `payment_retry` after a later one
+ * with a retry still ahead, `payment_final` when no retry is left, `card_expiring` when the card on
+ * file is about to expire. `win_back` (docs/billing.md#win-back): an offer code to a former
+ * subscriber, with a link to the publication's site carrying it.
  */
-export const PAYMENT_EMAIL_KINDS = ['payment_failed', 'payment_retry', 'payment_final', 'card_expiring'] as const;
+export const PAYMENT_EMAIL_KINDS = ['payment_failed', 'payment_retry', 'payment_final', 'card_expiring', 'win_back'] as const;
 export type PaymentEmailKind = (typeof PAYMENT_EMAIL_KINDS)[number];
 
 /** Every message whose copy staff edit per kind and language. */
@@ -153,11 +155,12 @@ export const PaymentEmailRequests = {
   /**
    * Queues a payment email to a customer in identity's durable email queue, in the customer's
    * language and the publication's branding and copy; its button opens `link` (the processor's
-   * billing portal). `noticeId` is the message's id, so a repeated request queues nothing twice.
+   * billing portal, or for `win_back` the publication's site), and `code` (a win-back offer's) is
+   * shown as `{{code}}`. `noticeId` is the message's id, so a repeated request queues nothing twice.
    * `queued: false` when the customer is not one of the publication's (erased, unknown).
    */
   SendPaymentNotice: requestPattern<
-    { publicationId: string; customerId: string; noticeId: string; kind: PaymentEmailKind; link: string | null },
+    { publicationId: string; customerId: string; noticeId: string; kind: PaymentEmailKind; link: string | null; code?: string },
     { queued: boolean }
   >('identity.payment-email.notice'),
 } as const;

@@ -1,3 +1,4 @@
+import type { CancellationStats } from './cancellation';
 import type { CancellationReason, SubscriptionEventData, SubscriptionStatus } from './events';
 import type { Page, PageRequest } from './pagination';
 import { eventType, requestPattern } from './patterns';
@@ -231,6 +232,8 @@ export interface BillingStats {
   checkoutsByVariant: Array<{ experimentId: string; variantId: string; checkouts: number }>;
   /** Subscriptions started with an offer within the range, per offer. */
   offerRedemptions: OfferRedemptions[];
+  /** Cancellation reasons, save offers and win-back within the range. */
+  cancellation: CancellationStats;
 }
 
 export interface OfferRedemptions {

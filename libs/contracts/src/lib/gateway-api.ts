@@ -151,6 +151,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/cancellation-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reasons readers pick from when they cancel: label, shown or not, order, and the save offer of each. */
+        get: operations["AdminCancellationController_reasons"];
+        /** Replace the reasons: every reason once, in the order readers see them. */
+        put: operations["AdminCancellationController_saveReasons"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/crawler-policy": {
         parameters: {
             query?: never;
@@ -897,6 +915,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/win-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Win-back: whether former subscribers are emailed an offer, how many days after their cancellation took effect, and which offer. */
+        get: operations["AdminCancellationController_winBack"];
+        /** Change win-back (a field left out stays as it is). Once on, each cancellation whose day comes is written to once. */
+        put: operations["AdminCancellationController_saveWinBack"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -1325,6 +1361,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscriptions/cancel/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept the save offer of the reason instead of cancelling: the discount applied to the subscription at the processor, the pause, or the switch to the cheaper price at the period end. Once per subscription. With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        post: operations["CancellationController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/cancellation-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reasons a reader cancelling this subscription picks from (the publication's, in its order) and the save offer each brings, as it applies to this subscription; then accept one (`POST /subscriptions/cancel/save`) or cancel with the reason (`POST /subscriptions/cancel`). With a secret key, any subscription of the publication; with a publishable key and a customer JWT, the reader's own only (another reader's answers 404, as an unknown id does). */
+        get: operations["CancellationController_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/subscriptions/checkout": {
         parameters: {
             query?: never;
@@ -1490,6 +1560,15 @@ export interface components {
             /** @description The token of the invitation link. */
             token: string;
         };
+        AcceptSaveDto: {
+            /**
+             * @description The reason the reader picked: its save offer is applied.
+             * @enum {string}
+             */
+            reason: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other";
+            /** Format: uuid */
+            subscriptionId: string;
+        };
         AccessCheckResultDto: {
             /**
              * Format: uuid
@@ -1628,6 +1707,40 @@ export interface components {
             softCtaText: string | null;
             softDescription: string | null;
             softHeading: string | null;
+        };
+        CancellationOptionDto: {
+            /** @description Staff's label; null: the reader's language's own words. */
+            label: string | null;
+            /** @enum {string} */
+            reason: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other";
+            /** @description None when the reason has none, or it does not apply to this subscription. */
+            save: components["schemas"]["SaveOfferViewDto"] | null;
+        };
+        CancellationOptionsDto: {
+            /** @description The enabled reasons, in the publication's order. */
+            reasons: components["schemas"]["CancellationOptionDto"][];
+        };
+        CancellationReasonsDto: {
+            /** @description Every reason once, in the order readers see the enabled ones. */
+            reasons: components["schemas"]["CancellationReasonSettingDto"][];
+        };
+        CancellationReasonSettingDto: {
+            /** @description Whether readers are offered this reason. */
+            enabled: boolean;
+            /** @description What readers read; null: the account element's own words in the reader's language. Shown as text, never as HTML. */
+            label: string | null;
+            /**
+             * @description The processor's own cancellation feedback value.
+             * @enum {string}
+             */
+            reason: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other";
+            save: components["schemas"]["SaveOfferSettingDto"] | null;
+        };
+        CancellationStatsDto: {
+            /** @description Per reason, most given first. */
+            reasons: components["schemas"]["ReasonCountsDto"][];
+            saves: components["schemas"]["SaveCountsDto"][];
+            winBack: components["schemas"]["WinBackCountsDto"];
         };
         CancelSubscriptionDto: {
             /**
@@ -2161,7 +2274,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2195,7 +2308,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2221,7 +2334,7 @@ export interface components {
             /** @description False while the built-in copy is used. */
             customized: boolean;
             /** @enum {string} */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
             /** @enum {string} */
             language: "en" | "de";
             /**
@@ -2998,6 +3111,14 @@ export interface components {
             x?: string;
             y?: string;
         };
+        ReasonCountsDto: {
+            /** @description Cancellations that gave the reason within the range. */
+            cancellations: number;
+            /** @enum {string} */
+            reason: "too_expensive" | "unused" | "switched_service" | "missing_features" | "low_quality" | "too_complex" | "customer_service" | "other";
+            /** @description Readers who gave the reason and accepted its save offer instead. */
+            saved: number;
+        };
         RedeemedOfferDto: {
             /** @example SPRING3 */
             code: string;
@@ -3038,6 +3159,44 @@ export interface components {
              * @example https://news.example:8443/members/account?tab=profile
              */
             returnUrl?: string;
+        };
+        SaveAcceptanceDto: {
+            /** @enum {string} */
+            kind: "discount" | "pause" | "plan_change";
+            subscription: components["schemas"]["SubscriptionViewDto"];
+        };
+        SaveCountsDto: {
+            accepted: number;
+            /** @enum {string} */
+            kind: "discount" | "pause" | "plan_change";
+            /** @description Readers shown a save offer of the kind who answered (accepted it, or cancelled). */
+            offered: number;
+        };
+        SaveOfferSettingDto: {
+            /**
+             * @description `discount`: the offer applied to the subscription at the processor; `pause`: collection paused; `plan_change`: the switch to a cheaper price at the period end.
+             * @enum {string}
+             */
+            kind: "discount" | "pause" | "plan_change";
+            /** @description For `pause`. */
+            months?: number;
+            /**
+             * Format: uuid
+             * @description For `discount`: a percent or amount offer of the publication.
+             */
+            offerId?: string;
+            /**
+             * Format: uuid
+             * @description For `plan_change`: a monthly or yearly price; offered only to subscriptions it is cheaper for, in their currency.
+             */
+            priceId?: string;
+        };
+        SaveOfferViewDto: {
+            /** @enum {string} */
+            kind: "discount" | "pause" | "plan_change";
+            months?: number;
+            offer?: components["schemas"]["OfferTermsDto"];
+            price?: components["schemas"]["OfferedPriceViewDto"];
         };
         ScheduledPlanChangeDto: {
             /**
@@ -3223,6 +3382,8 @@ export interface components {
             start: string;
         };
         StatsDto: {
+            /** @description Cancellation reasons, save offers and win-back (docs/billing.md#cancellation-that-tries-to-save). */
+            cancellation: components["schemas"]["CancellationStatsDto"];
             /** Format: date-time */
             from: string;
             /** @enum {string} */
@@ -3770,6 +3931,30 @@ export interface components {
             id: string;
             /** @example https://news.example/hooks/gatehouse */
             url: string;
+        };
+        WinBackCountsDto: {
+            /** @description Subscriptions started within the range with the win-back email's offer by a reader it was sent to. */
+            conversions: number;
+            /** @description Win-back email sent within the range. */
+            sent: number;
+        };
+        WinBackSettingsChangeDto: {
+            /** @description Days after a cancellation takes effect (1-365). */
+            days?: number;
+            enabled?: boolean;
+            /** Format: uuid */
+            offerId?: string | null;
+        };
+        WinBackSettingsDto: {
+            /** @description Days after a cancellation takes effect (1-365). */
+            days: number;
+            /** @description Off by default. */
+            enabled: boolean;
+            /**
+             * Format: uuid
+             * @description The offer the email carries (its code, and a link to the site with it).
+             */
+            offerId: string | null;
         };
     };
     responses: never;
@@ -4746,6 +4931,216 @@ export interface operations {
             };
         };
     };
+    AdminCancellationController_reasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationReasonsDto"];
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminCancellationController_saveReasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancellationReasonsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationReasonsDto"];
+                };
+            };
+            /** @description `validation_failed`: a reason missing or twice, a label too long, a save offer without its field, a trial offer, a one-time price */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: an offer or price not of the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     CrawlerPolicyController_get: {
         parameters: {
             query?: never;
@@ -5028,7 +5423,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -5150,7 +5545,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -12919,6 +13314,216 @@ export interface operations {
             };
         };
     };
+    AdminCancellationController_winBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WinBackSettingsDto"];
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminCancellationController_saveWinBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WinBackSettingsChangeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WinBackSettingsDto"];
+                };
+            };
+            /** @description `validation_failed`: days out of range, or turned on without an offer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: an offer not of the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     JwksController_jwks: {
         parameters: {
             query?: never;
@@ -15994,6 +16599,245 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    CancellationController_accept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptSaveDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaveAcceptanceDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: no save offer for this reason and subscription, one accepted already, a manual grant, a one-time purchase or an ended subscription */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    CancellationController_options: {
+        parameters: {
+            query: {
+                subscriptionId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationOptionsDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no such subscription (or not the reader's own) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };

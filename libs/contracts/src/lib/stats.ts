@@ -1,5 +1,6 @@
 import type { AccessCounts, ShareCounts } from './access';
 import type { OfferRedemptions } from './billing';
+import type { CancellationStats } from './cancellation';
 import { requestPattern } from './patterns';
 
 /* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
@@ -68,6 +69,8 @@ export interface Stats {
   variants: VariantStats[];
   /** Subscriptions started with an offer within the range, per offer, most redeemed first. */
   offers: OfferRedemptions[];
+  /** Why readers cancelled, the save offers shown and accepted, and win-back email and its conversions, in the range. */
+  cancellation: CancellationStats;
   /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
   sharing: ShareCounts;
 }

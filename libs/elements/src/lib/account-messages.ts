@@ -1,13 +1,13 @@
 import type { CancellationReason, SubscriptionStatus } from '@gatehouse/contracts';
 
 /*
- * What `<gatehouse-account>` and `<gatehouse-account-button>` say, one table per locale, picked as
- * the other elements pick theirs: `lang` on the element or an ancestor, by its primary subtag;
- * English otherwise. A few words the other elements also show (sign in, create account, name,
- * email, password, close) are repeated here so that this table stands on its own in account.js.
+ * What `<gatehouse-account>` and `<gatehouse-account-button>` say. English is here, built into
+ * account.js; every other language's table is the `account` entry of that language's message
+ * table (libs/elements/src/locales), which the page fetches for the other elements anyway, picked
+ * by `lang` on the element or an ancestor. A few words the other elements also show (sign in,
+ * create account, name, email, password, close) are repeated so that the table stands on its own.
  */
 export interface AccountMessages {
-  dir: 'ltr' | 'rtl';
   heading: string;
   signedOut: string;
   signIn: string;
@@ -47,6 +47,31 @@ export interface AccountMessages {
   reasons: Record<CancellationReason, string>;
   confirmCancel: string;
   keepPlan: string;
+  /** A save offer (issue #27): `{off}` (50 % or an amount) and `{name}` (staff's name of the offer); `{months}`; `{plan}` (the product and price). */
+  saveDiscount: string;
+  savePause: string;
+  savePlan: string;
+  acceptSave: string;
+  saveAccepted: string;
+  changePlan: string;
+  choosePlan: string;
+  /** `{amount}` charged now, then `{next}` from `{date}`. */
+  previewNow: string;
+  /** From `{date}`, `{next}`. */
+  previewLater: string;
+  confirmChange: string;
+  /** `{date}` the change takes effect. */
+  planChanged: string;
+  pause: string;
+  pauseHeading: string;
+  pauseFor: string;
+  /** One month, several months: `{n}`. */
+  months: [string, string];
+  confirmPause: string;
+  /** `{date}` when collection resumes. */
+  pausedUntil: string;
+  resume: string;
+  resumed: string;
   signOut: string;
   signOutEverywhere: string;
   signedOutEverywhere: string;
@@ -66,8 +91,8 @@ export interface AccountMessages {
   failed: string;
 }
 
-const en: AccountMessages = {
-  dir: 'ltr',
+/** English, built into account.js; the other languages' tables travel in the elements' message tables (`account`), fetched with them. */
+export const ACCOUNT_MESSAGES_EN: AccountMessages = {
   heading: 'Your account',
   signedOut: 'Sign in to see your plan, change your details or sign out of other devices.',
   signIn: 'Sign in',
@@ -112,6 +137,25 @@ const en: AccountMessages = {
   },
   confirmCancel: 'Cancel subscription',
   keepPlan: 'Keep my subscription',
+  saveDiscount: 'Stay and get {off} off: {name}',
+  savePause: 'Pause for {months} months instead: nothing is charged meanwhile.',
+  savePlan: 'Switch to {plan} instead, from your next renewal.',
+  acceptSave: 'Accept the offer',
+  saveAccepted: 'Thank you for staying!',
+  changePlan: 'Change plan',
+  choosePlan: 'Your new plan',
+  previewNow: 'You pay {amount} now, then {next} from {date}.',
+  previewLater: 'From {date}, you pay {next}.',
+  confirmChange: 'Confirm the change',
+  planChanged: 'Your plan changes on {date}.',
+  pause: 'Pause',
+  pauseHeading: 'Pause your subscription',
+  pauseFor: 'For how long?',
+  months: ['{n} month', '{n} months'],
+  confirmPause: 'Pause subscription',
+  pausedUntil: 'Paused until {date}',
+  resume: 'Resume now',
+  resumed: 'Your subscription runs again.',
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out of all devices',
   signedOutEverywhere: 'You are signed out on all your devices.',
@@ -128,263 +172,3 @@ const en: AccountMessages = {
   deleted: 'Your account is deleted.',
   failed: 'That did not work. Please try again.',
 };
-
-const de: AccountMessages = {
-  dir: 'ltr',
-  heading: 'Ihr Konto',
-  signedOut: 'Melden Sie sich an, um Ihr Abo zu sehen, Ihre Angaben zu ändern oder andere Geräte abzumelden.',
-  signIn: 'Anmelden',
-  createAccount: 'Konto erstellen',
-  account: 'Konto',
-  name: 'Name',
-  email: 'E-Mail',
-  password: 'Passwort',
-  edit: 'Angaben ändern',
-  save: 'Speichern',
-  cancel: 'Abbrechen',
-  close: 'Schließen',
-  working: 'Einen Moment…',
-  saved: 'Ihre Angaben sind gespeichert.',
-  verified: 'E-Mail bestätigt',
-  unverified: 'E-Mail noch nicht bestätigt',
-  verifySent: 'Wir haben einen Link an {email} geschickt. Öffnen Sie ihn, um die Adresse zu bestätigen.',
-  resend: 'Link erneut senden',
-  plan: 'Ihr Abo',
-  noPlan: 'Sie haben kein Abo.',
-  status: { active: 'Aktiv', trialing: 'Gratis-Testphase', past_due: 'Zahlung offen', cancelled: 'Beendet' },
-  interval: { month: 'im Monat', year: 'im Jahr', lifetime: 'einmalig' },
-  renews: 'Verlängert sich am {date}',
-  ends: 'Endet am {date}',
-  trialEnds: 'Gratis bis {date}',
-  manageBilling: 'Zahlung verwalten',
-  paymentFailed: 'Ihre letzte Zahlung ist fehlgeschlagen. Ändern Sie Ihre Zahlungsmethode, um weiterzulesen.',
-  updatePayment: 'Zahlungsmethode ändern',
-  cancelPlan: 'Abo kündigen',
-  cancelHeading: 'Abo kündigen?',
-  cancelDescription: 'Sie lesen weiter bis zum {date}. Danach wird nichts mehr berechnet.',
-  reasonLabel: 'Warum kündigen Sie?',
-  reasons: {
-    too_expensive: 'Es ist mir zu teuer',
-    unused: 'Ich lese zu selten',
-    switched_service: 'Ich lese jetzt woanders',
-    missing_features: 'Mir fehlt etwas',
-    low_quality: 'Die Inhalte überzeugen mich nicht',
-    too_complex: 'Es ist zu kompliziert',
-    customer_service: 'Ich war mit dem Kundenservice unzufrieden',
-    other: 'Ein anderer Grund',
-  },
-  confirmCancel: 'Abo kündigen',
-  keepPlan: 'Abo behalten',
-  signOut: 'Abmelden',
-  signOutEverywhere: 'Auf allen Geräten abmelden',
-  signedOutEverywhere: 'Sie sind auf allen Geräten abgemeldet.',
-  yourData: 'Ihre Daten',
-  download: 'Meine Daten herunterladen',
-  downloaded: 'Ihre Daten sind heruntergeladen.',
-  deleteAccount: 'Mein Konto löschen',
-  deleteHeading: 'Konto löschen?',
-  deleteDescription: 'Damit löschen wir Ihr Konto und alles, was wir über Sie speichern, endgültig. Geben Sie zur Bestätigung Ihr Passwort ein.',
-  confirmDelete: 'Endgültig löschen',
-  useCode: 'Stattdessen einen Code per E-Mail senden',
-  codeSentTo: 'Wir haben einen 6-stelligen Code an {email} gesendet. Geben Sie ihn zur Bestätigung ein.',
-  code: '6-stelliger Code',
-  deleted: 'Ihr Konto ist gelöscht.',
-  failed: 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
-};
-
-const fr: AccountMessages = {
-  dir: 'ltr',
-  heading: 'Votre compte',
-  signedOut: 'Connectez-vous pour voir votre abonnement, modifier vos informations ou vous déconnecter de vos autres appareils.',
-  signIn: 'Se connecter',
-  createAccount: 'Créer un compte',
-  account: 'Compte',
-  name: 'Nom',
-  email: 'E-mail',
-  password: 'Mot de passe',
-  edit: 'Modifier mes informations',
-  save: 'Enregistrer',
-  cancel: 'Annuler',
-  close: 'Fermer',
-  working: 'Un instant…',
-  saved: 'Vos informations sont enregistrées.',
-  verified: 'E-mail confirmé',
-  unverified: 'E-mail pas encore confirmé',
-  verifySent: 'Nous avons envoyé un lien à {email}. Ouvrez-le pour confirmer l’adresse.',
-  resend: 'Renvoyer le lien',
-  plan: 'Votre abonnement',
-  noPlan: 'Vous n’avez pas d’abonnement.',
-  status: { active: 'Actif', trialing: 'Essai gratuit', past_due: 'Paiement en attente', cancelled: 'Terminé' },
-  interval: { month: 'par mois', year: 'par an', lifetime: 'une fois' },
-  renews: 'Renouvelé le {date}',
-  ends: 'Se termine le {date}',
-  trialEnds: 'Essai gratuit jusqu’au {date}',
-  manageBilling: 'Gérer le paiement',
-  paymentFailed: 'Votre dernier paiement n’a pas abouti. Mettez à jour votre moyen de paiement pour continuer à lire.',
-  updatePayment: 'Mettre à jour le moyen de paiement',
-  cancelPlan: 'Résilier l’abonnement',
-  cancelHeading: 'Résilier votre abonnement ?',
-  cancelDescription: 'Vous continuez à lire jusqu’au {date}. Plus rien ne sera prélevé.',
-  reasonLabel: 'Pourquoi partez-vous ?',
-  reasons: {
-    too_expensive: 'C’est trop cher',
-    unused: 'Je ne lis pas assez',
-    switched_service: 'J’ai trouvé une autre source',
-    missing_features: 'Il me manque quelque chose',
-    low_quality: 'Le contenu ne me convient pas',
-    too_complex: 'C’est trop compliqué',
-    customer_service: 'Le service client m’a déçu',
-    other: 'Une autre raison',
-  },
-  confirmCancel: 'Résilier l’abonnement',
-  keepPlan: 'Garder mon abonnement',
-  signOut: 'Se déconnecter',
-  signOutEverywhere: 'Se déconnecter de tous les appareils',
-  signedOutEverywhere: 'Vous êtes déconnecté de tous vos appareils.',
-  yourData: 'Vos données',
-  download: 'Télécharger mes données',
-  downloaded: 'Vos données sont téléchargées.',
-  deleteAccount: 'Supprimer mon compte',
-  deleteHeading: 'Supprimer votre compte ?',
-  deleteDescription: 'Votre compte et tout ce que nous conservons sur vous seront supprimés définitivement. Saisissez votre mot de passe pour confirmer.',
-  confirmDelete: 'Supprimer définitivement',
-  useCode: 'Recevoir plutôt un code par e-mail',
-  codeSentTo: 'Nous avons envoyé un code à 6 chiffres à {email}. Saisissez-le pour confirmer.',
-  code: 'Code à 6 chiffres',
-  deleted: 'Votre compte est supprimé.',
-  failed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
-};
-
-const es: AccountMessages = {
-  dir: 'ltr',
-  heading: 'Tu cuenta',
-  signedOut: 'Inicia sesión para ver tu suscripción, cambiar tus datos o cerrar la sesión en otros dispositivos.',
-  signIn: 'Iniciar sesión',
-  createAccount: 'Crear cuenta',
-  account: 'Cuenta',
-  name: 'Nombre',
-  email: 'Correo electrónico',
-  password: 'Contraseña',
-  edit: 'Cambiar mis datos',
-  save: 'Guardar',
-  cancel: 'Cancelar',
-  close: 'Cerrar',
-  working: 'Un momento…',
-  saved: 'Tus datos están guardados.',
-  verified: 'Correo confirmado',
-  unverified: 'Correo aún sin confirmar',
-  verifySent: 'Hemos enviado un enlace a {email}. Ábrelo para confirmar la dirección.',
-  resend: 'Enviar el enlace de nuevo',
-  plan: 'Tu suscripción',
-  noPlan: 'No tienes ninguna suscripción.',
-  status: { active: 'Activa', trialing: 'Prueba gratuita', past_due: 'Pago pendiente', cancelled: 'Terminada' },
-  interval: { month: 'al mes', year: 'al año', lifetime: 'una vez' },
-  renews: 'Se renueva el {date}',
-  ends: 'Termina el {date}',
-  trialEnds: 'Prueba gratuita hasta el {date}',
-  manageBilling: 'Gestionar el pago',
-  paymentFailed: 'Tu último pago no se ha podido cobrar. Actualiza tu método de pago para seguir leyendo.',
-  updatePayment: 'Actualizar el método de pago',
-  cancelPlan: 'Cancelar la suscripción',
-  cancelHeading: '¿Cancelar tu suscripción?',
-  cancelDescription: 'Sigues leyendo hasta el {date}. No se cobrará nada más.',
-  reasonLabel: '¿Por qué te vas?',
-  reasons: {
-    too_expensive: 'Es demasiado caro',
-    unused: 'No leo lo suficiente',
-    switched_service: 'He encontrado otra fuente',
-    missing_features: 'Me falta algo',
-    low_quality: 'El contenido no me convence',
-    too_complex: 'Es demasiado complicado',
-    customer_service: 'Tuve una mala experiencia con el soporte',
-    other: 'Otro motivo',
-  },
-  confirmCancel: 'Cancelar la suscripción',
-  keepPlan: 'Mantener mi suscripción',
-  signOut: 'Cerrar sesión',
-  signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
-  signedOutEverywhere: 'Has cerrado la sesión en todos tus dispositivos.',
-  yourData: 'Tus datos',
-  download: 'Descargar mis datos',
-  downloaded: 'Tus datos se han descargado.',
-  deleteAccount: 'Eliminar mi cuenta',
-  deleteHeading: '¿Eliminar tu cuenta?',
-  deleteDescription: 'Se eliminarán para siempre tu cuenta y todo lo que guardamos sobre ti. Escribe tu contraseña para confirmar.',
-  confirmDelete: 'Eliminar para siempre',
-  useCode: 'Enviarme un código por correo',
-  codeSentTo: 'Hemos enviado un código de 6 dígitos a {email}. Escríbelo para confirmar.',
-  code: 'Código de 6 dígitos',
-  deleted: 'Tu cuenta está eliminada.',
-  failed: 'No ha funcionado. Inténtalo de nuevo.',
-};
-
-const ar: AccountMessages = {
-  dir: 'rtl',
-  heading: 'حسابك',
-  signedOut: 'سجّل الدخول لترى اشتراكك أو تغيّر بياناتك أو تسجّل الخروج من أجهزتك الأخرى.',
-  signIn: 'تسجيل الدخول',
-  createAccount: 'إنشاء حساب',
-  account: 'الحساب',
-  name: 'الاسم',
-  email: 'البريد الإلكتروني',
-  password: 'كلمة المرور',
-  edit: 'تعديل بياناتي',
-  save: 'حفظ',
-  cancel: 'إلغاء',
-  close: 'إغلاق',
-  working: 'لحظة…',
-  saved: 'تم حفظ بياناتك.',
-  verified: 'البريد مؤكَّد',
-  unverified: 'البريد غير مؤكَّد بعد',
-  verifySent: 'أرسلنا رابطًا إلى {email}. افتحه لتأكيد العنوان.',
-  resend: 'أعد إرسال الرابط',
-  plan: 'اشتراكك',
-  noPlan: 'ليس لديك اشتراك.',
-  status: { active: 'نشط', trialing: 'فترة تجربة مجانية', past_due: 'دفعة مستحقة', cancelled: 'منتهٍ' },
-  interval: { month: 'شهريًا', year: 'سنويًا', lifetime: 'مرة واحدة' },
-  renews: 'يتجدد في {date}',
-  ends: 'ينتهي في {date}',
-  trialEnds: 'تجربة مجانية حتى {date}',
-  manageBilling: 'إدارة الدفع',
-  paymentFailed: 'لم تنجح عملية الدفع الأخيرة. حدّث طريقة الدفع لمواصلة القراءة.',
-  updatePayment: 'تحديث طريقة الدفع',
-  cancelPlan: 'إلغاء الاشتراك',
-  cancelHeading: 'هل تريد إلغاء اشتراكك؟',
-  cancelDescription: 'تواصل القراءة حتى {date}. لن يُخصم منك شيء بعد ذلك.',
-  reasonLabel: 'لماذا تغادر؟',
-  reasons: {
-    too_expensive: 'السعر مرتفع',
-    unused: 'لا أقرأ بما يكفي',
-    switched_service: 'وجدت مصدرًا آخر',
-    missing_features: 'ينقصني شيء أحتاجه',
-    low_quality: 'المحتوى لا يناسبني',
-    too_complex: 'الاستخدام صعب',
-    customer_service: 'لم تعجبني خدمة العملاء',
-    other: 'سبب آخر',
-  },
-  confirmCancel: 'إلغاء الاشتراك',
-  keepPlan: 'أبقِ اشتراكي',
-  signOut: 'تسجيل الخروج',
-  signOutEverywhere: 'تسجيل الخروج من كل الأجهزة',
-  signedOutEverywhere: 'تم تسجيل خروجك من كل أجهزتك.',
-  yourData: 'بياناتك',
-  download: 'تنزيل بياناتي',
-  downloaded: 'تم تنزيل بياناتك.',
-  deleteAccount: 'حذف حسابي',
-  deleteHeading: 'هل تريد حذف حسابك؟',
-  deleteDescription: 'سيُحذف حسابك وكل ما نحتفظ به عنك نهائيًا. أدخل كلمة المرور للتأكيد.',
-  confirmDelete: 'احذف نهائيًا',
-  useCode: 'أرسل لي رمزًا بالبريد بدلًا من ذلك',
-  codeSentTo: 'أرسلنا رمزًا من 6 أرقام إلى {email}. أدخله للتأكيد.',
-  code: 'رمز من 6 أرقام',
-  deleted: 'تم حذف حسابك.',
-  failed: 'لم ينجح ذلك. حاول مرة أخرى.',
-};
-
-export const ACCOUNT_MESSAGES: Record<string, AccountMessages> = { en, de, fr, es, ar };
-
-/** The table for a language tag (`de-AT` → German); English when there is none. */
-export function accountMessagesFor(lang: string | null | undefined): AccountMessages {
-  const primary = (lang ?? '').toLowerCase().split('-')[0];
-  return ACCOUNT_MESSAGES[primary] ?? en;
-}

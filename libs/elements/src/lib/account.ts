@@ -1,7 +1,7 @@
-import type { CancellationReason, CustomerProfile, OfferedPriceView, SubscriptionView } from '@gatehouse/contracts';
+import type { CancellationOptions, CancellationReason, CustomerProfile, OfferedPriceView, PlanChangePreview, SaveOfferView, SubscriptionView } from '@gatehouse/contracts';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
-import { accountMessagesFor, type AccountMessages } from './account-messages';
+import { ACCOUNT_MESSAGES_EN, type AccountMessages } from './account-messages';
 import type { GatehouseElement } from './base';
 
 /*
@@ -18,6 +18,7 @@ export interface AccountElementParts {
 }
 
 type Client = Gatehouse & AccountMethods;
+type Dialog = 'cancel' | 'delete' | 'plan' | 'pause';
 
 const REASONS: CancellationReason[] = ['too_expensive', 'unused', 'switched_service', 'missing_features', 'low_quality', 'other'];
 const STYLE_FIELDS = ['brandColor', 'brandColorHover', 'borderRadius', 'fontFamily', 'logoUrl'] as const;
@@ -33,6 +34,7 @@ const ACCOUNT_CSS = `
   .actions [part~='primary-button'] { width: auto; }
   .secondary { min-height: 44px; padding: 8px 14px; font: inherit; color: inherit; background: #fff; border: 1px solid #6b7080; border-radius: var(--gh-radius); cursor: pointer; }
   .danger { color: #b3261e; border-color: #b3261e; }
+  .save { padding: 12px; margin-block-end: 12px; background: #eef7ee; border-radius: var(--gh-radius); }
   .payment-failed { padding: 8px 12px; background: #fdecea; color: #7a1a12; border-radius: var(--gh-radius); }
   .badge { display: inline-block; font-size: 0.85rem; padding: 0 8px; border-radius: 999px; background: #eef0f5; }
   .status:empty { display: none; }
@@ -123,7 +125,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     protected get text(): AccountMessages {
-      return accountMessagesFor(this.locale);
+      return this.messages.account ?? ACCOUNT_MESSAGES_EN;
     }
 
     protected get locale(): string {
@@ -132,7 +134,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
 
     protected override get direction(): 'ltr' | 'rtl' {
       const dir = inherited(this, 'dir');
-      return dir === 'rtl' || dir === 'ltr' ? dir : this.text.dir;
+      return dir === 'rtl' || dir === 'ltr' ? dir : this.messages.dir;
     }
 
     protected override attributeValues() {
@@ -163,16 +165,25 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       status: { state: true },
       dialog: { state: true },
       deleteBy: { state: true },
+      reasons: { state: true },
+      picked: { state: true },
+      preview: { state: true },
     };
     declare profile: CustomerProfile | null;
     declare subscriptions: SubscriptionView[];
     declare prices: OfferedPriceView[];
     declare editing: boolean;
     declare status: string;
-    declare dialog: 'cancel' | 'delete' | null;
+    declare dialog: Dialog | null;
+    /** The publication's reasons with their save offers for the subscription being cancelled (the built-in list until they arrive). */
+    declare reasons: CancellationOptions['reasons'];
+    declare picked: CancellationReason | null;
+    /** What the plan picked in the plan dialog would cost, and when. */
+    declare preview: PlanChangePreview | null;
     /** How the reader confirms a deletion: their password, or a sign-in code emailed to them (a reader who signs in by code has no password). */
     declare deleteBy: 'password' | 'code';
     private opener: HTMLElement | null = null;
+    /** The subscription a dialog acts on. */
     private cancelling: SubscriptionView | null = null;
 
     constructor() {
@@ -184,6 +195,9 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       this.status = '';
       this.dialog = null;
       this.deleteBy = 'password';
+      this.reasons = [];
+      this.picked = null;
+      this.preview = null;
     }
 
     protected override sessionChanged(session: Session | null): void {
@@ -281,7 +295,10 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       const end = date(subscription.currentPeriodEnd);
       const trial = subscription.status === 'trialing' && subscription.trialEnd ? fill(t.trialEnds, { date: date(subscription.trialEnd) }) : '';
       const period = !end ? '' : fill(subscription.cancelAtPeriodEnd ? t.ends : t.renews, { date: end });
-      const pastDue = subscription.status === 'past_due' && subscription.source === 'processor';
+      const billed = subscription.source === 'processor';
+      const pastDue = subscription.status === 'past_due' && billed;
+      const changeable = billed && !subscription.cancelAtPeriodEnd;
+      const open = (which: Dialog) => (event: Event) => this.openDialog(which, event, subscription);
       return html`<div class="subscription" part="subscription">
         <p>
           ${price ? html`<strong part="product">${price.productName}</strong> · <span part="price">${this.priceText(price)}</span> · ` : nothing}
@@ -289,25 +306,61 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
         </p>
         ${period ? html`<p part="period">${period}</p>` : nothing} ${trial ? html`<p part="trial">${trial}</p>` : nothing}
         ${pastDue ? html`<p class="payment-failed" part="payment-notice">${t.paymentFailed}</p>` : nothing}
+        ${subscription.pausedUntil ? html`<p part="paused">${fill(t.pausedUntil, { date: date(subscription.pausedUntil) })}</p>` : nothing}
         <div class="actions">
-          ${subscription.source === 'processor'
-            ? html`<button type="button" part="primary-button" @click=${() => this.manageBilling()}>${pastDue ? t.updatePayment : t.manageBilling}</button>`
+          ${billed ? html`<button type="button" part="primary-button" @click=${() => this.manageBilling()}>${pastDue ? t.updatePayment : t.manageBilling}</button>` : nothing}
+          ${changeable && this.plansFor(subscription).length > 0
+            ? html`<button type="button" class="secondary" part="secondary-button" @click=${open('plan')}>${t.changePlan}</button>`
             : nothing}
+          ${!changeable
+            ? nothing
+            : subscription.pausedUntil
+              ? html`<button type="button" class="secondary" part="secondary-button" @click=${() => this.resume(subscription)}>${t.resume}</button>`
+              : html`<button type="button" class="secondary" part="secondary-button" @click=${open('pause')}>${t.pause}</button>`}
           ${subscription.cancelAtPeriodEnd || !end
             ? nothing
-            : html`<button type="button" class="secondary" part="secondary-button" @click=${(event: Event) => this.openDialog('cancel', event, subscription)}>${t.cancelPlan}</button>`}
+            : html`<button type="button" class="secondary" part="secondary-button" @click=${open('cancel')}>${t.cancelPlan}</button>`}
         </div>
       </div>`;
     }
 
     private priceText(price: OfferedPriceView): string {
-      let amount: string;
+      return `${this.money(price.unitAmount, price.currency)} ${this.text.interval[price.interval]}`;
+    }
+
+    private money(minor: number, currency: string): string {
       try {
-        amount = new Intl.NumberFormat(this.locale, { style: 'currency', currency: price.currency.toUpperCase() }).format(price.unitAmount / 100);
+        return new Intl.NumberFormat(this.locale, { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100);
       } catch {
-        amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
+        return `${(minor / 100).toFixed(2)} ${currency.toUpperCase()}`;
       }
-      return `${amount} ${this.text.interval[price.interval]}`;
+    }
+
+    private date(iso: string | null): string {
+      return iso ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(iso)) : '';
+    }
+
+    /** The other monthly and yearly prices on sale in the subscription's currency. */
+    private plansFor(subscription: SubscriptionView): OfferedPriceView[] {
+      const current = this.prices.find((price) => price.id === subscription.priceId);
+      return this.prices.filter((price) => current && price.id !== current.id && price.currency === current.currency && price.interval !== 'lifetime');
+    }
+
+    /** What a plan change costs and when, in the reader's words. */
+    private previewText(preview: PlanChangePreview): string {
+      const { when, currency, amountDue, nextAmount, nextChargeAt, effectiveAt } = preview;
+      return when === 'now'
+        ? fill(this.text.previewNow, { amount: this.money(amountDue, currency), next: this.money(nextAmount, currency), date: this.date(nextChargeAt) })
+        : fill(this.text.previewLater, { date: this.date(effectiveAt), next: this.money(nextAmount, currency) });
+    }
+
+    /** A save offer in the reader's words; staff's offer name is text, never HTML. */
+    private saveText(save: SaveOfferView): string {
+      const t = this.text;
+      if (save.kind === 'pause') return fill(t.savePause, { months: String(save.months) });
+      if (save.kind === 'plan_change') return fill(t.savePlan, { plan: `${save.price.productName} · ${this.priceText(save.price)}` });
+      const { percentOff, amountOff, currency, name } = save.offer;
+      return fill(t.saveDiscount, { off: percentOff ? `${percentOff} %` : this.money(amountOff ?? 0, currency ?? ''), name });
     }
 
     private sessionSection(): TemplateResult {
@@ -332,20 +385,56 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     private dialogs(): TemplateResult {
       const t = this.text;
       const close = () => this.closeDialog();
-      const cancelEnd = this.cancelling ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(this.cancelling.currentPeriodEnd)) : '';
+      const error = (which: Dialog) => html`<p class="form-error" part="form-error" role="alert">${this.dialog === which ? this.form.formError : ''}</p>`;
+      const actions = (submit: string, dismiss: string, disabled = false) => html`<div class="actions">
+        <button type="submit" part="primary-button" ?disabled=${this.form.busy || disabled}>${this.form.busy ? t.working : submit}</button>
+        <button type="button" class="secondary" part="secondary-button" @click=${close}>${dismiss}</button>
+      </div>`;
+      const save = this.reasons.find((option) => option.reason === this.picked)?.save;
+      const subscription = this.cancelling;
+      const preview = this.preview;
       return html`<dialog part="dialog" class="cancel" aria-labelledby="cancel-heading" @cancel=${close} @close=${close}>
           <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmCancel(event)}>
             <h2 id="cancel-heading">${t.cancelHeading}</h2>
-            <p>${fill(t.cancelDescription, { date: cancelEnd })}</p>
-            <fieldset>
+            <p>${fill(t.cancelDescription, { date: this.date(subscription?.currentPeriodEnd ?? null) })}</p>
+            <fieldset @change=${(event: Event) => (this.picked = (event.target as HTMLInputElement).value as CancellationReason)}>
               <legend>${t.reasonLabel}</legend>
-              ${REASONS.map((reason, i) => html`<label><input type="radio" name="reason" value=${reason} ?checked=${i === 0} />${t.reasons[reason]}</label>`)}
+              ${this.reasons.map(
+                ({ reason, label }) => html`<label><input type="radio" name="reason" value=${reason} .checked=${reason === this.picked} />${label ?? t.reasons[reason]}</label>`,
+              )}
             </fieldset>
-            <p class="form-error" part="form-error" role="alert">${this.dialog === 'cancel' ? this.form.formError : ''}</p>
-            <div class="actions">
-              <button type="submit" part="primary-button" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.confirmCancel}</button>
-              <button type="button" class="secondary" part="secondary-button" @click=${close}>${t.keepPlan}</button>
-            </div>
+            ${save
+              ? html`<div class="save" part="save-offer" role="status">
+                  <p>${this.saveText(save)}</p>
+                  <button type="button" part="primary-button" ?disabled=${this.form.busy} @click=${() => this.acceptSave()}>${t.acceptSave}</button>
+                </div>`
+              : nothing}
+            ${error('cancel')} ${actions(t.confirmCancel, t.keepPlan)}
+          </form>
+        </dialog>
+        <dialog part="dialog" class="plan" aria-labelledby="plan-dialog-heading" @cancel=${close} @close=${close}>
+          <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmPlanChange(event)}>
+            <h2 id="plan-dialog-heading">${t.changePlan}</h2>
+            <fieldset @change=${(event: Event) => this.previewPlan((event.target as HTMLInputElement).value)}>
+              <legend>${t.choosePlan}</legend>
+              ${subscription && this.dialog === 'plan'
+                ? this.plansFor(subscription).map(
+                    (price) => html`<label><input type="radio" name="price" value=${price.id} />${price.productName} · ${this.priceText(price)}</label>`,
+                  )
+                : nothing}
+            </fieldset>
+            ${preview ? html`<p part="plan-preview" role="status">${this.previewText(preview)}</p>` : nothing}
+            ${error('plan')} ${actions(t.confirmChange, t.cancel, !preview)}
+          </form>
+        </dialog>
+        <dialog part="dialog" class="pause" aria-labelledby="pause-heading" @cancel=${close} @close=${close}>
+          <form part="form" novalidate @submit=${(event: SubmitEvent) => this.confirmPause(event)}>
+            <h2 id="pause-heading">${t.pauseHeading}</h2>
+            <fieldset>
+              <legend>${t.pauseFor}</legend>
+              ${[1, 2, 3].map((months) => html`<label><input type="radio" name="months" value=${months} ?checked=${months === 1} />${fill(t.months[months === 1 ? 0 : 1], { n: String(months) })}</label>`)}
+            </fieldset>
+            ${error('pause')} ${actions(t.confirmPause, t.cancel)}
           </form>
         </dialog>
         <dialog part="dialog" class="delete" aria-labelledby="delete-heading" @cancel=${close} @close=${close}>
@@ -357,7 +446,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
                   <p class="switch"><button type="button" class="link" part="link" @click=${() => this.sendDeletionCode()}>${t.useCode}</button></p>`
               : html`<p class="muted" part="description" role="status">${fill(t.codeSentTo, { email: this.profile?.email ?? '' })}</p>
                   ${this.input('code', t.code, 'text', 'one-time-code', '')}`}
-            <p class="form-error" part="form-error" role="alert">${this.dialog === 'delete' ? this.form.formError : ''}</p>
+            ${error('delete')}
             <div class="actions">
               <button type="submit" part="primary-button" class="danger" ?disabled=${this.form.busy}>${this.form.busy ? t.working : t.confirmDelete}</button>
               <button type="button" class="secondary" part="secondary-button" @click=${close}>${t.cancel}</button>
@@ -431,11 +520,13 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       }
     }
 
-    private async openDialog(which: 'cancel' | 'delete', event: Event, subscription?: SubscriptionView): Promise<void> {
+    private async openDialog(which: Dialog, event: Event, subscription?: SubscriptionView): Promise<void> {
       this.opener = event.currentTarget as HTMLElement;
       this.cancelling = subscription ?? null;
       this.form = { fieldErrors: {}, formError: '', busy: false };
       this.deleteBy = 'password';
+      this.preview = null;
+      if (which === 'cancel' && subscription) void this.loadReasons(subscription);
       this.dialog = which;
       this.requestUpdate();
       await this.updateComplete;
@@ -448,6 +539,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       if (!this.dialog) return;
       const dialog = this.renderRoot.querySelector(`dialog.${this.dialog}`) as HTMLDialogElement | null;
       this.dialog = null;
+      this.picked = null;
+      this.preview = null;
       if (dialog?.open) dialog.close();
       const opener = this.opener;
       this.opener = null;
@@ -459,20 +552,87 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       event.preventDefault();
       const subscription = this.cancelling;
       if (!subscription) return;
-      const reason = this.formValues(event.target as HTMLFormElement)['reason'] as CancellationReason | undefined;
-      let cancelled: SubscriptionView | undefined;
-      const done = await this.submitting(async () => {
-        cancelled = await (this.sdk as Client).cancelSubscription(subscription.subscriptionId, reason);
+      const reason = this.picked ?? undefined;
+      const updated = await this.changed((sdk) => sdk.cancelSubscription(subscription.subscriptionId, reason), (one) => fill(this.text.ends, { date: this.date(one.currentPeriodEnd) }));
+      if (updated) this.emit('subscription-cancel', { subscription: updated });
+    }
+
+    /** The publication's reasons and save offers for this subscription; the built-in list when they cannot be had. */
+    private async loadReasons(subscription: SubscriptionView): Promise<void> {
+      const builtIn = REASONS.map((reason) => ({ reason, label: null, save: null }));
+      this.reasons = builtIn;
+      this.picked = null;
+      const { reasons } = await (this.sdk as Client).getCancellationOptions(subscription.subscriptionId).catch(() => ({ reasons: builtIn }));
+      if (this.cancelling !== subscription) return;
+      this.reasons = reasons.length > 0 ? reasons : builtIn;
+    }
+
+    private async acceptSave(): Promise<void> {
+      const subscription = this.cancelling;
+      const reason = this.picked;
+      if (!subscription || !reason) return;
+      const updated = await this.changed(async (sdk) => (await sdk.acceptSaveOffer(subscription.subscriptionId, reason)).subscription, () => this.text.saveAccepted);
+      if (updated) this.emit('subscription-save', { subscription: updated, reason });
+    }
+
+    private async previewPlan(priceId: string): Promise<void> {
+      const subscription = this.cancelling;
+      if (!subscription) return;
+      this.preview = null;
+      await this.submitting(async (sdk) => {
+        this.preview = await (sdk as Client).previewPlanChange({ subscriptionId: subscription.subscriptionId, priceId });
       });
-      if (!done || !cancelled) return;
-      const updated = cancelled;
-      this.subscriptions = this.subscriptions.map((one) => (one.subscriptionId === updated.subscriptionId ? updated : one));
-      this.status = fill(this.text.ends, { date: new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(updated.currentPeriodEnd)) });
-      this.emit('subscription-cancel', { subscription: updated });
+    }
+
+    private async confirmPlanChange(event: SubmitEvent): Promise<void> {
+      event.preventDefault();
+      const preview = this.preview;
+      if (!preview) return;
+      const updated = await this.changed(
+        async (sdk) => (await sdk.changePlan({ subscriptionId: preview.subscriptionId, priceId: preview.toPriceId, when: preview.when })).subscription,
+        () => fill(this.text.planChanged, { date: this.date(preview.effectiveAt) }),
+      );
+      if (updated) this.emit('subscription-change', { subscription: updated });
+    }
+
+    private async confirmPause(event: SubmitEvent): Promise<void> {
+      event.preventDefault();
+      const subscription = this.cancelling;
+      const months = Number(this.formValues(event.target as HTMLFormElement)['months'] ?? 1);
+      if (!subscription) return;
+      const updated = await this.changed(
+        (sdk) => sdk.pauseSubscription({ subscriptionId: subscription.subscriptionId, months }),
+        (one) => fill(this.text.pausedUntil, { date: this.date(one.pausedUntil) }),
+      );
+      if (updated) this.emit('subscription-change', { subscription: updated });
+    }
+
+    private async resume(subscription: SubscriptionView): Promise<void> {
+      const updated = await this.changed((sdk) => sdk.resumeSubscription({ subscriptionId: subscription.subscriptionId }), () => this.text.resumed);
+      if (updated) this.emit('subscription-change', { subscription: updated });
+    }
+
+    /**
+     * Makes a change of a subscription, shows it in the plan with what `status` says, and closes
+     * the dialog; the button that opened it may be gone, so focus goes to the plan's first action.
+     */
+    private async changed(change: (sdk: Client) => Promise<SubscriptionView>, status: (updated: SubscriptionView) => string): Promise<SubscriptionView | undefined> {
+      let updated: SubscriptionView | undefined;
+      const done = await this.submitting(async (sdk) => {
+        updated = await change(sdk as Client);
+      });
+      if (!done || !updated) {
+        if (!this.dialog) this.status = this.text.failed;
+        return undefined;
+      }
+      const result = updated;
+      this.subscriptions = this.subscriptions.map((one) => (one.subscriptionId === result.subscriptionId ? result : one));
+      this.status = status(result);
+      this.opener = null;
       this.closeDialog();
       await this.updateComplete;
-      // The button that opened the dialog is gone: focus goes to the plan's next action.
       (this.renderRoot.querySelector('[part~="plan"] button') as HTMLElement | null)?.focus();
+      return result;
     }
 
     /** Emails a sign-in code to the reader's address; the dialog then asks for it instead of the password. */

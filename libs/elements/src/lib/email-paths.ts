@@ -11,7 +11,7 @@ import { errorOf, whenSdk, type Sdk } from './sdk';
  */
 export type SignInPath = 'password' | 'forgot' | 'forgot-sent' | 'code' | 'code-sent' | 'reset' | 'link' | 'verify' | 'verified' | 'signed-in';
 
-type Text = { [K in keyof Messages]: Messages[K] extends string ? K : never }[keyof Messages];
+type Text = { [K in keyof Messages]-?: Messages[K] extends string ? K : never }[keyof Messages];
 
 /** Each step's heading and description. */
 const STEP_TEXT: Record<Exclude<SignInPath, 'password'>, [Text, Text]> = {

@@ -1,4 +1,5 @@
 import type { MeterPeriod, PaywallType } from '@gatehouse/contracts';
+import type { AccountMessages } from './account-messages';
 
 /*
  * The message catalogue: every text the elements show, one table per locale (docs/elements.md,
@@ -115,6 +116,8 @@ export interface Messages {
   signInAgain: string;
   paymentFailed: string;
   subscribed: string;
+  /** The account elements' words (account.js); English is built into account.js, so only the other languages' tables carry it. */
+  account?: AccountMessages;
 }
 
 const en: Messages = {

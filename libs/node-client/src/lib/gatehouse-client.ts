@@ -2,6 +2,7 @@ import type {
   AccessCheckResult,
   AuditEntryView,
   AuditLogFilter,
+  CancellationOptions,
   CancellationReason,
   CheckoutConfirmation,
   CheckoutRequest,
@@ -14,6 +15,7 @@ import type {
   PlanChangePreview,
   PlanChangeResult,
   PlanChangeTiming,
+  SaveAcceptance,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
@@ -127,6 +129,12 @@ export class Gatehouse {
     /** At the period end by default (it stays active until then), or now; `reason` is recorded and sent in `subscription.cancelled`. */
     cancel: (subscriptionId: string, options: { atPeriodEnd?: boolean; reason?: CancellationReason } = {}) =>
       this.http.request<SubscriptionView>({ method: 'POST', path: '/subscriptions/cancel', body: { subscriptionId, ...options }, apiKey: this.secret(), idempotent: true }),
+    /** The reasons a reader cancelling picks from, and the save offer each brings as it applies to this subscription. */
+    cancellationOptions: (subscriptionId: string) =>
+      this.http.request<CancellationOptions>({ method: 'GET', path: '/subscriptions/cancellation-options', query: { subscriptionId }, apiKey: this.secret() }),
+    /** Applies the save offer of `reason` (a discount, a pause or a cheaper plan) instead of cancelling; once per subscription. */
+    acceptSave: (subscriptionId: string, reason: CancellationReason) =>
+      this.http.request<SaveAcceptance>({ method: 'POST', path: '/subscriptions/cancel/save', body: { subscriptionId, reason }, apiKey: this.secret(), idempotent: true }),
     /** What switching to `priceId` would do, in money and dates (the processor's proration for a change now); changes nothing. */
     previewPlanChange: (params: PlanChangeParams) =>
       this.http.request<PlanChangePreview>({ method: 'POST', path: '/subscriptions/plan-change/preview', body: params, apiKey: this.secret() }),

@@ -1,4 +1,4 @@
-import type { CancellationReason, CustomerProfile, SubscriptionView } from '@gatehouse/contracts';
+import type { CancellationOptions, CancellationReason, CustomerProfile, SaveAcceptance, SubscriptionView } from '@gatehouse/contracts';
 import type { Gatehouse } from './gatehouse';
 
 /** How a reader confirms the deletion of their account: their password, or a code emailed to them. */
@@ -18,6 +18,10 @@ export interface AccountMethods {
   getSubscriptions(): Promise<SubscriptionView[]>;
   /** Cancels one of the reader's own subscriptions at the end of the period, with the reason they picked. */
   cancelSubscription(subscriptionId: string, reason?: CancellationReason): Promise<SubscriptionView>;
+  /** The reasons to pick from when cancelling, each with the save offer it brings for this subscription. */
+  getCancellationOptions(subscriptionId: string): Promise<CancellationOptions>;
+  /** Accepts the save offer of the picked reason instead of cancelling. */
+  acceptSaveOffer(subscriptionId: string, reason: CancellationReason): Promise<SaveAcceptance>;
   /** Everything the service holds about the reader, as one JSON document (GDPR art. 15 and 20). */
   exportMyData(): Promise<unknown>;
   /** Deletes the reader's account for good (GDPR art. 17) and signs them out everywhere. */
@@ -33,6 +37,8 @@ export function installAccount(gatehouse: Gatehouse): Gatehouse & AccountMethods
     updateProfile: (changes) => gatehouse.authorized('/auth/customers/me', { method: 'PATCH', body: changes }),
     getSubscriptions: async () => (await gatehouse.authorized<{ subscriptions: SubscriptionView[] }>('/subscriptions/me')).subscriptions,
     cancelSubscription: (subscriptionId, reason) => gatehouse.authorized('/subscriptions/cancel', { body: { subscriptionId, atPeriodEnd: true, reason } }),
+    getCancellationOptions: (subscriptionId) => gatehouse.authorized(`/subscriptions/cancellation-options?subscriptionId=${encodeURIComponent(subscriptionId)}`),
+    acceptSaveOffer: (subscriptionId, reason) => gatehouse.authorized('/subscriptions/cancel/save', { body: { subscriptionId, reason } }),
     exportMyData: () => gatehouse.authorized('/auth/customers/me/export'),
     deleteMyAccount: async (proof) => {
       await gatehouse.authorized('/auth/customers/me', { method: 'DELETE', body: proof });

@@ -94,6 +94,28 @@ describe('fake processor', () => {
     expect(trial).toMatchObject({ allow_promotion_codes: true, discounts: [], amount_total: 0 });
   });
 
+  it('applies a coupon to an existing subscription as the processor does: redeemed, on the subscription, discounting its renewals while it runs', async () => {
+    const product = await stripe.products.create({ name: 'Kept' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 800, recurring: { interval: 'month' } });
+    const { subscription } = fake.createSubscription({ price: price.id });
+    const coupon = await stripe.coupons.create({ percent_off: 25, duration: 'repeating', duration_in_months: 2 });
+    const spent = await stripe.coupons.create({ amount_off: 100, currency: 'eur', duration: 'once', max_redemptions: 1 });
+    const updated = await stripe.subscriptions.update(subscription['id'], { discounts: [{ coupon: coupon.id }] });
+    expect(updated.discounts).toHaveLength(1);
+    expect(fake.get('discount', updated.discounts[0] as string)).toMatchObject({ subscription: subscription['id'], source: { coupon: coupon.id }, end: expect.any(Number) });
+    expect(await stripe.coupons.retrieve(coupon.id)).toMatchObject({ times_redeemed: 1 });
+    expect(fake.events.at(-1)).toMatchObject({ type: 'customer.subscription.updated', data: { previous_attributes: { discounts: [] } } });
+    expect(fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded').data.object).toMatchObject({ amount_paid: 600 });
+
+    // A used-up coupon is refused and changes nothing; an empty value removes the discount.
+    await stripe.subscriptions.update(subscription['id'], { discounts: [{ coupon: spent.id }] });
+    await expect(stripe.subscriptions.update(subscription['id'], { discounts: [{ coupon: spent.id }] })).rejects.toMatchObject({ statusCode: 400 });
+    expect((await stripe.subscriptions.retrieve(subscription['id'])).discounts).toHaveLength(1);
+    expect(fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded').data.object).toMatchObject({ amount_paid: 700 });
+    expect(fake.invoiceEvent(subscription['id'], 'invoice.payment_succeeded').data.object).toMatchObject({ amount_paid: 800 });
+    expect((await stripe.subscriptions.update(subscription['id'], { discounts: '' })).discounts).toEqual([]);
+  });
+
   it('refuses calls without a secret key, as the processor does', async () => {
     await expect(sdkFor(fake, 'pk_test_nope').customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });

@@ -301,12 +301,23 @@ export class FakeProcessor {
     const subscription = this.required('subscription', subscriptionId);
     const status = type === 'invoice.payment_succeeded' ? 'paid' : type === 'invoice.payment_failed' ? 'open' : 'draft';
     const open = type === 'invoice.upcoming' || !subscription['latest_invoice'] ? undefined : this.get('invoice', subscription['latest_invoice']);
-    const invoice = open && open['status'] === 'open' ? this.nextAttempt(open, status as 'paid' | 'open') : invoiceObject(subscription, status, options.amount ?? null);
+    const invoice =
+      open && open['status'] === 'open' ? this.nextAttempt(open, status as 'paid' | 'open') : invoiceObject(subscription, status, options.amount ?? this.discountedRenewal(subscription));
     if (invoice['id']) this.save('invoice', invoice);
     if (type === 'invoice.payment_succeeded') subscription['status'] = 'active';
     if (type === 'invoice.payment_failed') subscription['status'] = 'past_due';
     if (invoice['id']) subscription['latest_invoice'] = invoice['id'];
     return this.event(type, invoice, options);
+  }
+
+  /** A renewal under a discount still running (a repeating one ends at its `end`): the price less the coupon; null without one. */
+  private discountedRenewal(subscription: ProcessorObject): number | null {
+    const discount = (subscription['discounts'] as string[]).map((id) => this.get('discount', id)).find((one) => one && (one['end'] === null || one['end'] > unixNow()));
+    if (!discount) return null;
+    const coupon = this.required('coupon', discount['source'].coupon);
+    // A `once` coupon discounts one invoice, then leaves the subscription.
+    if (coupon['duration'] === 'once') subscription['discounts'] = (subscription['discounts'] as string[]).filter((id) => id !== discount['id']);
+    return discounted(subscription['items'].data[0].price.unit_amount ?? 0, coupon);
   }
 
   /** One more attempt at an open invoice: paid, or failed again with the next attempt scheduled while attempts remain. */
@@ -498,16 +509,35 @@ export class FakeProcessor {
     );
   }
 
+  /**
+   * `discounts` of a subscription update, as the processor takes them: `[{coupon}]` or
+   * `[{promotion_code}]` (each checked redeemable first), replacing the subscription's discounts;
+   * an empty value removes them.
+   */
+  private discountsOf(value: FormValue): Array<{ coupon: ProcessorObject; promotionCode: string | null }> {
+    if (value === '') return [];
+    return listOf(value)
+      .map(fieldsOf)
+      .map((discount) => {
+        const promotionCode = text(discount['promotion_code']) ? this.required('promotion_code', text(discount['promotion_code']) as string) : null;
+        if (promotionCode && !promotionCode['active']) throw new ApiError(400, 'invalid_request_error', 'This promotion code is inactive.');
+        const coupon = this.redeemableCoupon(promotionCode ? promotionCode['promotion'].coupon : text(discount['coupon']));
+        return { coupon, promotionCode: promotionCode?.['id'] ?? null };
+      });
+  }
+
   /** Paying redeems the discount: counted on the coupon and the code, and applied to the subscription. */
   private redeem(coupon: ProcessorObject, promotionCodeId: string | null, customer: string, subscription: ProcessorObject | null, sessionId: string): void {
+    const discount = this.redeemed(coupon, promotionCodeId, { customer, subscription: subscription?.['id'] ?? null, checkoutSession: sessionId });
+    if (subscription) subscription['discounts'] = [discount];
+  }
+
+  /** Counts a redemption on the coupon (spent at its `max_redemptions`) and the code, and makes the discount object; its id. */
+  private redeemed(coupon: ProcessorObject, promotionCodeId: string | null, on: { customer: string; subscription: string | null; checkoutSession: string | null }): string {
     coupon['times_redeemed'] += 1;
     if (coupon['max_redemptions'] !== null && coupon['times_redeemed'] >= coupon['max_redemptions']) coupon['valid'] = false;
     if (promotionCodeId) this.required('promotion_code', promotionCodeId)['times_redeemed'] += 1;
-    const discount = this.save(
-      'discount',
-      discountObject({ coupon, promotionCode: promotionCodeId, customer, subscription: subscription?.['id'] ?? null, checkoutSession: sessionId }),
-    );
-    if (subscription) subscription['discounts'] = [discount['id']];
+    return this.save('discount', discountObject({ coupon, promotionCode: promotionCodeId, ...on }))['id'];
   }
 
   private createPrice(fields: Record<string, FormValue>): ProcessorObject {
@@ -529,7 +559,8 @@ export class FakeProcessor {
     // Everything is checked before anything changes: a refused update leaves the subscription as it was.
     const change = this.priceChangeOf(subscription, fields['items'], fields['proration_behavior'], fields['proration_date']);
     const pause = fields['pause_collection'] === undefined ? undefined : this.pauseOf(fields['pause_collection']);
-    if (change && subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is canceled and cannot be updated.`);
+    const discounts = fields['discounts'] === undefined ? undefined : this.discountsOf(fields['discounts']);
+    if ((change || discounts) && subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is canceled and cannot be updated.`);
     const previous = this.applySubscriptionChanges(subscription, {
       ...(cancelAtPeriodEnd === null ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
       ...(fields['metadata'] ? { metadata: { ...subscription['metadata'], ...metadataOf(fields['metadata']) } } : {}),
@@ -544,6 +575,12 @@ export class FakeProcessor {
     if (pause !== undefined) {
       previous['pause_collection'] = subscription['pause_collection'];
       subscription['pause_collection'] = pause;
+    }
+    if (discounts !== undefined) {
+      previous['discounts'] = subscription['discounts'];
+      subscription['discounts'] = discounts.map(({ coupon, promotionCode }) =>
+        this.redeemed(coupon, promotionCode, { customer: subscription['customer'], subscription: subscription['id'], checkoutSession: null }),
+      );
     }
     const invoice = change ? this.applyPriceChange(subscription, change, previous) : null;
     this.event('customer.subscription.updated', subscription, {}, previous);

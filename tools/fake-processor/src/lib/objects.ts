@@ -346,7 +346,7 @@ export function linesInvoiceObject(subscription: ProcessorObject, lines: Process
   };
 }
 
-export function discountObject(spec: { coupon: ProcessorObject; promotionCode: string | null; customer: string; subscription: string | null; checkoutSession: string; start?: number }): ProcessorObject {
+export function discountObject(spec: { coupon: ProcessorObject; promotionCode: string | null; customer: string; subscription: string | null; checkoutSession: string | null; start?: number }): ProcessorObject {
   const start = spec.start ?? unixNow();
   const coupon = spec.coupon;
   return {

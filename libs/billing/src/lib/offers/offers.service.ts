@@ -85,13 +85,22 @@ export class OffersService {
     if (offer.newCustomersOnly && (await this.dataSource.getRepository(Subscription).existsBy({ publicationId, customerId }))) {
       throw new AppError('offer_not_applicable', 'This offer is for new subscribers only.');
     }
-    if (offer.kind !== 'trial' && !offer.processorPromotionCodeId) {
-      await this.processorOffers.ensure(client, offer);
-      await this.dataSource
-        .getRepository(Offer)
-        .update({ id: offer.id }, { processorCouponId: offer.processorCouponId, processorPromotionCodeId: offer.processorPromotionCodeId });
-    }
+    await this.ready(client, offer);
     return offer;
+  }
+
+  /** A discount offer's coupon and promotion code made at the processor (once) and their ids stored. */
+  async ready(client: Stripe, offer: Offer): Promise<void> {
+    if (offer.kind === 'trial' || offer.processorPromotionCodeId) return;
+    await this.processorOffers.ensure(client, offer);
+    await this.dataSource
+      .getRepository(Offer)
+      .update({ id: offer.id }, { processorCouponId: offer.processorCouponId, processorPromotionCodeId: offer.processorPromotionCodeId });
+  }
+
+  /** The publication's offer of that id, or null. */
+  async findOne(publicationId: string, offerId: string): Promise<Offer | null> {
+    return isUuid(offerId) ? this.dataSource.getRepository(Offer).findOneBy({ id: offerId, publicationId }) : null;
   }
 
   private async redeemable(publicationId: string, code: string): Promise<Offer> {
@@ -107,7 +116,7 @@ export class OffersService {
   }
 
   private async find(publicationId: string, offerId: string): Promise<Offer> {
-    const offer = isUuid(offerId) ? await this.dataSource.getRepository(Offer).findOneBy({ id: offerId, publicationId }) : null;
+    const offer = await this.findOne(publicationId, offerId);
     if (!offer) throw new AppError('not_found', 'No such offer.');
     return offer;
   }

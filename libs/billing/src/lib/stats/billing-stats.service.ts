@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { BillingStats, BillingStatsBucket } from '@gatehouse/contracts';
+import type { BillingStats, BillingStatsBucket, CancellationStats } from '@gatehouse/contracts';
 import { DataSource } from 'typeorm';
 import { AppError } from '@gatehouse/platform';
 
@@ -22,7 +22,7 @@ export class BillingStatsService {
 
   async stats(publicationId: string, fromText: string, toText: string, interval: 'day' | 'hour'): Promise<BillingStats> {
     const { from, to } = range(fromText, toText, interval);
-    const [created, cancelled, [subscribers], mrr, checkouts, redemptions] = await Promise.all([
+    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, cancellation] = await Promise.all([
       this.countByBucket('activated_at', publicationId, from, to, interval),
       this.countByBucket('cancelled_at', publicationId, from, to, interval),
       this.dataSource.query(
@@ -50,6 +50,7 @@ export class BillingStatsService {
          GROUP BY offer_id, offer_code ORDER BY n DESC, offer_code`,
         [publicationId, from, to],
       ) as Promise<Array<{ offer_id: string; offer_code: string; n: number }>>,
+      this.cancellation(publicationId, from, to),
     ]);
     const buckets: BillingStatsBucket[] = bucketStarts(from, to, interval).map((start) => ({
       start: start.toISOString(),
@@ -62,7 +63,36 @@ export class BillingStatsService {
       mrr: mrr.map((row) => ({ currency: row.currency, amount: Number(row.amount) })),
       checkoutsByVariant: checkouts.map((row) => ({ experimentId: row.experiment_id, variantId: row.variant_id, checkouts: row.n })),
       offerRedemptions: redemptions.map((row) => ({ offerId: row.offer_id, code: row.offer_code, redemptions: row.n })),
+      cancellation,
     };
+  }
+
+  /**
+   * The answers readers gave in the cancellation flow in the range: per reason, cancellations and
+   * readers kept by its save offer; per kind of save, offered (accepted or turned down) and
+   * accepted; win-back email sent, and the subscriptions its offer started after it was sent.
+   */
+  private async cancellation(publicationId: string, from: Date, to: Date): Promise<CancellationStats> {
+    const [reasons, saves, [winBack]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT reason, count(*) FILTER (WHERE NOT accepted)::int AS cancellations, count(*) FILTER (WHERE accepted)::int AS saved FROM cancellation_answers
+         WHERE publication_id = $1 AND answered_at >= $2 AND answered_at < $3 GROUP BY reason ORDER BY cancellations DESC, reason`,
+        [publicationId, from, to],
+      ) as Promise<CancellationStats['reasons']>,
+      this.dataSource.query(
+        `SELECT save_kind AS kind, count(*)::int AS offered, count(*) FILTER (WHERE accepted)::int AS accepted FROM cancellation_answers
+         WHERE publication_id = $1 AND answered_at >= $2 AND answered_at < $3 AND save_kind IS NOT NULL GROUP BY save_kind ORDER BY save_kind`,
+        [publicationId, from, to],
+      ) as Promise<CancellationStats['saves']>,
+      this.dataSource.query(
+        `SELECT (SELECT count(*)::int FROM win_back_notices WHERE publication_id = $1 AND sent_at >= $2 AND sent_at < $3) AS sent,
+                (SELECT count(DISTINCT s.id)::int FROM subscriptions s JOIN win_back_notices n
+                   ON n.publication_id = s.publication_id AND n.customer_id = s.customer_id AND n.offer_id = s.offer_id AND s.activated_at >= n.sent_at
+                 WHERE s.publication_id = $1 AND s.activated_at >= $2 AND s.activated_at < $3) AS conversions`,
+        [publicationId, from, to],
+      ) as Promise<Array<CancellationStats['winBack']>>,
+    ]);
+    return { reasons, saves, winBack };
   }
 
   private async countByBucket(column: 'activated_at' | 'cancelled_at', publicationId: string, from: Date, to: Date, interval: 'day' | 'hour'): Promise<Map<number, number>> {

@@ -42,7 +42,7 @@ export class SubscriptionPauseService {
     const subscription = await this.subscriptions.find(publicationId, subscriptionId);
     const processorId = changeableAtProcessor(subscription, customerId, 'pause');
     const resumesAt = Math.floor(monthsLater(this.clock.now(), months).getTime() / 1000);
-    return this.atProcessor(publicationId, 'pause the subscription', (client) =>
+    return this.updateAtProcessor(publicationId, 'pause the subscription', (client) =>
       client.subscriptions.update(processorId, { pause_collection: { behavior: 'void', resumes_at: resumesAt } }),
     );
   }
@@ -51,10 +51,11 @@ export class SubscriptionPauseService {
     const subscription = await this.subscriptions.find(publicationId, subscriptionId);
     const processorId = changeableAtProcessor(subscription, customerId, 'resume');
     if (!subscription.pausedUntil) throw new AppError('conflict', 'This subscription is not paused.');
-    return this.atProcessor(publicationId, 'resume the subscription', (client) => client.subscriptions.update(processorId, { pause_collection: '' }));
+    return this.updateAtProcessor(publicationId, 'resume the subscription', (client) => client.subscriptions.update(processorId, { pause_collection: '' }));
   }
 
-  private async atProcessor(publicationId: string, action: string, call: (client: Stripe) => Promise<Stripe.Subscription>): Promise<SubscriptionView> {
+  /** A change made at the processor first, then stored as it answered (a save offer's discount is one). */
+  async updateAtProcessor(publicationId: string, action: string, call: (client: Stripe) => Promise<Stripe.Subscription>): Promise<SubscriptionView> {
     const client = await this.settings.requireClient(publicationId);
     const answer = await atProcessor(action, () => call(client));
     const stateAt = wholeSecond(this.clock.now());

@@ -1,17 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { BillingRequests, type Page, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
-import { SubscriptionCancellation } from './subscription-cancellation.service';
 import { SubscriptionsService } from './subscriptions.service';
 
-const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, CancelSubscription, GetEntitlements } = BillingRequests;
+const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, GetEntitlements } = BillingRequests;
 
 @Controller()
 export class SubscriptionsHandler {
-  constructor(
-    private readonly subscriptions: SubscriptionsService,
-    private readonly cancellation: SubscriptionCancellation,
-  ) {}
+  constructor(private readonly subscriptions: SubscriptionsService) {}
 
   @Handles(ListSubscriptions)
   list({ publicationId, ...filter }: RequestOf<typeof ListSubscriptions>): Promise<Page<SubscriptionView>> {
@@ -31,11 +27,6 @@ export class SubscriptionsHandler {
   @Handles(GrantSubscription)
   grant({ publicationId, customerId, priceId, currentPeriodEnd }: RequestOf<typeof GrantSubscription>): Promise<SubscriptionView> {
     return this.subscriptions.grant(publicationId, customerId, priceId, currentPeriodEnd);
-  }
-
-  @Handles(CancelSubscription)
-  cancel(request: RequestOf<typeof CancelSubscription>): Promise<SubscriptionView> {
-    return this.cancellation.cancel(request);
   }
 
   @Handles(GetEntitlements)

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
+import { AdminCancellationController, CancellationController } from './cancellation.controller';
 import { AdminOffersController, OffersController } from './offers.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
@@ -13,6 +14,8 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
   controllers: [
     SubscriptionsController,
     SubscriptionChangesController,
+    CancellationController,
+    AdminCancellationController,
     AdminSubscriptionSettingsController,
     PricesController,
     ProcessorWebhookController,

@@ -1,5 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { STATS_INTERVALS, type Funnel, type Significance, type Stats, type StatsBucket, type StatsInterval, type VariantStats } from '@gatehouse/contracts';
+import {
+  CANCELLATION_REASONS,
+  SAVE_KINDS,
+  STATS_INTERVALS,
+  type CancellationReason,
+  type CancellationStats,
+  type Funnel,
+  type SaveKind,
+  type Significance,
+  type Stats,
+  type StatsBucket,
+  type StatsInterval,
+  type VariantStats,
+} from '@gatehouse/contracts';
 
 /* What `GET /api/v1/admin/stats` answers (decisions H5). */
 
@@ -69,6 +82,29 @@ class ShareCountsDto {
   @ApiProperty({ description: 'Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range.' }) conversions: number;
 }
 
+class ReasonCountsDto {
+  @ApiProperty({ enum: CANCELLATION_REASONS }) reason: CancellationReason;
+  @ApiProperty({ description: 'Cancellations that gave the reason within the range.' }) cancellations: number;
+  @ApiProperty({ description: "Readers who gave the reason and accepted its save offer instead." }) saved: number;
+}
+
+class SaveCountsDto {
+  @ApiProperty({ enum: SAVE_KINDS }) kind: SaveKind;
+  @ApiProperty({ description: 'Readers shown a save offer of the kind who answered (accepted it, or cancelled).' }) offered: number;
+  @ApiProperty() accepted: number;
+}
+
+class WinBackCountsDto {
+  @ApiProperty({ description: 'Win-back email sent within the range.' }) sent: number;
+  @ApiProperty({ description: "Subscriptions started within the range with the win-back email's offer by a reader it was sent to." }) conversions: number;
+}
+
+class CancellationStatsDto implements CancellationStats {
+  @ApiProperty({ type: [ReasonCountsDto], description: 'Per reason, most given first.' }) reasons: ReasonCountsDto[];
+  @ApiProperty({ type: [SaveCountsDto] }) saves: SaveCountsDto[];
+  @ApiProperty({ type: WinBackCountsDto }) winBack: WinBackCountsDto;
+}
+
 export class StatsDto implements Stats {
   @ApiProperty({ format: 'date-time' }) from: string;
   @ApiProperty({ format: 'date-time' }) to: string;
@@ -79,4 +115,6 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
   @ApiProperty({ type: [OfferRedemptionsDto], description: 'Per offer, most redeemed first.' }) offers: OfferRedemptionsDto[];
   @ApiProperty({ type: ShareCountsDto, description: 'Shared articles (docs/access.md#shared-articles).' }) sharing: ShareCountsDto;
+  @ApiProperty({ type: CancellationStatsDto, description: 'Cancellation reasons, save offers and win-back (docs/billing.md#cancellation-that-tries-to-save).' })
+  cancellation: CancellationStatsDto;
 }

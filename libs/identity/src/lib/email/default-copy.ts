@@ -86,6 +86,18 @@ export const DEFAULT_COPY: Record<TemplateKind, Record<EmailLanguage, EmailCopy>
       action: 'Karte ändern',
     },
   },
+  win_back: {
+    en: {
+      subject: 'Come back to {{publication}}',
+      body: 'Hello {{name}},\n\nwe miss you at {{publication}}. Come back with the code {{code}} at checkout: it gives you a special price.',
+      action: 'Come back to {{publication}}',
+    },
+    de: {
+      subject: 'Kommen Sie zurück zu {{publication}}',
+      body: 'Hallo {{name}},\n\nwir vermissen Sie bei {{publication}}. Kommen Sie mit dem Code {{code}} beim Abschluss zurück: Er gibt Ihnen einen besonderen Preis.',
+      action: 'Zurück zu {{publication}}',
+    },
+  },
 };
 
 /**

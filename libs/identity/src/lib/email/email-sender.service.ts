@@ -28,6 +28,7 @@ const VALID_MINUTES: Record<MessageKind, number> = {
   payment_retry: 0,
   payment_final: 0,
   card_expiring: 0,
+  win_back: 0,
 };
 
 /**

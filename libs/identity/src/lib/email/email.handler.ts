@@ -48,7 +48,7 @@ export class EmailHandler {
 
   /** Billing's payment email to a customer of the publication; nothing for another publication's or an erased one. */
   @Handles(PaymentEmailRequests.SendPaymentNotice)
-  async sendPaymentNotice({ publicationId, customerId, noticeId, kind, link }: RequestOf<typeof PaymentEmailRequests.SendPaymentNotice>): Promise<{ queued: boolean }> {
+  async sendPaymentNotice({ publicationId, customerId, noticeId, kind, link, code }: RequestOf<typeof PaymentEmailRequests.SendPaymentNotice>): Promise<{ queued: boolean }> {
     if (!isUuid(customerId) || !isUuid(noticeId)) return { queued: false };
     return this.dataSource.transaction(async (manager) => {
       const customer = await manager.findOneBy(Customer, { id: customerId, publicationId });
@@ -61,7 +61,7 @@ export class EmailHandler {
         to: customer.email,
         recipientName: customer.name,
         language: customer.language,
-        secrets: link ? { link } : {},
+        secrets: { ...(link ? { link } : {}), ...(code ? { code } : {}) },
         returnUrl: null,
       });
       return { queued: true };
