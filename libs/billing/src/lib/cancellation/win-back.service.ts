@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AdminRequests, PaymentEmailRequests, WIN_BACK_DAYS_MAX, type WinBackSettingsChange, type WinBackSettingsView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { inBatches, PeriodicSweep } from '@gatehouse/db';
 import { AppError, Clock } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { noticeId } from '../inbound/payment-notices.service';
@@ -31,28 +32,14 @@ interface Due {
  * on does not email everyone who ever left. Replicas share the sweep through SKIP LOCKED.
  */
 @Injectable()
-export class WinBackService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(WinBackService.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
+export class WinBackService extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly bus: BusClient,
     private readonly offers: OffersService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running = this.sweep().catch((err: unknown) => this.logger.warn(`Sending win-back email failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super(SWEEP_INTERVAL_MS, 'Sending win-back email');
   }
 
   async get(publicationId: string): Promise<WinBackSettingsView> {
@@ -83,30 +70,25 @@ export class WinBackService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Emails every former subscriber whose day has come; resolves with how many were asked for. */
-  async sweep(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const batch = await this.dataSource.transaction(async (manager) => {
-        const due: Due[] = await manager.query(
-          `SELECT s.id, s.publication_id, s.customer_id, w.offer_id FROM subscriptions s
-           JOIN win_back_settings w ON w.publication_id = s.publication_id AND w.enabled
-           JOIN offers o ON o.id = w.offer_id AND o.active AND (o.ends_at IS NULL OR o.ends_at > $1)
-           WHERE s.status = 'cancelled'
-             AND s.cancelled_at + make_interval(days => w.days) <= $1
-             AND s.cancelled_at + make_interval(days => w.days) >= w.enabled_at
-             AND NOT EXISTS (SELECT 1 FROM win_back_notices n WHERE n.subscription_id = s.id)
-             AND NOT EXISTS (SELECT 1 FROM subscriptions l WHERE l.publication_id = s.publication_id AND l.customer_id = s.customer_id AND l.status <> 'cancelled')
-           ORDER BY s.cancelled_at
-           LIMIT ${BATCH_SIZE}
-           FOR UPDATE OF s SKIP LOCKED`,
-          [this.clock.now()],
-        );
-        for (const subscription of due) await this.send(manager, subscription);
-        return due.length;
-      });
-      sent += batch;
-      if (batch < BATCH_SIZE) return sent;
-    }
+  sweep(): Promise<number> {
+    return inBatches(this.dataSource, BATCH_SIZE, async (manager) => {
+      const due: Due[] = await manager.query(
+        `SELECT s.id, s.publication_id, s.customer_id, w.offer_id FROM subscriptions s
+         JOIN win_back_settings w ON w.publication_id = s.publication_id AND w.enabled
+         JOIN offers o ON o.id = w.offer_id AND o.active AND (o.ends_at IS NULL OR o.ends_at > $1)
+         WHERE s.status = 'cancelled'
+           AND s.cancelled_at + make_interval(days => w.days) <= $1
+           AND s.cancelled_at + make_interval(days => w.days) >= w.enabled_at
+           AND NOT EXISTS (SELECT 1 FROM win_back_notices n WHERE n.subscription_id = s.id)
+           AND NOT EXISTS (SELECT 1 FROM subscriptions l WHERE l.publication_id = s.publication_id AND l.customer_id = s.customer_id AND l.status <> 'cancelled')
+         ORDER BY s.cancelled_at
+         LIMIT ${BATCH_SIZE}
+         FOR UPDATE OF s SKIP LOCKED`,
+        [this.clock.now()],
+      );
+      for (const subscription of due) await this.send(manager, subscription);
+      return due.length;
+    });
   }
 
   private async send(manager: EntityManager, due: Due): Promise<void> {
