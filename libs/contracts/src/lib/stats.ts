@@ -1,5 +1,5 @@
 import type { AccessCounts, ShareCounts } from './access';
-import type { OfferRedemptions } from './billing';
+import type { OfferRedemptions, PurchaseCounts } from './billing';
 import { requestPattern } from './patterns';
 
 /* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
@@ -68,6 +68,8 @@ export interface Stats {
   variants: VariantStats[];
   /** Subscriptions started with an offer within the range, per offer, most redeemed first. */
   offers: OfferRedemptions[];
+  /** Passes and single articles bought within the range. */
+  purchases: PurchaseCounts;
   /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
   sharing: ShareCounts;
 }

@@ -48,6 +48,7 @@ export class StatsService {
       })),
       paywalls: access.paywalls.map(funnel),
       offers: billing.offerRedemptions,
+      purchases: billing.purchases,
       sharing: access.sharing,
       variants: withSignificance(
         access.variants.map((v) => {

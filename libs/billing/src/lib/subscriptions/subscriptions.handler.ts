@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type Page, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { SubscriptionCancellation } from './subscription-cancellation.service';
 import { SubscriptionsService } from './subscriptions.service';
 
-const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, CancelSubscription, GetEntitlements } = BillingRequests;
+const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, CancelSubscription } = BillingRequests;
 
 @Controller()
 export class SubscriptionsHandler {
@@ -36,10 +36,5 @@ export class SubscriptionsHandler {
   @Handles(CancelSubscription)
   cancel(request: RequestOf<typeof CancelSubscription>): Promise<SubscriptionView> {
     return this.cancellation.cancel(request);
-  }
-
-  @Handles(GetEntitlements)
-  entitlements({ publicationId, customerId }: RequestOf<typeof GetEntitlements>): Promise<{ entitlements: CustomerEntitlement[] }> {
-    return this.subscriptions.entitlements(publicationId, customerId);
   }
 }

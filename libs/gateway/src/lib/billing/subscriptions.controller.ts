@@ -49,11 +49,11 @@ export class SubscriptionsController {
   @Auth('secret-or-customer')
   @Idempotent()
   @ApiOperation({
-    summary: `Start a checkout at the payment processor for one price; redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. ${CUSTOMER_RULE}`,
+    summary: `Start a checkout at the payment processor for one price (a one-time price, \`lifetime\`, \`pass\` or \`single_article\`, in payment mode); redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. A single-article price buys the page \`articleUrl\`. ${CUSTOMER_RULE}`,
   })
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl` or `articleUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price, customer or offer code in the publication' })
   @ApiResponse({
     status: 409,
@@ -64,7 +64,7 @@ export class SubscriptionsController {
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
     return this.bus.request(BillingRequests.CreateCheckout, {
-      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl']),
+      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl', 'articleUrl']),
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
     });

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { EntitlementsHandler } from './entitlements.handler';
+import { PurchasesService } from './purchases.service';
+
+@Module({ imports: [SubscriptionsModule], controllers: [EntitlementsHandler], providers: [PurchasesService], exports: [PurchasesService] })
+export class PassesModule {}
