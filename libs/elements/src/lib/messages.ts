@@ -60,6 +60,11 @@ export interface Messages {
   interval: Record<'month' | 'year' | 'lifetime', string>;
   /** A price with a trial: `{n}` days, `{price}` the price with its interval. */
   trial: Plural;
+  /** A time pass offered beside the plans, by its whole days or else its hours (`{n}`). */
+  passDays: Plural;
+  passHours: Plural;
+  /** A single article offered beside the plans: the page the reader is on. */
+  thisArticle: string;
   /** Why a wall shows, where the element has no description of its own (sticky bar, content lock). */
   reason: Record<PaywallType, string>;
   authDialog: string;
@@ -115,6 +120,8 @@ export interface Messages {
   signInAgain: string;
   paymentFailed: string;
   subscribed: string;
+  /** The same on return from buying a pass or a single article. */
+  purchased: string;
 }
 
 const en: Messages = {
@@ -159,6 +166,9 @@ const en: Messages = {
   noPlans: 'No plan is on sale right now.',
   interval: { month: 'a month', year: 'a year', lifetime: 'once' },
   trial: { one: '{n} day free, then {price}', other: '{n} days free, then {price}' },
+  passDays: { one: '{n}-day pass', other: '{n}-day pass' },
+  passHours: { one: '{n}-hour pass', other: '{n}-hour pass' },
+  thisArticle: 'This article only',
   reason: {
     hard: 'This article is for subscribers.',
     soft: 'Support our journalism.',
@@ -214,6 +224,7 @@ const en: Messages = {
   signInAgain: 'Your session has ended. Please sign in again.',
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
   subscribed: 'You are subscribed. Enjoy reading!',
+  purchased: 'Thank you for your purchase. Enjoy reading!',
 };
 
 /** The tables at hand: English, and each one fetched or registered since. */

@@ -43,6 +43,9 @@ const de: Messages = {
   noPlans: 'Zurzeit ist kein Angebot verfügbar.',
   interval: { month: 'im Monat', year: 'im Jahr', lifetime: 'einmalig' },
   trial: { one: '{n} Tag kostenlos, danach {price}', other: '{n} Tage kostenlos, danach {price}' },
+  passDays: { one: '{n}-Tages-Pass', other: '{n}-Tages-Pass' },
+  passHours: { one: '{n}-Stunden-Pass', other: '{n}-Stunden-Pass' },
+  thisArticle: 'Nur dieser Artikel',
   reason: {
     hard: 'Dieser Artikel ist für Abonnenten.',
     soft: 'Unterstützen Sie unseren Journalismus.',
@@ -98,6 +101,7 @@ const de: Messages = {
   signInAgain: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
   paymentFailed: 'Die Zahlung konnte nicht gestartet werden. Bitte versuchen Sie es gleich noch einmal.',
   subscribed: 'Sie sind jetzt Abonnent. Viel Freude beim Lesen!',
+  purchased: 'Vielen Dank für Ihren Kauf. Viel Freude beim Lesen!',
 };
 
 export default de;

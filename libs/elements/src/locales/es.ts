@@ -43,6 +43,9 @@ const es: Messages = {
   noPlans: 'Ahora mismo no hay ningún plan a la venta.',
   interval: { month: 'al mes', year: 'al año', lifetime: 'un solo pago' },
   trial: { one: '{n} día gratis, después {price}', many: '{n} de días gratis, después {price}', other: '{n} días gratis, después {price}' },
+  passDays: { one: 'Pase de {n} día', other: 'Pase de {n} días' },
+  passHours: { one: 'Pase de {n} hora', other: 'Pase de {n} horas' },
+  thisArticle: 'Solo este artículo',
   reason: {
     hard: 'Este artículo es para suscriptores.',
     soft: 'Apoya nuestro periodismo.',
@@ -98,6 +101,7 @@ const es: Messages = {
   signInAgain: 'Tu sesión ha terminado. Vuelve a iniciar sesión.',
   paymentFailed: 'No se pudo iniciar el pago. Inténtalo de nuevo en un momento.',
   subscribed: 'Ya estás suscrito. ¡Disfruta de la lectura!',
+  purchased: 'Gracias por tu compra. ¡Disfruta de la lectura!',
 };
 
 export default es;

@@ -43,6 +43,9 @@ const fr: Messages = {
   noPlans: 'Aucune offre n’est disponible pour le moment.',
   interval: { month: 'par mois', year: 'par an', lifetime: 'une fois' },
   trial: { one: '{n} jour gratuit, puis {price}', many: '{n} de jours gratuits, puis {price}', other: '{n} jours gratuits, puis {price}' },
+  passDays: { one: 'Pass {n} jour', other: 'Pass {n} jours' },
+  passHours: { one: 'Pass {n} heure', other: 'Pass {n} heures' },
+  thisArticle: 'Cet article seulement',
   reason: {
     hard: 'Cet article est réservé aux abonnés.',
     soft: 'Soutenez notre journalisme.',
@@ -98,6 +101,7 @@ const fr: Messages = {
   signInAgain: 'Votre session a pris fin. Veuillez vous reconnecter.',
   paymentFailed: 'Le paiement n’a pas pu démarrer. Veuillez réessayer dans un instant.',
   subscribed: 'Vous êtes abonné. Bonne lecture !',
+  purchased: 'Merci pour votre achat. Bonne lecture !',
 };
 
 export default fr;
