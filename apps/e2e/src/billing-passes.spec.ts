@@ -80,6 +80,11 @@ describe('passes and single articles', () => {
 
     // The processor's webhook, after the return, finds it recorded: one event, one purchase.
     for (const event of paid.events) await system.deliverOk(event);
+    const completed = paid.events.find((event) => event.type === 'checkout.session.completed')!;
+    await eventually(async () => {
+      const [row] = await system.querySchema<{ processed_at: Date | null }>('billing', 'SELECT processed_at FROM processor_events WHERE event_id = $1', [completed.id]);
+      return row?.processed_at ? true : undefined;
+    });
     await eventually(async () => (system.outboundFor('pass.purchased', (data) => data.customerId === reader.id).length > 0 ? true : undefined));
     const [{ n }] = await system.querySchema<{ n: number }>('billing', 'SELECT count(*)::int AS n FROM purchases WHERE customer_id = $1', [reader.id]);
     expect(n).toBe(1);

@@ -55,7 +55,7 @@ export class PricesService {
   }
 
   async create(publicationId: string, productId: string, input: NewPrice): Promise<PriceView> {
-    if ((input.interval === 'pass') !== (input.passHours !== undefined)) {
+    if ((input.interval === 'pass') !== (input.passHours !== undefined && input.passHours !== null)) {
       throw AppError.invalid('passHours', input.interval === 'pass' ? 'is required for a pass price' : 'is only for a pass price');
     }
     const product = await this.products.find(publicationId, productId);
