@@ -68,6 +68,16 @@ export class CheckoutSessionDto implements CheckoutSessionView {
   @ApiProperty({ example: 'cs_test_a1', description: "The processor's checkout session id." }) sessionId: string;
 }
 
+export class PurchaseViewDto implements PurchaseView {
+  @ApiProperty({ format: 'uuid' }) purchaseId: string;
+  @ApiProperty({ format: 'uuid' }) customerId: string;
+  @ApiProperty({ format: 'uuid' }) priceId: string;
+  @ApiProperty({ enum: PURCHASE_KINDS, description: '`pass`: every page its product unlocks until `endsAt`; `single_article`: the page `url`, for good.' }) kind: PurchaseKind;
+  @ApiProperty({ type: String, nullable: true, description: 'A single article: the page bought.' }) url: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When it was paid.' }) startsAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'A pass: when it stops granting; null for a single article.' }) endsAt: string | null;
+}
+
 export class CheckoutConfirmationDto implements CheckoutConfirmation {
   @ApiProperty({ example: 'cs_test_a1' }) sessionId: string;
   @ApiProperty({
@@ -77,17 +87,7 @@ export class CheckoutConfirmationDto implements CheckoutConfirmation {
   })
   status: CheckoutState;
   @ApiProperty({ type: SubscriptionViewDto, nullable: true, description: 'The subscription the checkout bought, once `complete`; null for a pass or a single article.' }) subscription: SubscriptionViewDto | null;
-  @ApiProperty({ type: () => PurchaseViewDto, nullable: true, description: 'The pass or single article the checkout bought, once `complete`.' }) purchase: PurchaseViewDto | null;
-}
-
-export class PurchaseViewDto implements PurchaseView {
-  @ApiProperty({ format: 'uuid' }) purchaseId: string;
-  @ApiProperty({ format: 'uuid' }) customerId: string;
-  @ApiProperty({ format: 'uuid' }) priceId: string;
-  @ApiProperty({ enum: PURCHASE_KINDS, description: '`pass`: every page its product unlocks until `endsAt`; `single_article`: the page `url`, for good.' }) kind: PurchaseKind;
-  @ApiProperty({ type: String, nullable: true, description: 'A single article: the page bought.' }) url: string | null;
-  @ApiProperty({ format: 'date-time', description: 'When it was paid.' }) startsAt: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'A pass: when it stops granting; null for a single article.' }) endsAt: string | null;
+  @ApiProperty({ type: PurchaseViewDto, nullable: true, description: 'The pass or single article the checkout bought, once `complete`.' }) purchase: PurchaseViewDto | null;
 }
 
 export class PortalSessionDto {
