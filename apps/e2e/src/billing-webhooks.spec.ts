@@ -179,7 +179,7 @@ describe('billing: inbound processor events', () => {
       const sessionId = started.body.sessionId;
 
       // Not paid yet: nothing to record.
-      expect((await confirm(customer, sessionId)).body).toEqual({ sessionId, status: 'open', subscription: null });
+      expect((await confirm(customer, sessionId)).body).toEqual({ sessionId, status: 'open', subscription: null, purchase: null });
       expect(await system.subscriptionsOf(customer.id)).toEqual([]);
 
       // Paid at the processor, its events not sent yet: the confirmation records the subscription.
@@ -221,7 +221,7 @@ describe('billing: inbound processor events', () => {
       for (const event of paid.events) await system.deliverOk(event);
       await processed(paid.events);
       const [stored] = await system.subscriptionsOf(subscriber.id);
-      expect((await confirm(subscriber, started.body.sessionId)).body).toEqual({ sessionId: started.body.sessionId, status: 'complete', subscription: stored });
+      expect((await confirm(subscriber, started.body.sessionId)).body).toEqual({ sessionId: started.body.sessionId, status: 'complete', subscription: stored, purchase: null });
       expect(await system.subscriptionsOf(subscriber.id)).toEqual([stored]);
     });
 
