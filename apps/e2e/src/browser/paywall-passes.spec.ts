@@ -50,7 +50,11 @@ describe('a pass and a single article bought from the paywall', () => {
     const page = await browser.newPage();
     await page.goto(site.url(path));
     await page.waitForFunction(() => (globalThis as any).record.access.length > 0, undefined, { timeout: 30_000 });
-    await page.evaluate(([email, password]) => (globalThis as any).gatehouse.login({ email, password }), [reader.email, reader.password] as const);
+    await page.evaluate(async ([email, password]) => {
+      const gatehouse = (globalThis as any).gatehouse;
+      await gatehouse.login({ email, password });
+      await gatehouse.checkAccess();
+    }, [reader.email, reader.password] as const);
     await page.waitForFunction(() => (globalThis as any).record.access.some((r: any) => r.customerId), undefined, { timeout: 30_000 });
     return page;
   }
