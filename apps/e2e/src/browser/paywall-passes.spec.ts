@@ -72,11 +72,11 @@ describe('a pass and a single article bought from the paywall', () => {
     'shows the pass beside the subscription; choosing it completes checkout at the fake processor and the article unlocks',
     async () => {
       const page = await signedInOn('/premium/story?elements');
-      const plan = page.getByRole('radio', { name: 'Digital €9.00 a month' });
-      const pass = page.getByRole('radio', { name: '1-day pass €2.00' });
+      const plan = page.getByRole('radio', { name: /Digital.*€9.00 a month/ });
+      const pass = page.getByRole('radio', { name: /1-day pass.*€2.00/ });
       await pass.waitFor({ timeout: 30_000 });
       await expect(plan.isChecked()).resolves.toBe(true);
-      await expect(page.getByRole('radio', { name: 'This article only €0.99' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('radio', { name: /This article only.*€0.99/ }).isVisible()).resolves.toBe(true);
       await browser.screenshot(page, 'paywall-pass-choices');
 
       await pass.check();
@@ -100,7 +100,7 @@ describe('a pass and a single article bought from the paywall', () => {
     'buys the article the reader is on from the paywall: that article opens, and no other',
     async () => {
       const page = await signedInOn('/premium/long-read?elements');
-      const article = page.getByRole('radio', { name: 'This article only €0.99' });
+      const article = page.getByRole('radio', { name: /This article only.*€0.99/ });
       await article.waitFor({ timeout: 30_000 });
       await article.check();
       await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
@@ -110,7 +110,7 @@ describe('a pass and a single article bought from the paywall', () => {
       await page.goto(site.url('/premium/other-read?elements'));
       await page.waitForFunction(() => (globalThis as any).record.access.length > 0, undefined, { timeout: 30_000 });
       expect(await lastAccess(page)).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { paywallId: premium.id } });
-      await page.getByRole('radio', { name: '1-day pass €2.00' }).waitFor({ timeout: 30_000 });
+      await page.getByRole('radio', { name: /1-day pass.*€2.00/ }).waitFor({ timeout: 30_000 });
       await page.close();
     },
     LONG,

@@ -1,4 +1,4 @@
-import type { CancellationReason, CustomerProfile, OfferedPriceView, SubscriptionView } from '@gatehouse/contracts';
+import { isPurchase, type CancellationReason, type CustomerProfile, type OfferedPriceView, type SubscriptionView } from '@gatehouse/contracts';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
 import { accountMessagesFor, type AccountMessages } from './account-messages';
@@ -307,7 +307,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       } catch {
         amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
       }
-      return `${amount} ${this.text.interval[price.interval]}`;
+      // A subscription's price recurs or is a lifetime's; a pass or an article is no subscription.
+      return isPurchase(price.interval) ? amount : `${amount} ${this.text.interval[price.interval]}`;
     }
 
     private sessionSection(): TemplateResult {
