@@ -1,4 +1,5 @@
-import { isPurchase, type CancellationReason, type CustomerProfile, type OfferedPriceView, type SubscriptionView } from '@gatehouse/contracts';
+import type { CancellationReason, CustomerProfile, OfferedPriceView, SubscriptionView } from '@gatehouse/contracts';
+import { isPurchase } from './price-kinds';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
 import { accountMessagesFor, type AccountMessages } from './account-messages';

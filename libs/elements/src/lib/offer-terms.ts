@@ -1,4 +1,5 @@
-import { isOneTime, type OfferTerms, type OfferedPriceView } from '@gatehouse/contracts';
+import type { OfferTerms, OfferedPriceView } from '@gatehouse/contracts';
+import { isOneTime } from './price-kinds';
 
 /* The terms of an offer in English words, for the offer code field (offer-code.ts). */
 

@@ -1,10 +1,11 @@
-import { isPurchase, type DataWallField, type OfferedPriceView, type PaywallConfigs, type PaywallPresentation, type PaywallRule, type PaywallSettings, type PaywallType } from '@gatehouse/contracts';
+import type { DataWallField, OfferedPriceView, PaywallConfigs, PaywallPresentation, PaywallRule, PaywallSettings, PaywallType } from '@gatehouse/contracts';
 import { css, html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { GatehouseElement, sharedStyles } from './base';
 import { WALL_COPY } from './copy';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
 import { thankSubscribers } from './checkout-thanks';
 import { fill, plural } from './messages';
+import { isPurchase } from './price-kinds';
 import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
