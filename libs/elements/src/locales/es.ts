@@ -43,8 +43,8 @@ const es: Messages = {
   noPlans: 'Ahora mismo no hay ningún plan a la venta.',
   interval: { month: 'al mes', year: 'al año', lifetime: 'un solo pago' },
   trial: { one: '{n} día gratis, después {price}', many: '{n} de días gratis, después {price}', other: '{n} días gratis, después {price}' },
-  passDays: { one: 'Pase de {n} día', other: 'Pase de {n} días' },
-  passHours: { one: 'Pase de {n} hora', other: 'Pase de {n} horas' },
+  passDays: { one: 'Pase de {n} día', many: 'Pase de {n} de días', other: 'Pase de {n} días' },
+  passHours: { one: 'Pase de {n} hora', many: 'Pase de {n} de horas', other: 'Pase de {n} horas' },
   thisArticle: 'Solo este artículo',
   reason: {
     hard: 'Este artículo es para suscriptores.',
