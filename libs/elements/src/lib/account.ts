@@ -1,5 +1,4 @@
 import type { CancellationReason, CustomerProfile, OfferedPriceView, SubscriptionView } from '@gatehouse/contracts';
-import { isPurchase } from './price-kinds';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
 import { accountMessagesFor, type AccountMessages } from './account-messages';
@@ -308,8 +307,9 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       } catch {
         amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
       }
-      // A subscription's price recurs or is a lifetime's; a pass or an article is no subscription.
-      return isPurchase(price.interval) ? amount : `${amount} ${this.text.interval[price.interval]}`;
+      // A subscription's price recurs or is a lifetime's: a pass's or an article's has no word here (and is no subscription's).
+      const per = (this.text.interval as Record<string, string | undefined>)[price.interval];
+      return per ? `${amount} ${per}` : amount;
     }
 
     private sessionSection(): TemplateResult {
