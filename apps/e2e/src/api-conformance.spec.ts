@@ -240,6 +240,9 @@ describe('the OpenAPI document against real answers', () => {
     const bought = await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: article.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no`, articleUrl: `${SITE}/passes/one` } }));
     await system.fake.completeCheckout(bought.body.sessionId);
     await ok(200, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: bought.body.sessionId } }));
+    await ok(200, api('/subscriptions/purchases', { key: pk, token: reader.accessToken }));
+    await ok(200, api(`/subscriptions/purchases?customerId=${reader.id}`, { key: sk }));
+    await ok(400, api('/subscriptions/purchases', { key: sk }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     // Plan changes, pauses, and what a pause does to access.
     const yearly = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 9000, interval: 'year' } }));

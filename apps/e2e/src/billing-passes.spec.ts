@@ -75,8 +75,11 @@ describe('passes and single articles', () => {
     expect(paid.events.map((event) => event.type)).toEqual(['payment_intent.succeeded', 'checkout.session.completed']);
     expect(confirmation).toEqual({ sessionId, status: 'complete', subscription: null, purchase: expect.objectContaining({ kind: 'pass', customerId: reader.id, priceId: dayPass.id, url: null }) });
     expect(Date.parse(purchase.endsAt!) - Date.parse(purchase.startsAt)).toBe(24 * HOUR_MS);
-    // A pass is no subscription.
+    // A pass is no subscription: the reader's purchases list it.
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
+    const listed = await system.api('/subscriptions/purchases', { key: system.publishableKey, token: reader.accessToken });
+    expect(listed).toMatchObject({ status: 200, body: { purchases: [purchase] } });
+    expect((await system.api(`/subscriptions/purchases?customerId=${reader.id}`, { key: system.secretKey })).body).toEqual({ purchases: [purchase] });
 
     // The processor's webhook, after the return, finds it recorded: one event, one purchase.
     for (const event of paid.events) await system.deliverOk(event);
@@ -194,6 +197,7 @@ describe('passes and single articles', () => {
     const { sessionId } = await buy(reader, dayPass.id);
     const confirmed = await system.api('/subscriptions/checkout/confirm', { key: other.secretKey, body: { sessionId, customerId: reader.id } });
     expect(confirmed.body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.api(`/subscriptions/purchases?customerId=${reader.id}`, { key: other.secretKey })).body).toMatchObject({ status: 404, code: 'not_found' });
     const day = { from: new Date(clock.now().getTime() - HOUR_MS).toISOString(), to: new Date(clock.now().getTime() + HOUR_MS).toISOString(), interval: 'hour' };
     const statsOf = async (cookie: string): Promise<Stats> => (await system.api(`/admin/stats?${new URLSearchParams(day)}`, { session: cookie })).body;
     expect((await statsOf(session)).purchases).toEqual({ passes: 0, singleArticles: 0 });

@@ -340,6 +340,8 @@ export const BillingRequests = {
   CustomerSubscriptions: requestPattern<{ publicationId: string; customerId: string }, { subscriptions: SubscriptionView[] }>(
     'billing.subscriptions.of-customer',
   ),
+  /** The customer's passes and single articles, newest first, ended passes included. 404 when the customer is not in the publication. */
+  CustomerPurchases: requestPattern<{ publicationId: string; customerId: string }, { purchases: PurchaseView[] }>('billing.purchases.of-customer'),
   /** Decisions F9: `source: "manual"`; emits `subscription.created`. */
   GrantSubscription: requestPattern<
     { publicationId: string; customerId: string; priceId: string; currentPeriodEnd?: string },

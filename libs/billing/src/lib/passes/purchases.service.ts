@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Events, pageKeyOf, type PurchaseEntitlement, type PurchaseKind } from '@gatehouse/contracts';
-import { Outbox } from '@gatehouse/bus';
-import { Clock, isUuid } from '@gatehouse/platform';
+import { Events, IdentityRequests, pageKeyOf, type PurchaseEntitlement, type PurchaseKind, type PurchaseView } from '@gatehouse/contracts';
+import { BusClient, Outbox } from '@gatehouse/bus';
+import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -29,6 +29,7 @@ export class PurchasesService {
     private readonly clock: Clock,
     private readonly outbox: Outbox,
     private readonly entitlements: EntitlementsAnnouncer,
+    private readonly bus: BusClient,
   ) {}
 
   /**
@@ -60,6 +61,14 @@ export class PurchasesService {
     await this.outbox.add(manager, purchase.kind === 'pass' ? Events.PassPurchased : Events.ArticlePurchased, purchaseView(purchase), publicationId);
     await this.entitlements.customer(manager, publicationId, customerId);
     return { outcome: 'applied', purchase };
+  }
+
+  /** Newest first, ended passes included; 404 for a customer who is not in the publication. */
+  async ofCustomer(publicationId: string, customerId: string): Promise<{ purchases: PurchaseView[] }> {
+    if (!isUuid(customerId)) throw new AppError('not_found', 'No such customer.');
+    await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
+    const purchases = await this.dataSource.getRepository(Purchase).find({ where: { publicationId, customerId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return { purchases: purchases.map(purchaseView) };
   }
 
   /** The customer's passes that have not ended and their single articles, newest first, with what each unlocks. */

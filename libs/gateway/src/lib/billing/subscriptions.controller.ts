@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type PurchaseView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Idempotent } from '../edge/idempotency.service';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
-import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
+import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerPurchasesDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
 import { CancelSubscriptionDto, CheckoutDto, ConfirmCheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
 
 const CUSTOMER_RULE = "With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required.";
@@ -43,6 +43,17 @@ export class SubscriptionsController {
   @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
   me(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ subscriptions: SubscriptionView[] }> {
     return this.bus.request(BillingRequests.CustomerSubscriptions, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
+  }
+
+  @Get('purchases')
+  @Auth('secret-or-customer')
+  @ApiOperation({ summary: `The customer's passes and single articles (one-time purchases), newest first, ended passes included. ${CUSTOMER_RULE}` })
+  @ApiOkResponse({ type: CustomerPurchasesDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: no `customerId` with a secret key' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
+  purchases(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ purchases: PurchaseView[] }> {
+    return this.bus.request(BillingRequests.CustomerPurchases, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
   }
 
   @Post('checkout')

@@ -78,6 +78,10 @@ export class PurchaseViewDto implements PurchaseView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'A pass: when it stops granting; null for a single article.' }) endsAt: string | null;
 }
 
+export class CustomerPurchasesDto {
+  @ApiProperty({ type: [PurchaseViewDto], description: 'Newest first, ended passes included.' }) purchases: PurchaseViewDto[];
+}
+
 export class CheckoutConfirmationDto implements CheckoutConfirmation {
   @ApiProperty({ example: 'cs_test_a1' }) sessionId: string;
   @ApiProperty({
