@@ -13,6 +13,7 @@ const ruleOf = (paywall: PaywallView) => ({
   config: paywall.config,
   presentation: paywall.presentation,
   copy: paywall.copy,
+  oneTimePriceIds: paywall.oneTimePriceIds,
 });
 
 describe('access check through the gateway (spec 2.4, 4.2; decisions E1-E7, H4)', () => {

@@ -230,6 +230,19 @@ describe('the OpenAPI document against real answers', () => {
     await ok(404, api('/subscriptions/checkout/confirm', { key: sk, body: { sessionId: 'cs_test_unknown', customerId: reader.id } }));
     await ok(400, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: 'nope' } }));
     await ok(404, api('/subscriptions/checkout', { key: sk, body: { priceId: randomUUID(), customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    // Passes and single articles: one-time prices, offered by a paywall, bought and confirmed with their purchase.
+    const pass = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 200, interval: 'pass', passHours: 24 } }));
+    const article = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 99, interval: 'single_article' } }));
+    await ok(400, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 200, interval: 'pass' } }));
+    const offering = await ok(201, admin('/admin/paywalls', { body: { name: 'Passes', type: 'hard', match: { include: ['/passes/**'] }, oneTimePriceIds: [pass.body.id, article.body.id] } }));
+    await ok(400, admin(`/admin/paywalls/${offering.body.id}`, { method: 'PATCH', body: { oneTimePriceIds: [price.body.id] } }));
+    await ok(400, api('/subscriptions/checkout', { key: sk, body: { priceId: article.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` } }));
+    const bought = await ok(201, api('/subscriptions/checkout', { key: sk, body: { priceId: article.body.id, customerId: reader.id, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no`, articleUrl: `${SITE}/passes/one` } }));
+    await system.fake.completeCheckout(bought.body.sessionId);
+    await ok(200, api('/subscriptions/checkout/confirm', { key: pk, token: reader.accessToken, body: { sessionId: bought.body.sessionId } }));
+    await ok(200, api('/subscriptions/purchases', { key: pk, token: reader.accessToken }));
+    await ok(200, api(`/subscriptions/purchases?customerId=${reader.id}`, { key: sk }));
+    await ok(400, api('/subscriptions/purchases', { key: sk }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     // Plan changes, pauses, and what a pause does to access.
     const yearly = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 9000, interval: 'year' } }));

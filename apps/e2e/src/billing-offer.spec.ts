@@ -38,9 +38,9 @@ describe('the prices on sale and the offers on them', () => {
     expect((await system.admin(`/admin/products/${retired.id}`, { method: 'PATCH', body: { active: false } })).status).toBe(200);
 
     const expected = [
-      { id: monthly.id, productId: digital.id, productName: 'Digital', currency: 'usd', unitAmount: 500, interval: 'month', trialDays: 7 },
-      { id: weekend.id, productId: print.id, productName: 'Print', currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0 },
-      { id: yearly.id, productId: digital.id, productName: 'Digital', currency: 'usd', unitAmount: 5000, interval: 'year', trialDays: 0 },
+      { id: monthly.id, productId: digital.id, productName: 'Digital', currency: 'usd', unitAmount: 500, interval: 'month', trialDays: 7, passHours: null },
+      { id: weekend.id, productId: print.id, productName: 'Print', currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0, passHours: null },
+      { id: yearly.id, productId: digital.id, productName: 'Digital', currency: 'usd', unitAmount: 5000, interval: 'year', trialDays: 0, passHours: null },
     ];
     for (const key of [system.publishableKey, system.secretKey]) {
       const answer = await system.api('/prices', { key });

@@ -86,6 +86,8 @@ describe('@gatehouse/node', () => {
     const [subscription] = await client.subscriptions.list(reader.id);
     expect(subscription).toEqual(confirmed.subscription);
     expect(subscription).toMatchObject({ customerId: reader.id, priceId, status: 'active', cancelAtPeriodEnd: false });
+    // A subscription is no purchase: the reader has bought no pass or single article.
+    expect(await client.subscriptions.purchases(reader.id)).toEqual([]);
     expect((await client.subscriptions.portal({ customerId: reader.id, returnUrl: `${SITE}/account` })).url).toMatch(/^http/);
     const { subscriptionId } = subscription;
     const yearly = (await system.price(productId, { currency: 'eur', unitAmount: 9000, interval: 'year' })).id;

@@ -255,6 +255,7 @@ describe('the stats view: access and billing composed by admin', () => {
         };
       }),
       offers: [],
+      purchases: { passes: 0, singleArticles: 0 },
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
       cancellation: { reasons: [], saves: [], winBack: { sent: 0, conversions: 0 } },
     };
@@ -298,6 +299,7 @@ describe('the stats view: access and billing composed by admin', () => {
       paywalls: [],
       variants: [],
       offers: [],
+      purchases: { passes: 0, singleArticles: 0 },
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
       cancellation: { reasons: [], saves: [], winBack: { sent: 0, conversions: 0 } },
     });

@@ -10,4 +10,19 @@ export const formatMoney = (minorUnits: number, currency: string) =>
 
 export const formatPrice = (price: PriceView) => formatMoney(price.unitAmount, price.currency);
 
+/** How often a price is paid, and for what when once: "every month", "once, a 7-day pass", "once, for one article". */
+export function formatInterval(price: Pick<PriceView, 'interval' | 'passHours'>): string {
+  const hours = price.passHours ?? 0;
+  switch (price.interval) {
+    case 'lifetime':
+      return 'once, for life';
+    case 'pass':
+      return `once, a ${hours % 24 === 0 ? `${hours / 24}-day` : `${hours}-hour`} pass`;
+    case 'single_article':
+      return 'once, for one article';
+    default:
+      return `every ${price.interval}`;
+  }
+}
+
 export const PRESENTATION_LABELS: Record<PaywallPresentation, string> = { modal: 'Modal', inline: 'Inline', sticky_bar: 'Sticky bar', content_lock: 'Content lock' };

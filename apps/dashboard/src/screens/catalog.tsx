@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProductView } from '@gatehouse/contracts';
+import { isOneTime, MAX_PASS_HOURS, PRICE_INTERVALS, type ProductView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
 import { showFieldErrors } from '../lib/forms';
 import { Toggle } from '../components/ui/toggle';
 import { LocalProcessor } from './local-processor';
-import { formatDateTime, formatPrice } from '../lib/format';
+import { formatDateTime, formatInterval, formatPrice } from '../lib/format';
 
 const money = formatPrice;
 
@@ -242,12 +242,12 @@ function ProductCard({ product, paywalls, paywallName }: { product: ProductView;
             {prices.data.map((price) => (
               <tr key={price.id} className="border-t border-slate-100">
                 <td className="px-2 py-2">{money(price)}</td>
-                <td className="px-2 py-2">{price.interval === 'lifetime' ? 'once, for life' : `every ${price.interval}`}</td>
+                <td className="px-2 py-2">{formatInterval(price)}</td>
                 <td className="px-2 py-2">{price.trialDays > 0 ? `${price.trialDays} days` : '—'}</td>
                 <td className="px-2 py-2">{price.active ? <Badge tone="good">on sale</Badge> : <Badge>withdrawn</Badge>}</td>
                 <td className="px-2 py-2 text-right">
                   <div className="flex justify-end gap-1">
-                    <Button size="sm" variant="secondary" onClick={() => setDetails(details === price.id ? null : price.id)} aria-expanded={details === price.id} aria-label={`Details of ${money(price)} every ${price.interval}`}>
+                    <Button size="sm" variant="secondary" onClick={() => setDetails(details === price.id ? null : price.id)} aria-expanded={details === price.id} aria-label={`Details of ${money(price)} ${formatInterval(price)}`}>
                       Details
                     </Button>
                     <Button
@@ -295,24 +295,32 @@ function PriceDetails({ priceId }: { priceId: string }) {
   );
 }
 
-const priceSchema = z.object({
-  currency: z.enum(CURRENCY_CODES, 'Choose a currency from the list.'),
-  amount: z.string().regex(/^\d+([.,]\d{1,2})?$/, 'An amount such as 9 or 9.50.'),
-  interval: z.enum(['month', 'year', 'lifetime']),
-  trialDays: z.string().regex(/^\d{1,3}$/, 'Whole days, 0 to 730.'),
-});
+const priceSchema = z
+  .object({
+    currency: z.enum(CURRENCY_CODES, 'Choose a currency from the list.'),
+    amount: z.string().regex(/^\d+([.,]\d{1,2})?$/, 'An amount such as 9 or 9.50.'),
+    interval: z.enum(PRICE_INTERVALS),
+    trialDays: z.string().regex(/^\d{1,3}$/, 'Whole days, 0 to 730.'),
+    passHours: z.string(),
+  })
+  .refine((v) => v.interval !== 'pass' || (/^\d{1,4}$/.test(v.passHours) && Number(v.passHours) >= 1 && Number(v.passHours) <= MAX_PASS_HOURS), {
+    path: ['passHours'],
+    message: `Whole hours, 1 to ${MAX_PASS_HOURS} (24: a day pass; 168: a week).`,
+  });
 type PriceForm = z.infer<typeof priceSchema>;
 
 /** A new price: on sale at once while the processor is connected, else prepared withdrawn. */
 function PriceForm({ productId, onSale, onCreated }: { productId: string; onSale: boolean; onCreated: () => void }) {
-  const form = useForm<PriceForm>({ resolver: zodResolver(priceSchema), defaultValues: { currency: 'eur', amount: '', interval: 'month', trialDays: '0' } });
+  const form = useForm<PriceForm>({ resolver: zodResolver(priceSchema), defaultValues: { currency: 'eur', amount: '', interval: 'month', trialDays: '0', passHours: '24' } });
+  const interval = form.watch('interval');
   const create = useMutation({
     mutationFn: (v: PriceForm) =>
       api.catalog.createPrice(productId, {
         currency: v.currency,
         unitAmount: Math.round(Number(v.amount.replace(',', '.')) * 100),
         interval: v.interval,
-        trialDays: Number(v.trialDays),
+        ...(isOneTime(v.interval) ? {} : { trialDays: Number(v.trialDays) }),
+        ...(v.interval === 'pass' ? { passHours: Number(v.passHours) } : {}),
         active: onSale,
       }),
     onSuccess: () => {
@@ -348,10 +356,17 @@ function PriceForm({ productId, onSale, onCreated }: { productId: string; onSale
               <option value="month">every month</option>
               <option value="year">every year</option>
               <option value="lifetime">once, for life</option>
+              <option value="pass">once, a time pass</option>
+              <option value="single_article">once, for one article</option>
             </Select>
           )}
         </Field>
-        <Field label="Trial days" error={e.trialDays?.message}>{(control) => <Input inputMode="numeric" {...control} {...form.register('trialDays')} />}</Field>
+        {interval === 'pass' && (
+          <Field label="Pass hours" error={e.passHours?.message}>{(control) => <Input inputMode="numeric" {...control} {...form.register('passHours')} />}</Field>
+        )}
+        {!isOneTime(interval) && (
+          <Field label="Trial days" error={e.trialDays?.message}>{(control) => <Input inputMode="numeric" {...control} {...form.register('trialDays')} />}</Field>
+        )}
         </GuardedFields>
         <Button requires="edit" type="submit" disabled={create.isPending}>Add price</Button>
       </div>

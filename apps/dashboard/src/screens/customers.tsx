@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CustomerRecord, PriceView, SubscriptionView } from '@gatehouse/contracts';
+import { isPurchase, type CustomerRecord, type PriceView, type SubscriptionView } from '@gatehouse/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
@@ -214,7 +214,8 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
           </tbody>
         </Table>
       )}
-      <Grant customerId={customer.id} prices={prices.data ?? []} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
+      {/* Passes and single articles are bought, never granted. */}
+      <Grant customerId={customer.id} prices={(prices.data ?? []).filter(({ price }) => !isPurchase(price.interval))} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
       {editing && <CustomerDialog customer={customer} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); onChanged(saved); }} />}
       {details && <SubscriptionHistory subscriptionId={details} priceLabel={(priceId) => { const p = priceOf(priceId); return p ? `${p.product.name}, ${money(p.price)}` : priceId; }} onClose={() => setDetails(null)} />}
     </Card>

@@ -13,7 +13,7 @@ import { Dialog } from '../components/ui/dialog';
 import { Field, Input, Select } from '../components/ui/field';
 import { FormFooter } from '../components/ui/form-footer';
 import { CopyValue, Empty, ErrorMessage, Loading } from '../components/ui/states';
-import { formatDateTime, formatMoney, formatPrice } from '../lib/format';
+import { formatDateTime, formatInterval, formatMoney, formatPrice } from '../lib/format';
 import { showFieldErrors } from '../lib/forms';
 
 /** What an offer gives, in a few words: "€3.00 off for 3 months", "50% off the first payment", "a 30-day trial". */
@@ -249,7 +249,7 @@ function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: str
           {prices.map(({ product, price }) => (
             <label key={price.id} className="mt-1 flex items-center gap-2 text-sm">
               <input type="checkbox" value={price.id} className="accent-brand" {...form.register('priceIds')} /> {product.name} {formatMoney(price.unitAmount, price.currency)}{' '}
-              {price.interval === 'lifetime' ? 'once' : `every ${price.interval}`}
+              {formatInterval(price)}
               {!price.active && ' (withdrawn)'}
             </label>
           ))}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataFieldType, MeterPeriod, PaywallConfigInput, PaywallDraft, PaywallType, PaywallView } from '@gatehouse/contracts';
+import { isPurchase, MAX_ONE_TIME_PRICES, type DataFieldType, type MeterPeriod, type PaywallConfigInput, type PaywallDraft, type PaywallType, type PaywallView } from '@gatehouse/contracts';
 import { parsePaywallConfig } from '@gatehouse/contracts/paywall-config';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -20,7 +20,7 @@ import { CrawlerPolicyCard } from './crawler-policy';
 import { ShareSettingsCard } from './share-settings';
 import { TryUrl } from './try-url';
 import { PaywallPreview } from './branding-preview';
-import { PRESENTATION_LABELS } from '../lib/format';
+import { formatInterval, formatPrice, PRESENTATION_LABELS } from '../lib/format';
 
 const TYPES: Record<PaywallType, string> = {
   hard: 'Hard — subscribers only',
@@ -50,6 +50,7 @@ const paywallSchema = z
     description: z.string().max(1000),
     ctaText: z.string().max(100),
     enabled: z.boolean(),
+    oneTimePriceIds: z.array(z.string()).max(MAX_ONE_TIME_PRICES, `At most ${MAX_ONE_TIME_PRICES} passes and single articles.`),
   })
   .superRefine((form, context) => {
     if (form.type === 'metered' && !/^\d+$/.test(form.limit)) return context.addIssue({ code: 'custom', path: ['limit'], message: 'A whole number of free articles.' });
@@ -86,6 +87,7 @@ function toForm(paywall: PaywallView | null): PaywallForm {
     description: paywall?.copy?.description ?? '',
     ctaText: paywall?.copy?.ctaText ?? '',
     enabled: paywall?.enabled ?? true,
+    oneTimePriceIds: paywall?.oneTimePriceIds ?? [],
   };
 }
 
@@ -101,6 +103,7 @@ function toDraft(form: PaywallForm): PaywallDraft {
     presentation: form.presentation,
     copy: copy.heading || copy.description || copy.ctaText ? copy : null,
     enabled: form.enabled,
+    oneTimePriceIds: form.oneTimePriceIds,
   };
 }
 
@@ -200,6 +203,8 @@ function PaywallById({ paywallId, segments, onClose }: { paywallId: string; segm
 
 function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | null; segments: Array<{ id: string; name: string }>; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const prices = useQuery(queries.allPrices());
+  const oneTimePrices = (prices.data ?? []).filter(({ price }) => isPurchase(price.interval));
   const form = useForm<PaywallForm>({ resolver: zodResolver(paywallSchema), defaultValues: toForm(paywall) });
   const fields = useFieldArray({ control: form.control, name: 'fields' });
   const save = useMutation({
@@ -292,6 +297,18 @@ function PaywallDialog({ paywall, segments, onClose }: { paywall: PaywallView | 
           <Field label="Description" error={errors.description?.message}>{(control) => <Input {...control} {...form.register('description')} />}</Field>
           <Field label="Button text" error={errors.ctaText?.message}>{(control) => <Input {...control} {...form.register('ctaText')} />}</Field>
         </fieldset>
+        {oneTimePrices.length > 0 && (
+          <fieldset>
+            <legend className="text-sm font-medium">Passes and single articles offered beside the plans</legend>
+            {oneTimePrices.map(({ product, price }) => (
+              <label key={price.id} className="mt-1 flex items-center gap-2 text-sm">
+                <input type="checkbox" value={price.id} className="accent-brand" {...form.register('oneTimePriceIds')} /> {product.name} {formatPrice(price)} {formatInterval(price)}
+                {!price.active && ' (withdrawn)'}
+              </label>
+            ))}
+            {errors.oneTimePriceIds?.message && <p className="text-xs font-medium text-red-700">{errors.oneTimePriceIds.message}</p>}
+          </fieldset>
+        )}
         <PaywallPreview type={type} presentation={presentation} copy={{ heading, description, ctaText }} />
         <label className="flex items-center gap-2 text-sm"><input type="checkbox" className="accent-brand" {...form.register('enabled')} /> Enabled</label>
         <FormFooter error={save.error} onCancel={onClose} submitLabel={paywall ? 'Save' : 'Create paywall'} pending={save.isPending} />

@@ -106,7 +106,7 @@ function ReasonsForm({ initial, onSaving, onSaved }: { initial: Reasons; onSavin
     save.mutate();
   };
   const discounts = (offers.data ?? []).filter((offer) => offer.kind !== 'trial');
-  const recurring = (prices.data ?? []).filter(({ price }) => price.interval !== 'lifetime');
+  const recurring = (prices.data ?? []).filter(({ price }) => price.interval === 'month' || price.interval === 'year');
   return (
     <form aria-label="Cancellation reasons" onSubmit={submit} className="space-y-3">
       <GuardedFields requires="edit">

@@ -136,6 +136,7 @@ function StatsView({ stats }: { stats: Stats }) {
         file="per-variant.csv"
       />
       <TableCard title="Per offer" header={['Offer code', 'Redemptions']} rows={stats.offers.map((o) => [o.code, o.redemptions])} file="per-offer.csv" />
+      <TableCard title="One-time purchases" header={['Passes', 'Single articles']} rows={[[stats.purchases.passes, stats.purchases.singleArticles]]} file="one-time-purchases.csv" />
       <TableCard
         title="Shared articles"
         header={['Links shared', 'Reads opened', 'Conversions']}

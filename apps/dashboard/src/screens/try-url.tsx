@@ -22,6 +22,8 @@ const WHY: Record<AccessReason, string> = {
   ai_crawler_allowed: 'an AI crawler, allowed by the crawler policy',
   ai_crawler_denied: 'an AI crawler, denied by the crawler policy',
   shared_link: 'a subscriber shared this page with the visitor',
+  pass: 'the visitor holds a time pass',
+  single_article: 'the visitor bought this article',
 };
 
 /** "Try a URL": the decision an anonymous visitor would get, and why; counted in no stats. */

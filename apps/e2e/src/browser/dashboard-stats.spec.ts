@@ -76,6 +76,8 @@ describe('dashboard: stats', () => {
     expect(csv).toContain(`${today},4,1,1,25.0 %\r\n`);
     const { linksCreated, opens, conversions } = expected.sharing;
     await page.getByRole('region', { name: 'Shared articles' }).getByRole('row', { name: `${linksCreated} ${opens} ${conversions}` }).waitFor();
+    const { passes, singleArticles } = expected.purchases;
+    await page.getByRole('region', { name: 'One-time purchases' }).getByRole('row', { name: `${passes} ${singleArticles}` }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-stats');
   });

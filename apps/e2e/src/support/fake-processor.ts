@@ -74,7 +74,7 @@ export class FakeProcessorProcess {
     return this.control('POST', '/failures', rule);
   }
 
-  completeCheckout(sessionId: string, options: EventOptions & { status?: string } = {}): Promise<{ session: ProcessorObject; subscription: ProcessorObject | null; events: ProcessorEvent[] }> {
+  completeCheckout(sessionId: string, options: EventOptions & { status?: string } = {}): Promise<{ session: ProcessorObject; subscription: ProcessorObject | null; paymentIntent: ProcessorObject | null; events: ProcessorEvent[] }> {
     return this.control('POST', `/checkout/sessions/${sessionId}/complete`, options);
   }
 

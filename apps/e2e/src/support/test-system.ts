@@ -82,6 +82,8 @@ export const BILLING_EVENTS = [
   'invoice.payment_failed',
   'invoice.upcoming',
   'experiment.converted',
+  'pass.purchased',
+  'article.purchased',
   'internal.entitlements.changed',
 ];
 

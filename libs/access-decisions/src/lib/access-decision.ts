@@ -15,7 +15,7 @@ import { aiCrawlerOf, searchEngineOf, type SearchEngine } from './known-crawlers
 import type { PageAddress } from './page-url';
 import type { CandidatePaywall, PublicationRules } from './publication-rules';
 import { segmentMatches, usesAttribute, type VisitorFacts } from './segment-conditions';
-import { isSubscriber, isSubscriberFor } from './subscription-rules';
+import { isSubscriber, isSubscriberFor, purchaseGrant } from './subscription-rules';
 import { assignVariant } from './variant-assignment';
 
 /** One access check as the decision sees it: the page, who reads, and what they bring. */
@@ -41,7 +41,7 @@ export interface CheckFacts {
 export interface DecisionSources {
   now: Date;
   pastDueGraceDays: number;
-  /** The customer's subscriptions that are not cancelled, with what each unlocks (billing's). */
+  /** The customer's subscriptions that are not cancelled and passes and single articles, with what each unlocks (billing's). */
   entitlements(customerId: string): Promise<readonly CustomerEntitlement[]>;
   /** The reader's visits so far, this check included; undefined without identity. */
   visits(): Promise<number | undefined>;
@@ -69,7 +69,7 @@ export interface Outcome {
  * Decides whether a visitor may read a page (spec 2.4, 4.2; decisions E3-E7, H4): the enabled
  * paywall of lowest priority whose globs cover the path and whose segment takes the visitor
  * applies, with the visitor's experiment variant; the crawler policy may decide for a crawler;
- * subscribers pass it, others as its type says. The one decision of the product: access runs it
+ * subscribers pass it, then holders of a pass or buyers of the page, others as its type says. The one decision of the product: access runs it
  * with its own sources, the gateway with what it holds in memory (docs/performance.md).
  */
 export async function decideAccess(rules: PublicationRules, check: CheckFacts, sources: DecisionSources): Promise<Outcome> {
@@ -100,8 +100,11 @@ export function checkResultOf({ decision }: Outcome, customerId: string | null):
 
 async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
   const { rule, experiment } = withVariant(paywall, check);
-  if (check.customerId && isSubscriberFor(await facts.entitlements(), rule.paywallId, sources.now, sources.pastDueGraceDays)) {
-    return { granted: true, reason: 'subscriber', experiment };
+  if (check.customerId) {
+    const entitlements = await facts.entitlements();
+    if (isSubscriberFor(entitlements, rule.paywallId, sources.now, sources.pastDueGraceDays)) return { granted: true, reason: 'subscriber', experiment };
+    const purchase = purchaseGrant(entitlements, rule.paywallId, check.page.key, sources.now);
+    if (purchase) return { granted: true, reason: purchase, experiment };
   }
   const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };
   // A share link opens only what the wall would keep shut, so an open is spent only where it is needed.

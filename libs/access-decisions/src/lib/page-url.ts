@@ -1,4 +1,4 @@
-import { MAX_PERCENT_ENCODING_LAYERS, normalisePagePath } from '@gatehouse/contracts';
+import { MAX_PERCENT_ENCODING_LAYERS, normalisePagePath, pageHostOf } from '@gatehouse/contracts';
 import { AppError, hostInDomains } from '@gatehouse/platform';
 
 export { hostInDomains };
@@ -11,7 +11,7 @@ export interface PageAddress {
   path: string;
   /** What paywall globs are matched against: the path in lower case, as routers that ignore case serve it. */
   matchPath: string;
-  /** What a meter counts as one URL: host and path (`matchPath`), query and fragment ignored. */
+  /** What a meter counts as one URL: host and path (`matchPath`), query and fragment ignored (`pageKeyOf`). */
   key: string;
 }
 
@@ -28,8 +28,7 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
   }
   const path = normalisePagePath(url.pathname);
   if (path === null) throw AppError.invalid(field, `must not be percent-encoded more than ${MAX_PERCENT_ENCODING_LAYERS} times over`);
-  // `news.example.` is `news.example`: the root of DNS written out.
-  const hostname = url.hostname.replace(/\.$/, '');
+  const hostname = pageHostOf(url);
   const matchPath = path.toLowerCase();
   return { hostname, path, matchPath, key: `${hostname}${matchPath}` };
 }

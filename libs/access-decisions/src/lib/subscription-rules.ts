@@ -1,4 +1,4 @@
-import type { CustomerEntitlement } from '@gatehouse/contracts';
+import type { AccessReason, CustomerEntitlement, SubscriptionEntitlement } from '@gatehouse/contracts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -8,7 +8,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * service's PAST_DUE_GRACE_DAYS). A past_due subscription whose start of arrears billing does not
  * know counts no longer.
  */
-export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, graceDays: number): boolean {
+export function subscriptionCounts(entitlement: SubscriptionEntitlement, now: Date, graceDays: number): boolean {
   switch (entitlement.status) {
     case 'active':
     case 'trialing':
@@ -22,17 +22,30 @@ export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, 
   }
 }
 
-/** A product's entitlements list the paywalls it unlocks; an empty list unlocks every paywall. */
+/** A product's entitlements list the paywalls it unlocks (a subscription's, a pass's); an empty list unlocks every paywall. */
 export function unlocksPaywall(entitlement: CustomerEntitlement, paywallId: string): boolean {
   return entitlement.paywallIds.length === 0 || entitlement.paywallIds.includes(paywallId);
 }
 
 /** Whether the customer passes this paywall as a subscriber. */
 export function isSubscriberFor(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): boolean {
-  return entitlements.some((entitlement) => subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
+  return entitlements.some((entitlement) => entitlement.kind === 'subscription' && subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
 }
 
-/** The `subscriber` segment attribute: any subscription that counts, whatever it unlocks. */
+/** The `subscriber` segment attribute: any subscription that counts, whatever it unlocks (a pass or an article bought is no subscription). */
 export function isSubscriber(entitlements: readonly CustomerEntitlement[], now: Date, graceDays: number): boolean {
-  return entitlements.some((entitlement) => subscriptionCounts(entitlement, now, graceDays));
+  return entitlements.some((entitlement) => entitlement.kind === 'subscription' && subscriptionCounts(entitlement, now, graceDays));
+}
+
+/**
+ * What a one-time purchase grants on this page under this paywall (issue #25 item 4): a pass
+ * until its end (strictly before it), on the paywalls its product unlocks; a single article on
+ * its page (`pageKey`), under any paywall, for good. Null when none does.
+ */
+export function purchaseGrant(entitlements: readonly CustomerEntitlement[], paywallId: string, pageKey: string, now: Date): Extract<AccessReason, 'pass' | 'single_article'> | null {
+  const pass = entitlements.some(
+    (entitlement) => entitlement.kind === 'pass' && entitlement.endsAt !== null && now.getTime() < Date.parse(entitlement.endsAt) && unlocksPaywall(entitlement, paywallId),
+  );
+  if (pass) return 'pass';
+  return entitlements.some((entitlement) => entitlement.kind === 'single_article' && entitlement.pageKey === pageKey) ? 'single_article' : null;
 }

@@ -20,6 +20,9 @@ import { AddPaymentRecovery1795800000000 } from './migrations/1795800000000-add-
 import { AddSaveOffersAndWinBack1796100000000 } from './migrations/1796100000000-add-save-offers-and-win-back';
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
+import { CreatePurchases1795900000000 } from './migrations/1795900000000-create-purchases';
+import { PassesModule } from './passes/passes.module';
+import { Purchase } from './passes/purchase.entity';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
 import { AddPlanChangesAndPauses1764400000000 } from './migrations/1764400000000-add-plan-changes-and-pauses';
 import { CreateErasedProcessorCustomers1764500000000 } from './migrations/1764500000000-create-erased-processor-customers';
@@ -33,7 +36,7 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule, CancellationModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule, CancellationModule, PassesModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -42,8 +45,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, AddSaveOffersAndWinBack1796100000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, AddSaveOffersAndWinBack1796100000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -77,9 +77,14 @@ export interface PaywallMatch {
   exclude: string[];
 }
 
+/** At most this many one-time prices (passes, single articles) a paywall offers. */
+export const MAX_ONE_TIME_PRICES = 5;
+
 export type PaywallView = PaywallSettings & {
   id: string;
   name: string;
+  /** Pass and single-article prices (billing's) offered beside the subscription plans. */
+  oneTimePriceIds: string[];
   match: PaywallMatch;
   segmentId: string | null;
   priority: number;
@@ -100,6 +105,7 @@ export interface PaywallDraft {
   enabled?: boolean;
   presentation?: PaywallPresentation;
   copy?: PaywallCopy | null;
+  oneTimePriceIds?: string[];
 }
 
 export type PaywallChanges = Partial<PaywallDraft>;
@@ -271,6 +277,8 @@ export const ACCESS_REASONS = [
   'ai_crawler_allowed',
   'ai_crawler_denied',
   'shared_link',
+  'pass',
+  'single_article',
 ] as const;
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
@@ -280,6 +288,8 @@ export type PaywallRule = PaywallSettings & {
   name: string;
   presentation: PaywallPresentation;
   copy: PaywallCopy | null;
+  /** Pass and single-article prices offered beside the subscription plans (the prices on sale name their terms). */
+  oneTimePriceIds: string[];
   /** The offer code the assigned experiment variant carries, when it carries one. */
   offerCode?: string;
 };

@@ -1,5 +1,5 @@
 import type { CancellationStats } from './cancellation';
-import type { CancellationReason, SubscriptionEventData, SubscriptionStatus } from './events';
+import type { CancellationReason, PurchaseEventData, SubscriptionEventData, SubscriptionStatus } from './events';
 import type { Page, PageRequest } from './pagination';
 import { eventType, requestPattern } from './patterns';
 
@@ -8,8 +8,15 @@ import { eventType, requestPattern } from './patterns';
  * (spec 2.5, 2.6, 3, 4.3, 4.5; decisions F, H2). docs/billing.md describes the behaviour.
  */
 
+/**
+ * What may let a customer through a paywall, as access decides on it (decisions E6): a
+ * subscription, or a one-time purchase (a time pass, a single article).
+ */
+export type CustomerEntitlement = SubscriptionEntitlement | PurchaseEntitlement;
+
 /** One subscription as access needs it to decide whether a customer is a subscriber (decisions E6). */
-export interface CustomerEntitlement {
+export interface SubscriptionEntitlement {
+  kind: 'subscription';
   subscriptionId: string;
   status: SubscriptionStatus;
   /** When the subscription became past_due (ISO), for the grace period; null otherwise. */
@@ -21,14 +28,48 @@ export interface CustomerEntitlement {
   pastDueGraceDays?: number;
 }
 
+/** What a one-time purchase buys: a time pass (every page its product unlocks, until it ends), or one page for good. */
+export const PURCHASE_KINDS = ['pass', 'single_article'] as const;
+export type PurchaseKind = (typeof PURCHASE_KINDS)[number];
+
+/** A one-time purchase that still grants (issue #25 item 4; docs/billing.md#passes-and-single-articles). */
+export interface PurchaseEntitlement {
+  kind: PurchaseKind;
+  purchaseId: string;
+  /** A pass: when it stops granting (ISO); a single article: null, it never does. */
+  endsAt: string | null;
+  /** A single article: the page it opens, as access keys a page (`pageKeyOf`); null for a pass. */
+  pageKey: string | null;
+  /** Paywall ids the pass's product unlocks; empty means every paywall. A single article opens its page under any paywall. */
+  paywallIds: string[];
+}
+
 /**
  * `currentPeriodEnd` of a subscription that never ends (a lifetime price, or a manual grant
  * without an end): spec 2.6 makes the field a timestamp, so "never" is the last one there is.
  */
 export const NEVER_ENDS = '9999-12-31T23:59:59.999Z';
 
-export const PRICE_INTERVALS = ['month', 'year', 'lifetime'] as const;
+/**
+ * `month` and `year` recur; the others are paid once (the processor's `one_time` prices, bought
+ * in a payment-mode checkout): `lifetime` buys a subscription that never ends, `pass` grants for
+ * `passHours`, `single_article` opens the page the checkout was started for, for good.
+ */
+export const PRICE_INTERVALS = ['month', 'year', 'lifetime', 'pass', 'single_article'] as const;
 export type PriceInterval = (typeof PRICE_INTERVALS)[number];
+
+/** The longest time pass: a year. */
+export const MAX_PASS_HOURS = 8760;
+
+/** Whether a price is paid once (a payment-mode checkout) rather than recurring. */
+export function isOneTime(interval: PriceInterval): boolean {
+  return interval !== 'month' && interval !== 'year';
+}
+
+/** Whether a price buys a purchase (a pass or a single article) rather than a subscription. */
+export function isPurchase(interval: PriceInterval): interval is PurchaseKind {
+  return interval === 'pass' || interval === 'single_article';
+}
 
 /** Decisions F1. */
 export interface ProductView {
@@ -59,6 +100,8 @@ export interface PriceView {
   unitAmount: number;
   interval: PriceInterval;
   trialDays: number;
+  /** A pass price: how many hours the pass grants (1-8760); null otherwise. */
+  passHours: number | null;
   active: boolean;
   createdAt: string;
 }
@@ -68,6 +111,8 @@ export interface NewPrice {
   unitAmount: number;
   interval: PriceInterval;
   trialDays?: number;
+  /** Required for a `pass` price, refused for any other. */
+  passHours?: number;
   active?: boolean;
 }
 
@@ -176,6 +221,7 @@ export interface OfferedPriceView {
   unitAmount: number;
   interval: PriceInterval;
   trialDays: number;
+  passHours: number | null;
 }
 
 /** Decisions F6. */
@@ -191,6 +237,8 @@ export interface CheckoutRequest {
   paywallId?: string;
   /** An offer's code (case-insensitive): its discount or trial applies at the processor. */
   offerCode?: string;
+  /** A single-article price: the page it buys (required then, refused for any other price). */
+  articleUrl?: string;
 }
 
 export interface CheckoutSessionView {
@@ -210,9 +258,14 @@ export type CheckoutState = (typeof CHECKOUT_STATES)[number];
 export interface CheckoutConfirmation {
   sessionId: string;
   status: CheckoutState;
-  /** What the checkout bought, once `complete`; null otherwise. */
+  /** The subscription the checkout bought, once `complete`; null otherwise (and for a pass or a single article). */
   subscription: SubscriptionView | null;
+  /** The pass or single article the checkout bought, once `complete`; null otherwise. */
+  purchase: PurchaseView | null;
 }
+
+/** A pass or single article bought (issue #25 item 4), as its events carry it. */
+export type PurchaseView = PurchaseEventData;
 
 /** The stats of decisions H5 that billing owns, per bucket of the interval (UTC). */
 export interface BillingStatsBucket {
@@ -234,6 +287,13 @@ export interface BillingStats {
   offerRedemptions: OfferRedemptions[];
   /** Cancellation reasons, save offers and win-back within the range. */
   cancellation: CancellationStats;
+  purchases: PurchaseCounts;
+}
+
+/** Passes and single articles bought within the range (issue #25 item 4). */
+export interface PurchaseCounts {
+  passes: number;
+  singleArticles: number;
 }
 
 export interface OfferRedemptions {
@@ -283,6 +343,8 @@ export const BillingRequests = {
   CustomerSubscriptions: requestPattern<{ publicationId: string; customerId: string }, { subscriptions: SubscriptionView[] }>(
     'billing.subscriptions.of-customer',
   ),
+  /** The customer's passes and single articles, newest first, ended passes included. 404 when the customer is not in the publication. */
+  CustomerPurchases: requestPattern<{ publicationId: string; customerId: string }, { purchases: PurchaseView[] }>('billing.purchases.of-customer'),
   /** Decisions F9: `source: "manual"`; emits `subscription.created`. */
   GrantSubscription: requestPattern<
     { publicationId: string; customerId: string; priceId: string; currentPeriodEnd?: string },

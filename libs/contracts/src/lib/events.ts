@@ -124,6 +124,20 @@ export interface ShareOpenedData {
   occurredAt: string;
 }
 
+/** A one-time purchase (docs/billing.md#passes-and-single-articles): a time pass, or one article for good. */
+export interface PurchaseEventData {
+  purchaseId: string;
+  customerId: string;
+  priceId: string;
+  kind: 'pass' | 'single_article';
+  /** A single article: the page bought (as the checkout named it); null for a pass. */
+  url: string | null;
+  /** When it was paid: the pass grants from then. */
+  startsAt: string;
+  /** A pass: when it stops granting; null for a single article (for good). */
+  endsAt: string | null;
+}
+
 export const Events = {
   NewsletterSubscribe: eventType<NewsletterSubscribeData>('newsletter.subscribe'),
   DataSubmit: eventType<DataSubmitData>('data.submit'),
@@ -147,6 +161,8 @@ export const Events = {
   ExperimentConverted: eventType<ExperimentEventData>('experiment.converted'),
   ShareCreated: eventType<ShareCreatedData>('share.created'),
   ShareOpened: eventType<ShareOpenedData>('share.opened'),
+  PassPurchased: eventType<PurchaseEventData>('pass.purchased'),
+  ArticlePurchased: eventType<PurchaseEventData>('article.purchased'),
 } as const;
 
 /** The events a publisher can subscribe an outbound webhook to (spec 6.2). */

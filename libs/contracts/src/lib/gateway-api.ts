@@ -1404,7 +1404,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a checkout at the payment processor for one price; redirect the customer to `url`. The customer id (and the experiment ids) travel in the processor's metadata. With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required. */
+        /** Start a checkout at the payment processor for one price (a one-time price, `lifetime`, `pass` or `single_article`, in payment mode); redirect the customer to `url`. The customer id (and the experiment ids) travel in the processor's metadata. A single-article price buys the page `articleUrl`. With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required. */
         post: operations["SubscriptionsController_checkout"];
         delete?: never;
         options?: never;
@@ -1514,6 +1514,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscriptions/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's passes and single articles (one-time purchases), newest first, ended passes included. With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required. */
+        get: operations["SubscriptionsController_purchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/subscriptions/resume": {
         parameters: {
             query?: never;
@@ -1583,7 +1600,7 @@ export interface components {
             /** @description When denied, and as a hint with `soft`: the paywall with the variant applied. */
             paywallRule?: components["schemas"]["PaywallRuleDto"];
             /** @enum {string} */
-            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied" | "shared_link";
+            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied" | "shared_link" | "pass" | "single_article";
             /** @description With `shared_link`: who shared the page. */
             sharedBy?: components["schemas"]["SharedByDto"];
         };
@@ -1761,6 +1778,8 @@ export interface components {
             role: "admin" | "editor" | "viewer";
         };
         CheckoutConfirmationDto: {
+            /** @description The pass or single article the checkout bought, once `complete`. */
+            purchase: components["schemas"]["PurchaseViewDto"] | null;
             /** @example cs_test_a1 */
             sessionId: string;
             /**
@@ -1768,10 +1787,15 @@ export interface components {
              * @enum {string}
              */
             status: "complete" | "processing" | "open" | "expired";
-            /** @description What the checkout bought, once `complete`. */
+            /** @description The subscription the checkout bought, once `complete`; null for a pass or a single article. */
             subscription: components["schemas"]["SubscriptionViewDto"] | null;
         };
         CheckoutDto: {
+            /**
+             * @description A single-article price: the page it buys (required then, refused for any other price); on a domain of the publication.
+             * @example https://news.example/premium/story
+             */
+            articleUrl?: string;
             /** @example https://news.example/subscribe */
             cancelUrl: string;
             /**
@@ -2020,6 +2044,11 @@ export interface components {
             /** @example Premium articles */
             name: string;
             /**
+             * @description Pass and single-article prices (of this publication's catalogue) the paywall offers beside the subscription plans; at most 5.
+             * @default []
+             */
+            oneTimePriceIds?: string[];
+            /**
              * @default modal
              * @enum {string}
              */
@@ -2046,12 +2075,17 @@ export interface components {
              */
             currency: string;
             /**
-             * @description `lifetime`: paid once, never ends.
+             * @description `lifetime`: paid once, never ends; `pass`: paid once, grants for `passHours`; `single_article`: paid once, opens the page the checkout names (`articleUrl`) for good.
              * @enum {string}
              */
-            interval: "month" | "year" | "lifetime";
+            interval: "month" | "year" | "lifetime" | "pass" | "single_article";
             /**
-             * @description Free days before the first payment (not for lifetime prices).
+             * @description Required for a `pass` price (24: a day pass; 168: a week), refused for any other.
+             * @example 24
+             */
+            passHours?: number;
+            /**
+             * @description Free days before the first payment (not for one-time prices).
              * @default 0
              */
             trialDays?: number;
@@ -2109,7 +2143,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2160,6 +2194,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        CustomerPurchasesDto: {
+            /** @description Newest first, ended passes included. */
+            purchases: components["schemas"]["PurchaseViewDto"][];
         };
         CustomerRecordDto: {
             /** Format: date-time */
@@ -2579,7 +2617,12 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            interval: "month" | "year" | "lifetime";
+            interval: "month" | "year" | "lifetime" | "pass" | "single_article";
+            /**
+             * @description A `pass` price: the hours it grants; null otherwise.
+             * @example null
+             */
+            passHours: number | null;
             /** Format: uuid */
             productId: string;
             /** @example Digital subscription */
@@ -2775,6 +2818,8 @@ export interface components {
             };
             copy: components["schemas"]["PaywallCopyViewDto"] | null;
             name: string;
+            /** @description Pass and single-article prices offered beside the subscription plans (`GET /api/v1/prices` names their terms). */
+            oneTimePriceIds: string[];
             /** Format: uuid */
             paywallId: string;
             /** @enum {string} */
@@ -2815,6 +2860,8 @@ export interface components {
             match: components["schemas"]["PaywallMatchViewDto"];
             /** @example Premium articles */
             name: string;
+            /** @description Pass and single-article prices (of this publication's catalogue) the paywall offers beside the subscription plans; at most 5. */
+            oneTimePriceIds: string[];
             /** @enum {string} */
             presentation: "modal" | "inline" | "sticky_bar" | "content_lock";
             /**
@@ -2875,6 +2922,10 @@ export interface components {
             }[];
             /** Format: uuid */
             publicationId: string;
+            /** @description Passes and single articles bought. */
+            purchases: {
+                [key: string]: unknown;
+            }[];
             /** @description Sign-in sessions (refresh-token families): created, revoked, last refreshed. */
             sessions: {
                 [key: string]: unknown;
@@ -3003,7 +3054,12 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            interval: "month" | "year" | "lifetime";
+            interval: "month" | "year" | "lifetime" | "pass" | "single_article";
+            /**
+             * @description A `pass` price: the hours it grants; null otherwise.
+             * @example null
+             */
+            passHours: number | null;
             /** Format: uuid */
             productId: string;
             /** @example 0 */
@@ -3110,6 +3166,37 @@ export interface components {
             use: "sig";
             x?: string;
             y?: string;
+        };
+        PurchaseCountsDto: {
+            /** @description Time passes bought within the range. */
+            passes: number;
+            /** @description Single articles bought within the range. */
+            singleArticles: number;
+        };
+        PurchaseViewDto: {
+            /** Format: uuid */
+            customerId: string;
+            /**
+             * Format: date-time
+             * @description A pass: when it stops granting; null for a single article.
+             */
+            endsAt: string | null;
+            /**
+             * @description `pass`: every page its product unlocks until `endsAt`; `single_article`: the page `url`, for good.
+             * @enum {string}
+             */
+            kind: "pass" | "single_article";
+            /** Format: uuid */
+            priceId: string;
+            /** Format: uuid */
+            purchaseId: string;
+            /**
+             * Format: date-time
+             * @description When it was paid.
+             */
+            startsAt: string;
+            /** @description A single article: the page bought. */
+            url: string | null;
         };
         ReasonCountsDto: {
             /** @description Cancellations that gave the reason within the range. */
@@ -3391,6 +3478,8 @@ export interface components {
             /** @description Per offer, most redeemed first. */
             offers: components["schemas"]["OfferRedemptionsDto"][];
             paywalls: components["schemas"]["PaywallFunnelDto"][];
+            /** @description Passes and single articles (docs/billing.md#passes-and-single-articles). */
+            purchases: components["schemas"]["PurchaseCountsDto"];
             /** @description Every bucket of the range, oldest first. */
             series: components["schemas"]["StatsBucketDto"][];
             /** @description Shared articles (docs/access.md#shared-articles). */
@@ -3731,6 +3820,11 @@ export interface components {
             /** @example Premium articles */
             name?: string;
             /**
+             * @description Pass and single-article prices (of this publication's catalogue) the paywall offers beside the subscription plans; at most 5.
+             * @default []
+             */
+            oneTimePriceIds?: string[];
+            /**
              * @default modal
              * @enum {string}
              */
@@ -3811,7 +3905,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -16903,7 +16997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains */
+            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl` or `articleUrl` is not on the publication's domains */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17847,6 +17941,112 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    SubscriptionsController_purchases: {
+        parameters: {
+            query?: {
+                /** @description Required with a secret key; with a customer JWT, the token's customer (another id is 403). */
+                customerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPurchasesDto"];
+                };
+            };
+            /** @description `validation_failed`: no `customerId` with a secret key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required` (publishable key without a customer JWT), `token_invalid`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `forbidden`: a `customerId` other than the JWT's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: no such customer in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };

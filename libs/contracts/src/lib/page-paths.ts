@@ -38,6 +38,20 @@ export function normalisePagePath(rawPath: string): string | null {
   return `/${segments.join('/')}`;
 }
 
+/** The host of a page URL: lower case (as URL reads it), without the trailing dot of the root of DNS (`news.example.` is `news.example`). */
+export function pageHostOf(url: URL): string {
+  return url.hostname.replace(/\.$/, '');
+}
+
+/**
+ * One page as meters, share links and single-article purchases count it: the host and the
+ * normalised path in lower case; query and fragment ignored. Null for a path that is refused.
+ */
+export function pageKeyOf(url: URL): string | null {
+  const path = normalisePagePath(url.pathname);
+  return path === null ? null : `${pageHostOf(url)}${path.toLowerCase()}`;
+}
+
 /** The URL path of a normalised page path: each segment percent-encoded, so it reads back as itself. */
 export function encodePagePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');

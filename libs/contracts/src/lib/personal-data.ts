@@ -1,3 +1,4 @@
+import type { PurchaseView } from './billing';
 import type { CustomerRecord } from './customers';
 import { requestPattern } from './patterns';
 
@@ -66,6 +67,8 @@ export interface AccessPersonalData {
 export interface BillingPersonalData {
   processorCustomer: { processorCustomerId: string; email: string | null; name: string | null; updatedAt: string } | null;
   subscriptions: Array<Record<string, unknown>>;
+  /** Passes and single articles bought. */
+  purchases: PurchaseView[];
   checkoutSessions: Array<{ processorSessionId: string; priceId: string; createdAt: string; completedAt: string | null }>;
   /** Events the processor sent about the reader (type and time; the payloads are the processor's). */
   processorEvents: Array<{ eventId: string; type: string; receivedAt: string }>;
@@ -88,6 +91,7 @@ export interface PersonalDataExport {
   sessions: SessionRecord[];
   emailLog: EmailLogRecord[];
   subscriptions: BillingPersonalData['subscriptions'];
+  purchases: BillingPersonalData['purchases'];
   checkoutSessions: BillingPersonalData['checkoutSessions'];
   processorCustomer: BillingPersonalData['processorCustomer'];
   processorEvents: BillingPersonalData['processorEvents'];

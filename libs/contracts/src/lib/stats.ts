@@ -1,5 +1,5 @@
 import type { AccessCounts, ShareCounts } from './access';
-import type { OfferRedemptions } from './billing';
+import type { OfferRedemptions, PurchaseCounts } from './billing';
 import type { CancellationStats } from './cancellation';
 import { requestPattern } from './patterns';
 
@@ -71,6 +71,8 @@ export interface Stats {
   offers: OfferRedemptions[];
   /** Why readers cancelled, the save offers shown and accepted, and win-back email and its conversions, in the range. */
   cancellation: CancellationStats;
+  /** Passes and single articles bought within the range. */
+  purchases: PurchaseCounts;
   /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
   sharing: ShareCounts;
 }

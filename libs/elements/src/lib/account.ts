@@ -325,7 +325,10 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
 
     private priceText(price: OfferedPriceView): string {
-      return `${this.money(price.unitAmount, price.currency)} ${this.text.interval[price.interval]}`;
+      const amount = this.money(price.unitAmount, price.currency);
+      // A subscription's price recurs or is a lifetime's: a pass's or an article's has no word here (and is no subscription's).
+      const per = (this.text.interval as Record<string, string | undefined>)[price.interval];
+      return per ? `${amount} ${per}` : amount;
     }
 
     private money(minor: number, currency: string): string {
@@ -340,10 +343,10 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       return iso ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(iso)) : '';
     }
 
-    /** The other monthly and yearly prices on sale in the subscription's currency. */
+    /** The other monthly and yearly prices on sale in the subscription's currency (no lifetime, pass or article price). */
     private plansFor(subscription: SubscriptionView): OfferedPriceView[] {
       const current = this.prices.find((price) => price.id === subscription.priceId);
-      return this.prices.filter((price) => current && price.id !== current.id && price.currency === current.currency && price.interval !== 'lifetime');
+      return this.prices.filter((price) => current && price.id !== current.id && price.currency === current.currency && (price.interval === 'month' || price.interval === 'year'));
     }
 
     /** What a plan change costs and when, in the reader's words. */

@@ -33,7 +33,7 @@ export function thankSubscribers(): void {
   if (listening) return;
   listening = true;
   void whenSdk().then((sdk) =>
-    sdk.on('checkout', ({ status }) => {
+    sdk.on('checkout', ({ status, purchase }) => {
       if (status !== 'complete') return;
       const host = document.createElement('div');
       const root = host.attachShadow({ mode: 'open' });
@@ -46,7 +46,7 @@ export function thankSubscribers(): void {
       root.append(line);
       document.body.append(host);
       // Filled once in the page, so that screen readers announce it.
-      setTimeout(() => (line.textContent = messages.subscribed), 50);
+      setTimeout(() => (line.textContent = purchase ? messages.purchased : messages.subscribed), 50);
       setTimeout(() => host.remove(), 10_000);
     }),
   );

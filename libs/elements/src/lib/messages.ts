@@ -61,6 +61,11 @@ export interface Messages {
   interval: Record<'month' | 'year' | 'lifetime', string>;
   /** A price with a trial: `{n}` days, `{price}` the price with its interval. */
   trial: Plural;
+  /** A time pass offered beside the plans, by its whole days or else its hours (`{n}`). */
+  passDays: Plural;
+  passHours: Plural;
+  /** A single article offered beside the plans: the page the reader is on. */
+  thisArticle: string;
   /** Why a wall shows, where the element has no description of its own (sticky bar, content lock). */
   reason: Record<PaywallType, string>;
   authDialog: string;
@@ -118,6 +123,8 @@ export interface Messages {
   subscribed: string;
   /** The account elements' words (account.js); English is built into account.js, so only the other languages' tables carry it. */
   account?: AccountMessages;
+  /** The same on return from buying a pass or a single article. */
+  purchased: string;
 }
 
 const en: Messages = {
@@ -162,6 +169,9 @@ const en: Messages = {
   noPlans: 'No plan is on sale right now.',
   interval: { month: 'a month', year: 'a year', lifetime: 'once' },
   trial: { one: '{n} day free, then {price}', other: '{n} days free, then {price}' },
+  passDays: { one: '{n}-day pass', other: '{n}-day pass' },
+  passHours: { one: '{n}-hour pass', other: '{n}-hour pass' },
+  thisArticle: 'This article only',
   reason: {
     hard: 'This article is for subscribers.',
     soft: 'Support our journalism.',
@@ -217,6 +227,7 @@ const en: Messages = {
   signInAgain: 'Your session has ended. Please sign in again.',
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
   subscribed: 'You are subscribed. Enjoy reading!',
+  purchased: 'Thank you for your purchase. Enjoy reading!',
 };
 
 /** The tables at hand: English, and each one fetched or registered since. */

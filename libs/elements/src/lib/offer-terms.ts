@@ -1,4 +1,5 @@
 import type { OfferTerms, OfferedPriceView } from '@gatehouse/contracts';
+import { isOneTime } from './price-kinds';
 
 /* The terms of an offer in English words, for the offer code field (offer-code.ts). */
 
@@ -7,7 +8,7 @@ export type Price = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'i
 const money = (minorUnits: number, currency: string): string =>
   new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minorUnits % 100 === 0 ? 0 : 2 }).format(minorUnits / 100);
 
-const per: Record<string, string> = { month: ' a month', year: ' a year', lifetime: '' };
+const per: Record<string, string> = { month: ' a month', year: ' a year' };
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /** What an offer makes of a price, in words: "€3 a month for 3 months, then €6". Null when it is not for that price. */
@@ -18,13 +19,13 @@ export function offerTermsText(terms: OfferTerms, price: Price): string | null {
   const every = per[price.interval] ?? '';
   let text: string;
   if (terms.kind === 'trial') {
-    if (price.interval === 'lifetime') return null;
+    if (isOneTime(price.interval)) return null;
     text = `${plural(terms.trialDays ?? 0, 'day')} free, then ${full}${every}`;
   } else {
     const off = terms.kind === 'percent' ? Math.round((price.unitAmount * (terms.percentOff ?? 0)) / 100) : (terms.amountOff ?? 0);
     const reduced = money(Math.max(0, price.unitAmount - off), price.currency);
     const first = price.interval === 'year' ? 'the first year' : 'the first month';
-    if (price.interval === 'lifetime') text = `${reduced} instead of ${full}`;
+    if (isOneTime(price.interval)) text = `${reduced} instead of ${full}`;
     else if (terms.duration === 'forever') text = `${reduced}${every} instead of ${full}`;
     else if (terms.duration === 'repeating' && price.interval === 'month') text = `${reduced} a month for ${plural(terms.durationInMonths ?? 1, 'month')}, then ${full}`;
     else text = `${reduced} for ${first}, then ${full}${every}`;

@@ -5,10 +5,11 @@ import { WALL_COPY } from './copy';
 import { ModalDialog, dialogStyles, pageAuthModal } from './auth';
 import { thankSubscribers } from './checkout-thanks';
 import { fill, plural } from './messages';
+import { isPurchase } from './price-kinds';
 import { ACCESS_TIMEOUT_MS, offeredPrices, onAccess, recheckAccess, sdkStarted, whenSdk, type AccessResult } from './sdk';
 
 /** A price as the paywalls offer it: from `GET /api/v1/prices`, or the `prices` attribute (a JSON array of these). */
-export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string; trialDays?: number };
+export type OfferedPrice = Pick<OfferedPriceView, 'id' | 'currency' | 'unitAmount' | 'interval'> & { productName?: string; trialDays?: number; passHours?: number | null };
 
 /** Settings of each type for a preview: a new type fails to compile until it has them. */
 const PREVIEW_SETTINGS: { [T in PaywallType]: PaywallConfigs[T] } = {
@@ -24,7 +25,7 @@ const PREVIEW_SETTINGS: { [T in PaywallType]: PaywallConfigs[T] } = {
 function previewRule(type: string | null): PaywallRule {
   const kind = (type !== null && type in PREVIEW_SETTINGS ? type : 'hard') as PaywallType;
   const settings = { type: kind, config: PREVIEW_SETTINGS[kind] } as PaywallSettings;
-  return { paywallId: 'preview', name: 'Preview', ...settings, presentation: 'modal', copy: null };
+  return { paywallId: 'preview', name: 'Preview', ...settings, presentation: 'modal', copy: null, oneTimePriceIds: [] };
 }
 
 const paywallStyles = css`
@@ -206,7 +207,10 @@ export abstract class PaywallElement extends GatehouseElement {
     return this.copy(`${WALL_COPY[rule.type]}CtaText`, rule.copy);
   }
 
-  /** "€6.00 a month", or with a trial "14 days free, then €6.00 a month", in the reader's locale. */
+  /**
+   * "€6.00 a month", or with a trial "14 days free, then €6.00 a month", in the reader's locale; a
+   * pass or a single article, its amount alone (its name says what it buys).
+   */
   private priceLabel(price: OfferedPrice): string {
     const m = this.messages;
     let amount: string;
@@ -215,8 +219,24 @@ export abstract class PaywallElement extends GatehouseElement {
     } catch {
       amount = `${(price.unitAmount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
     }
+    if (isPurchase(price.interval)) return amount;
     const label = `${amount} ${m.interval[price.interval]}`;
     return price.trialDays ? plural(m.trial, price.trialDays, this.locale, { price: label }) : label;
+  }
+
+  /** What the choice buys: a plan's product, a "7-day pass" (whole days, else hours), or "This article only". */
+  private choiceName(price: OfferedPrice): string {
+    const m = this.messages;
+    const hours = price.passHours ?? 0;
+    if (price.interval === 'pass') return hours % 24 === 0 ? plural(m.passDays, hours / 24, this.locale) : plural(m.passHours, hours, this.locale);
+    return price.interval === 'single_article' ? m.thisArticle : (price.productName ?? '');
+  }
+
+  /** The subscription plans on sale, then the rule's passes and single article (the prices on sale name their terms). */
+  private choices(rule: PaywallRule): OfferedPrice[] {
+    const onSale = this.prices ?? this.onSale;
+    const plans = onSale.filter((price) => !isPurchase(price.interval));
+    return [...plans, ...rule.oneTimePriceIds.flatMap((id) => onSale.filter((price) => price.id === id && isPurchase(price.interval)))];
   }
 
   /** The offer of the rule's type: plans and checkout, a free account, the newsletter or the data form. */
@@ -237,17 +257,17 @@ export abstract class PaywallElement extends GatehouseElement {
         </form>
         ${signIn}`;
     }
-    const prices = this.prices ?? this.onSale;
+    const prices = this.choices(rule);
     const plans = compact
       ? html`<label for="plan" class="visually-hidden">${m.choosePlan}</label>
           <select id="plan" name="priceId" part="plans">
-            ${prices.map((p) => html`<option value=${p.id}>${p.productName ? `${p.productName} · ` : ''}${this.priceLabel(p)}</option>`)}
+            ${prices.map((p) => html`<option value=${p.id}>${this.choiceName(p) ? `${this.choiceName(p)} · ` : ''}${this.priceLabel(p)}</option>`)}
           </select>`
       : html`<fieldset class="plans" part="plans">
           <legend>${m.choosePlan}</legend>
           ${prices.map(
             (p, i) =>
-              html`<label class="plan" part="plan"><input type="radio" name="priceId" value=${p.id} ?checked=${i === 0} /><span>${p.productName ?? ''}</span><strong>${this.priceLabel(p)}</strong></label>`,
+              html`<label class="plan" part="plan"><input type="radio" name="priceId" value=${p.id} ?checked=${i === 0} /><span>${this.choiceName(p)}</span><strong>${this.priceLabel(p)}</strong></label>`,
           )}
         </fieldset>`;
     return html`<form part="form" @submit=${(event: SubmitEvent) => this.startCheckout(event)}>
@@ -316,7 +336,16 @@ export abstract class PaywallElement extends GatehouseElement {
       this.track('paywall_converted');
       await sdk.flush();
       const paywallId = this.rule && this.preview === null ? this.rule.paywallId : undefined;
-      await sdk.checkout({ priceId, successUrl: this.successUrl || location.href, cancelUrl: this.cancelUrl || location.href, paywallId, ...(experiment ?? {}) });
+      // A single article buys the page the reader is on.
+      const article = (this.prices ?? this.onSale).some((price) => price.id === priceId && price.interval === 'single_article');
+      await sdk.checkout({
+        priceId,
+        successUrl: this.successUrl || location.href,
+        cancelUrl: this.cancelUrl || location.href,
+        paywallId,
+        ...(article ? { articleUrl: location.href } : {}),
+        ...(experiment ?? {}),
+      });
     });
   }
 }

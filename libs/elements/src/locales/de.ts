@@ -43,6 +43,9 @@ const de: Messages = {
   noPlans: 'Zurzeit ist kein Angebot verfügbar.',
   interval: { month: 'im Monat', year: 'im Jahr', lifetime: 'einmalig' },
   trial: { one: '{n} Tag kostenlos, danach {price}', other: '{n} Tage kostenlos, danach {price}' },
+  passDays: { one: '{n}-Tages-Pass', other: '{n}-Tages-Pass' },
+  passHours: { one: '{n}-Stunden-Pass', other: '{n}-Stunden-Pass' },
+  thisArticle: 'Nur dieser Artikel',
   reason: {
     hard: 'Dieser Artikel ist für Abonnenten.',
     soft: 'Unterstützen Sie unseren Journalismus.',
@@ -179,6 +182,7 @@ const de: Messages = {
     deleted: 'Ihr Konto ist gelöscht.',
     failed: 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
   },
+  purchased: 'Vielen Dank für Ihren Kauf. Viel Freude beim Lesen!',
 };
 
 export default de;

@@ -43,6 +43,9 @@ const es: Messages = {
   noPlans: 'Ahora mismo no hay ningún plan a la venta.',
   interval: { month: 'al mes', year: 'al año', lifetime: 'un solo pago' },
   trial: { one: '{n} día gratis, después {price}', many: '{n} de días gratis, después {price}', other: '{n} días gratis, después {price}' },
+  passDays: { one: 'Pase de {n} día', many: 'Pase de {n} de días', other: 'Pase de {n} días' },
+  passHours: { one: 'Pase de {n} hora', many: 'Pase de {n} de horas', other: 'Pase de {n} horas' },
+  thisArticle: 'Solo este artículo',
   reason: {
     hard: 'Este artículo es para suscriptores.',
     soft: 'Apoya nuestro periodismo.',
@@ -179,6 +182,7 @@ const es: Messages = {
     deleted: 'Tu cuenta está eliminada.',
     failed: 'No ha funcionado. Inténtalo de nuevo.',
   },
+  purchased: 'Gracias por tu compra. ¡Disfruta de la lectura!',
 };
 
 export default es;

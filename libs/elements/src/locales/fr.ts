@@ -43,6 +43,9 @@ const fr: Messages = {
   noPlans: 'Aucune offre n’est disponible pour le moment.',
   interval: { month: 'par mois', year: 'par an', lifetime: 'une fois' },
   trial: { one: '{n} jour gratuit, puis {price}', many: '{n} de jours gratuits, puis {price}', other: '{n} jours gratuits, puis {price}' },
+  passDays: { one: 'Pass {n} jour', many: 'Pass {n} de jours', other: 'Pass {n} jours' },
+  passHours: { one: 'Pass {n} heure', many: 'Pass {n} d’heures', other: 'Pass {n} heures' },
+  thisArticle: 'Cet article seulement',
   reason: {
     hard: 'Cet article est réservé aux abonnés.',
     soft: 'Soutenez notre journalisme.',
@@ -179,6 +182,7 @@ const fr: Messages = {
     deleted: 'Votre compte est supprimé.',
     failed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
   },
+  purchased: 'Merci pour votre achat. Bonne lecture !',
 };
 
 export default fr;

@@ -57,6 +57,26 @@ describe('fake processor', () => {
     expect((await stripe.subscriptions.cancel(retrieved.id)).status).toBe('canceled');
   });
 
+  it('runs a payment-mode checkout of a one-time price with a PaymentIntent, and refuses a price of the other kind in either mode', async () => {
+    const customer = await stripe.customers.create({ email: 'pass@example.com' });
+    const product = await stripe.products.create({ name: 'Day pass' });
+    const oneTime = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 200 });
+    const monthly = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 900, recurring: { interval: 'month' } });
+    expect(oneTime).toMatchObject({ type: 'one_time', recurring: null });
+    const create = (mode: 'payment' | 'subscription', price: string) =>
+      stripe.checkout.sessions.create({ mode, customer: customer.id, line_items: [{ price, quantity: 1 }], success_url: 'https://news.example/ok', payment_intent_data: mode === 'payment' ? { metadata: { customerId: 'c-2' } } : undefined });
+    await expect(create('subscription', oneTime.id)).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('recurring price') });
+    await expect(create('payment', monthly.id)).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('recurring price') });
+
+    const session = await create('payment', oneTime.id);
+    expect(session).toMatchObject({ mode: 'payment', payment_intent: null, amount_total: 200, currency: 'eur' });
+    const { paymentIntent, subscription, events } = fake.completeCheckout(session.id);
+    expect(subscription).toBeNull();
+    expect(events.map((e) => e.type)).toEqual(['payment_intent.succeeded', 'checkout.session.completed']);
+    expect(await stripe.paymentIntents.retrieve(paymentIntent!['id'])).toMatchObject({ status: 'succeeded', amount: 200, currency: 'eur', customer: customer.id, metadata: { customerId: 'c-2' } });
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: paymentIntent!['id'], subscription: null });
+  });
+
   it('speaks coupons and promotion codes: a checkout redeems one, the subscription carries the discount, and the limits refuse as the processor does', async () => {
     const customer = await stripe.customers.create({ email: 'offer@example.com' });
     const product = await stripe.products.create({ name: 'Offers' });

@@ -16,6 +16,7 @@ import {
   expiringCardObject,
   invoiceObject,
   linesInvoiceObject,
+  paymentIntentObject,
   listOf,
   metadataOf,
   newId,
@@ -89,7 +90,12 @@ export interface SubscriptionChanges {
 export interface CompletedCheckout {
   session: ProcessorObject;
   subscription: ProcessorObject | null;
-  /** In the processor's order: subscription created, checkout completed, first invoice paid. */
+  /** A payment-mode session's payment; null in subscription mode. */
+  paymentIntent: ProcessorObject | null;
+  /**
+   * In the processor's order: subscription mode, subscription created, checkout completed, first
+   * invoice paid; payment mode, the payment succeeded, checkout completed.
+   */
   events: ProcessorEvent[];
 }
 
@@ -113,7 +119,8 @@ type Collection =
   | 'coupon'
   | 'promotion_code'
   | 'discount'
-  | 'invoice';
+  | 'invoice'
+  | 'payment_intent';
 
 const PRORATION_BEHAVIORS = ['create_prorations', 'always_invoice', 'none'];
 const PAUSE_BEHAVIORS = ['keep_as_draft', 'mark_uncollectible', 'void'];
@@ -251,14 +258,20 @@ export class FakeProcessor {
     }
     if (asked && coupon) this.redeem(coupon, asked.promotion_code, customer, subscription, session['id']);
     if (subscription) events.push(this.event('customer.subscription.created', subscription, options));
-    Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null });
+    // Payment mode, as the processor does it: one PaymentIntent for the session's total, carrying `payment_intent_data.metadata`.
+    const paymentIntent =
+      session['mode'] === 'payment'
+        ? this.save('payment_intent', paymentIntentObject({ customer, amount: session['amount_total'], currency: price['currency'], metadata: session['payment_intent_data_requested'].metadata }))
+        : null;
+    if (paymentIntent) events.push(this.event('payment_intent.succeeded', paymentIntent, options));
+    Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null, payment_intent: paymentIntent?.['id'] ?? null });
     events.push(this.event('checkout.session.completed', this.publicView(session), options));
     if (subscription && subscription['status'] === 'active') {
       const invoice = invoiceObject(subscription, 'paid', discounted(price['unit_amount'] ?? 0, coupon));
       subscription['latest_invoice'] = invoice['id'];
       events.push(this.event('invoice.payment_succeeded', invoice, options));
     }
-    return { session: this.publicView(session), subscription, events };
+    return { session: this.publicView(session), subscription, paymentIntent, events };
   }
 
   /** A subscription started outside a checkout (e.g. in the processor's dashboard), with its created event. */
@@ -421,6 +434,7 @@ export class FakeProcessor {
       { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieve('checkout.session') },
       { method: 'POST', pattern: /^\/v1\/billing_portal\/sessions$/, handle: (fields) => this.createPortalSession(fields) },
       { method: 'GET', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: retrieve('subscription') },
+      { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, handle: retrieve('payment_intent') },
       { method: 'POST', pattern: /^\/v1\/invoices\/create_preview$/, handle: (fields) => this.previewInvoice(fields) },
       { method: 'GET', pattern: /^\/v1\/invoices\/([^/]+)$/, handle: retrieve('invoice') },
       { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
@@ -444,6 +458,13 @@ export class FakeProcessor {
       return { coupon: couponId, promotion_code: promotionCode?.['id'] ?? null };
     });
     const price = this.get('price', session['line_items_requested'][0]?.price ?? '');
+    // As the processor refuses them: a subscription needs a recurring price, a payment a one-time one.
+    if (price && session['mode'] === 'subscription' && price['type'] !== 'recurring') {
+      throw new ApiError(400, 'invalid_request_error', 'You must specify at least one recurring price in `subscription` mode when using prices.');
+    }
+    if (price && session['mode'] === 'payment' && price['type'] === 'recurring') {
+      throw new ApiError(400, 'invalid_request_error', 'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.');
+    }
     const coupon = session['discounts'][0] ? this.required('coupon', session['discounts'][0].coupon) : null;
     const subtotal = price?.['unit_amount'] ?? 0;
     const trial = session['mode'] === 'subscription' && session['subscription_data_requested'].trial_period_days;
@@ -831,7 +852,7 @@ export class FakeProcessor {
 
   /** The object as the API shows it: without what the fake keeps for itself. */
   private publicView(object: ProcessorObject): ProcessorObject {
-    const { line_items_requested: _lines, subscription_data_requested: _data, ...rest } = object;
+    const { line_items_requested: _lines, subscription_data_requested: _data, payment_intent_data_requested: _payment, ...rest } = object;
     return structuredClone(rest);
   }
 }

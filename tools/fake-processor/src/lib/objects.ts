@@ -121,6 +121,7 @@ export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl
     status: 'open',
     payment_status: 'unpaid',
     subscription: null,
+    payment_intent: null,
     url: `${baseUrl}/checkout/${id}`,
     created: unixNow(),
     expires_at: addDays(unixNow(), 1),
@@ -134,6 +135,25 @@ export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl
       metadata: metadataOf(fieldsOf(fields['subscription_data'])['metadata']),
       trial_period_days: integer(fieldsOf(fields['subscription_data'])['trial_period_days']),
     },
+    payment_intent_data_requested: { metadata: metadataOf(fieldsOf(fields['payment_intent_data'])['metadata']) },
+  };
+}
+
+/** A payment-mode checkout's payment, succeeded, as the processor shows it. */
+export function paymentIntentObject(spec: { customer: string; amount: number; currency: string; metadata: Record<string, string> }): ProcessorObject {
+  return {
+    id: newId('pi'),
+    object: 'payment_intent',
+    amount: spec.amount,
+    amount_received: spec.amount,
+    currency: spec.currency,
+    customer: spec.customer,
+    metadata: spec.metadata,
+    status: 'succeeded',
+    latest_charge: newId('ch'),
+    payment_method_types: ['card'],
+    created: unixNow(),
+    livemode: false,
   };
 }
 

@@ -1,12 +1,12 @@
-import type { CustomerEntitlement, SubscriptionStatus } from '@gatehouse/contracts';
-import { isSubscriber, isSubscriberFor } from '../subscription-rules';
+import type { CustomerEntitlement, PurchaseEntitlement, SubscriptionEntitlement, SubscriptionStatus } from '@gatehouse/contracts';
+import { isSubscriber, isSubscriberFor, purchaseGrant } from '../subscription-rules';
 
 const NOW = new Date('2031-03-10T12:00:00.000Z');
 const GRACE_DAYS = 3;
 const DAY_MS = 24 * 3600 * 1000;
 
-function entitlement(status: SubscriptionStatus, extra: Partial<CustomerEntitlement> = {}): CustomerEntitlement {
-  return { subscriptionId: 's1', status, pastDueSince: null, currentPeriodEnd: '2031-04-01T00:00:00.000Z', paywallIds: [], ...extra };
+function entitlement(status: SubscriptionStatus, extra: Partial<SubscriptionEntitlement> = {}): SubscriptionEntitlement {
+  return { kind: 'subscription', subscriptionId: 's1', status, pastDueSince: null, currentPeriodEnd: '2031-04-01T00:00:00.000Z', paywallIds: [], ...extra };
 }
 const pastDueFor = (ms: number) => entitlement('past_due', { pastDueSince: new Date(NOW.getTime() - ms).toISOString() });
 
@@ -47,5 +47,32 @@ describe('who is a subscriber (decisions E6)', () => {
     expect(isSubscriberFor([sports, entitlement('cancelled')], 'business', NOW, GRACE_DAYS)).toBe(false);
     // The segment attribute asks whether the customer subscribes to anything.
     expect(isSubscriber([sports], NOW, GRACE_DAYS)).toBe(true);
+  });
+});
+
+describe('what a pass or a single article grants (issue #25 item 4)', () => {
+  const pass = (endsAt: string, paywallIds: string[] = []): PurchaseEntitlement => ({ kind: 'pass', purchaseId: 'u1', endsAt, pageKey: null, paywallIds });
+  const article = (pageKey: string): PurchaseEntitlement => ({ kind: 'single_article', purchaseId: 'u2', endsAt: null, pageKey, paywallIds: ['sports'] });
+  const PAGE = 'news.example/premium/story';
+
+  it('a pass grants until its end, not at it, on the paywalls its product unlocks', () => {
+    const ends = new Date(NOW.getTime() + 1).toISOString();
+    expect(purchaseGrant([pass(ends)], 'p1', PAGE, NOW)).toBe('pass');
+    expect(purchaseGrant([pass(NOW.toISOString())], 'p1', PAGE, NOW)).toBeNull();
+    expect(purchaseGrant([pass(ends, ['sports'])], 'p1', PAGE, NOW)).toBeNull();
+    expect(purchaseGrant([pass(ends, ['sports'])], 'sports', PAGE, NOW)).toBe('pass');
+  });
+
+  it('a single article opens its page under any paywall, for good, and no other page', () => {
+    const entitlements: CustomerEntitlement[] = [article(PAGE)];
+    expect(purchaseGrant(entitlements, 'p1', PAGE, new Date('2099-01-01T00:00:00.000Z'))).toBe('single_article');
+    expect(purchaseGrant(entitlements, 'p1', 'news.example/premium/other', NOW)).toBeNull();
+    expect(purchaseGrant(entitlements, 'p1', 'other.example/premium/story', NOW)).toBeNull();
+  });
+
+  it('neither makes the reader a subscriber', () => {
+    const entitlements: CustomerEntitlement[] = [pass(new Date(NOW.getTime() + DAY_MS).toISOString()), article(PAGE)];
+    expect(isSubscriberFor(entitlements, 'p1', NOW, GRACE_DAYS)).toBe(false);
+    expect(isSubscriber(entitlements, NOW, GRACE_DAYS)).toBe(false);
   });
 });

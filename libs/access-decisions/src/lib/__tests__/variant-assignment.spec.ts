@@ -41,6 +41,7 @@ describe('variant assignment', () => {
       config: { limit: 3, period: 'month' },
       presentation: 'modal',
       copy: { heading: 'Subscribe', ctaText: 'Go' },
+      oneTimePriceIds: [],
     };
     expect(applyVariant(rule, { config: { limit: 5 }, presentation: 'inline', copy: { heading: 'Join us' } })).toEqual({
       ...rule,

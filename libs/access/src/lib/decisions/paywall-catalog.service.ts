@@ -22,6 +22,7 @@ interface CandidateRow {
   config: PaywallConfig;
   presentation: PaywallPresentation;
   copy: PaywallCopy | null;
+  one_time_price_ids: string[];
   include_globs: string[];
   exclude_globs: string[];
   segment_match: 'all' | 'any' | null;
@@ -61,7 +62,7 @@ export class PaywallCatalog {
 
   private async load(publicationId: string): Promise<PublicationRules> {
     const rows: CandidateRow[] = await this.dataSource.query(
-      `SELECT p.id, p.name, p.type, p.config, p.presentation, p.copy, p.include_globs, p.exclude_globs,
+      `SELECT p.id, p.name, p.type, p.config, p.presentation, p.copy, p.one_time_price_ids, p.include_globs, p.exclude_globs,
               s.match AS segment_match, s.conditions AS segment_conditions, e.id AS experiment_id, e.variants AS experiment_variants
          FROM paywalls p
          LEFT JOIN segments s ON s.id = p.segment_id
@@ -72,7 +73,7 @@ export class PaywallCatalog {
     );
     const paywalls = rows.map(
       (row): DecisionPaywall => ({
-        rule: { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy },
+        rule: { paywallId: row.id, name: row.name, ...storedSettings(row.type, row.config), presentation: row.presentation, copy: row.copy, oneTimePriceIds: row.one_time_price_ids },
         includeGlobs: row.include_globs.map(lowerCase),
         excludeGlobs: row.exclude_globs.map(lowerCase),
         segment: row.segment_match ? { match: row.segment_match, conditions: row.segment_conditions ?? [] } : null,

@@ -8,7 +8,7 @@ export const DEFAULT_PRIORITY = 100;
 /** The stored fields of a paywall, as a draft or a change leaves them. */
 export type PaywallDefinition = Pick<
   Paywall,
-  'name' | 'type' | 'config' | 'includeGlobs' | 'excludeGlobs' | 'segmentId' | 'priority' | 'enabled' | 'presentation' | 'copy'
+  'name' | 'type' | 'config' | 'includeGlobs' | 'excludeGlobs' | 'segmentId' | 'priority' | 'enabled' | 'presentation' | 'copy' | 'oneTimePriceIds'
 >;
 
 export function definitionOfDraft(draft: PaywallDraft): PaywallDefinition {
@@ -23,6 +23,7 @@ export function definitionOfDraft(draft: PaywallDraft): PaywallDefinition {
     enabled: draft.enabled ?? true,
     presentation: draft.presentation ?? 'modal',
     copy: draft.copy ?? null,
+    oneTimePriceIds: draft.oneTimePriceIds ?? [],
   };
 }
 
@@ -40,6 +41,7 @@ export function definitionWithChanges(current: PaywallDefinition, changes: Paywa
     enabled: changes.enabled ?? current.enabled,
     presentation: changes.presentation ?? current.presentation,
     copy: changes.copy === undefined ? current.copy : changes.copy,
+    oneTimePriceIds: changes.oneTimePriceIds ?? current.oneTimePriceIds,
   };
 }
 
@@ -52,7 +54,7 @@ export function checkDefinition(definition: PaywallDefinition): { definition: Pa
       return problem ? [{ field: `${field}[${i}]`, message: problem }] : [];
     });
   errors.push(...globErrors(definition.includeGlobs, 'match.include'), ...globErrors(definition.excludeGlobs, 'match.exclude'));
-  return { definition: { ...definition, config, copy: compactCopy(definition.copy) }, errors };
+  return { definition: { ...definition, config, copy: compactCopy(definition.copy), oneTimePriceIds: [...new Set(definition.oneTimePriceIds)] }, errors };
 }
 
 /** Copy without its unset fields; null when nothing is left. */
@@ -73,6 +75,7 @@ export function paywallView(paywall: Paywall): PaywallView {
     enabled: paywall.enabled,
     presentation: paywall.presentation,
     copy: paywall.copy,
+    oneTimePriceIds: paywall.oneTimePriceIds,
     createdAt: paywall.createdAt.toISOString(),
     updatedAt: paywall.updatedAt.toISOString(),
   };

@@ -42,6 +42,10 @@ export class Paywall {
   @Column({ type: 'jsonb', nullable: true })
   copy: PaywallCopy | null;
 
+  /** Billing's pass and single-article prices the paywall offers beside the subscription plans. */
+  @Column({ name: 'one_time_price_ids', type: 'uuid', array: true })
+  oneTimePriceIds: string[];
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Page, PageRequest, PaywallChanges, PaywallDraft, PaywallView } from '@gatehouse/contracts';
+import { BillingRequests, isPurchase, type FieldError, type Page, type PageRequest, type PaywallChanges, type PaywallDraft, type PaywallView } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
@@ -34,6 +35,7 @@ export class PaywallsService {
     private readonly clock: Clock,
     private readonly segments: SegmentsService,
     private readonly rules: RulesWrites,
+    private readonly bus: BusClient,
   ) {
     this.paywalls = dataSource.getRepository(Paywall);
   }
@@ -48,7 +50,7 @@ export class PaywallsService {
   }
 
   async create(publicationId: string, draft: PaywallDraft): Promise<PaywallView> {
-    const definition = await this.checked(publicationId, definitionOfDraft(draft));
+    const definition = await this.checked(publicationId, definitionOfDraft(draft), draft.oneTimePriceIds !== undefined);
     const now = this.clock.now();
     const paywall = this.paywalls.create({ id: randomUUID(), publicationId, ...definition, createdAt: now, updatedAt: now });
     await this.write(publicationId, (manager) => manager.insert(Paywall, row<Paywall>(paywall)));
@@ -57,7 +59,7 @@ export class PaywallsService {
 
   async update(publicationId: string, paywallId: string, changes: PaywallChanges): Promise<PaywallView> {
     const current = await this.require(publicationId, paywallId);
-    const definition = await this.checked(publicationId, definitionWithChanges(current, changes));
+    const definition = await this.checked(publicationId, definitionWithChanges(current, changes), changes.oneTimePriceIds !== undefined);
     const updated = { ...current, ...definition, updatedAt: this.clock.now() };
     await this.write(publicationId, (manager) => manager.update(Paywall, { id: paywallId, publicationId }, row<Paywall>({ ...definition, updatedAt: updated.updatedAt })));
     return paywallView(updated);
@@ -94,11 +96,28 @@ export class PaywallsService {
     }
   }
 
-  private async checked(publicationId: string, proposed: PaywallDefinition): Promise<PaywallDefinition> {
+  /** `pricesGiven`: the write names the one-time prices, which billing is asked about. */
+  private async checked(publicationId: string, proposed: PaywallDefinition, pricesGiven: boolean): Promise<PaywallDefinition> {
     const { definition, errors } = checkDefinition(proposed);
+    if (pricesGiven) errors.push(...(await this.oneTimePriceErrors(publicationId, definition.oneTimePriceIds)));
     rejectInvalid(errors, 'The paywall is invalid.');
     if (definition.segmentId !== null) await this.segments.requireReference(publicationId, definition.segmentId, 'segmentId');
     return definition;
+  }
+
+  /** Each must be a pass or single-article price of the publication (billing's catalogue); another's reads as unknown. */
+  private async oneTimePriceErrors(publicationId: string, priceIds: string[]): Promise<FieldError[]> {
+    const errors: FieldError[] = [];
+    for (const [i, priceId] of priceIds.entries()) {
+      try {
+        const price = await this.bus.request(BillingRequests.GetPrice, { publicationId, priceId });
+        if (!isPurchase(price.interval)) errors.push({ field: `oneTimePriceIds[${i}]`, message: 'is not a pass or single-article price' });
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+        errors.push({ field: `oneTimePriceIds[${i}]`, message: 'is not a price of this publication' });
+      }
+    }
+    return errors;
   }
 }
 

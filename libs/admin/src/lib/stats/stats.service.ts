@@ -49,6 +49,7 @@ export class StatsService {
       paywalls: access.paywalls.map(funnel),
       offers: billing.offerRedemptions,
       cancellation: billing.cancellation,
+      purchases: billing.purchases,
       sharing: access.sharing,
       variants: withSignificance(
         access.variants.map((v) => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   BillingRequests,
   CANCELLATION_REASONS,
+  isOneTime,
   PAUSE_MONTHS_MAX,
   type CancellationOptions,
   type CancellationReason,
@@ -165,9 +166,9 @@ export class CancellationSaves {
     }
     const price = await manager.findOneBy(Price, { id: save.priceId, publicationId: subscription.publicationId, active: true });
     const product = price && (await manager.findOneBy(Product, { id: price.productId, active: true }));
-    if (!price || !product || price.interval === 'lifetime' || price.currency !== current.currency || monthlyEquivalent(price) >= monthlyEquivalent(current)) return null;
-    const { id, productId, currency, unitAmount, interval, trialDays } = price;
-    return { kind: 'plan_change', price: { id, productId, productName: product.name, currency, unitAmount, interval, trialDays } };
+    if (!price || !product || isOneTime(price.interval) || price.currency !== current.currency || monthlyEquivalent(price) >= monthlyEquivalent(current)) return null;
+    const { id, productId, currency, unitAmount, interval, trialDays, passHours } = price;
+    return { kind: 'plan_change', price: { id, productId, productName: product.name, currency, unitAmount, interval, trialDays, passHours } };
   }
 
   private async validRow(publicationId: string, position: number, setting: CancellationReasonSetting): Promise<CancellationReasonRow> {
@@ -191,7 +192,7 @@ export class CancellationSaves {
     }
     if (save.kind === 'plan_change') {
       const price = await this.prices.find(publicationId, save.priceId);
-      if (price.interval === 'lifetime') throw AppError.invalid(`${field}.save.priceId`, 'must be a monthly or yearly price');
+      if (isOneTime(price.interval)) throw AppError.invalid(`${field}.save.priceId`, 'must be a monthly or yearly price');
       return { ...row, saveKind: 'plan_change', savePriceId: price.id };
     }
     throw AppError.invalid(`${field}.save.kind`, 'must be one of discount, pause, plan_change');

@@ -22,6 +22,7 @@ export function priceView(price: Price): PriceView {
     unitAmount: price.unitAmount,
     interval: price.interval,
     trialDays: price.trialDays,
+    passHours: price.passHours,
     active: price.active,
     createdAt: price.createdAt.toISOString(),
   };

@@ -1,7 +1,7 @@
 import type { PriceInterval } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Decisions F1: immutable but for `active`; `lifetime` is a one-time payment whose subscription never ends. */
+/** Decisions F1: immutable but for `active`; `lifetime`, `pass` and `single_article` are paid once (PRICE_INTERVALS). */
 @Entity({ name: 'prices' })
 export class Price {
   @PrimaryColumn({ type: 'uuid' })
@@ -25,6 +25,10 @@ export class Price {
 
   @Column({ name: 'trial_days', type: 'integer' })
   trialDays: number;
+
+  /** A pass: the hours it grants; null for any other interval. */
+  @Column({ name: 'pass_hours', type: 'integer', nullable: true })
+  passHours: number | null;
 
   @Column({ type: 'boolean' })
   active: boolean;

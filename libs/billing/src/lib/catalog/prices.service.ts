@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Page, NewPrice, OfferedPriceView, PageRequest, PriceView } from '@gatehouse/contracts';
+import { isOneTime, type Page, type NewPrice, type OfferedPriceView, type PageRequest, type PriceView } from '@gatehouse/contracts';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
@@ -40,6 +40,7 @@ export class PricesService {
       unitAmount: price.unitAmount,
       interval: price.interval,
       trialDays: price.trialDays,
+      passHours: price.passHours,
     }));
   }
 
@@ -54,6 +55,9 @@ export class PricesService {
   }
 
   async create(publicationId: string, productId: string, input: NewPrice): Promise<PriceView> {
+    if ((input.interval === 'pass') !== (input.passHours !== undefined && input.passHours !== null)) {
+      throw AppError.invalid('passHours', input.interval === 'pass' ? 'is required for a pass price' : 'is only for a pass price');
+    }
     const product = await this.products.find(publicationId, productId);
     const price = this.dataSource.getRepository(Price).create({
       id: randomUUID(),
@@ -62,7 +66,8 @@ export class PricesService {
       currency: input.currency.toLowerCase(),
       unitAmount: input.unitAmount,
       interval: input.interval,
-      trialDays: input.interval === 'lifetime' ? 0 : (input.trialDays ?? 0),
+      trialDays: isOneTime(input.interval) ? 0 : (input.trialDays ?? 0),
+      passHours: input.passHours ?? null,
       active: input.active ?? true,
       processorPriceId: null,
       createdAt: this.clock.now(),
@@ -88,10 +93,11 @@ export class PricesService {
   /** Refused (409) while a subscription uses it; archived at the processor, which never deletes prices. */
   async delete(publicationId: string, priceId: string): Promise<{ deleted: true }> {
     const price = await this.find(publicationId, priceId);
-    const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) AS used', [
-      priceId,
-    ]);
-    if (used) throw new AppError('conflict', 'Subscriptions use this price: deactivate it instead (active: false).');
+    const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query(
+      'SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) OR EXISTS (SELECT 1 FROM purchases WHERE price_id = $1) AS used',
+      [priceId],
+    );
+    if (used) throw new AppError('conflict', 'Subscriptions or purchases use this price: deactivate it instead (active: false).');
     const client = price.processorPriceId ? await this.settings.client(publicationId) : null;
     if (client) await this.processorCatalog.setPriceActive(client, price.processorPriceId as string, false);
     await this.dataSource.getRepository(Price).delete({ id: priceId });

@@ -34,7 +34,7 @@ export class ProcessorCatalog {
           product: processorProductId,
           currency: price.currency,
           unit_amount: price.unitAmount,
-          ...(price.interval === 'lifetime' ? {} : { recurring: { interval: price.interval } }),
+          ...(price.interval === 'month' || price.interval === 'year' ? { recurring: { interval: price.interval } } : {}),
           active: price.active,
           metadata: { priceId: price.id, productId: price.productId, publicationId: price.publicationId },
         },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IdentityRequests, type CheckoutRequest, type CheckoutSessionView } from '@gatehouse/contracts';
+import { IdentityRequests, isOneTime, type CheckoutRequest, type CheckoutSessionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
@@ -36,6 +36,9 @@ export class CheckoutService {
     const { publicationId, customerId } = request;
     const price = await this.prices.find(publicationId, request.priceId);
     const product = await this.products.find(publicationId, price.productId);
+    if ((price.interval === 'single_article') !== (request.articleUrl !== undefined)) {
+      throw AppError.invalid('articleUrl', price.interval === 'single_article' ? 'is required for a single-article price: the page it buys' : 'is only for a single-article price');
+    }
     if (!price.active || !product.active) throw new AppError('conflict', 'This price is not for sale: it or its product is inactive.');
     if (!isUuid(customerId)) throw new AppError('not_found', 'No such customer.');
     const customer = await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
@@ -90,14 +93,16 @@ export class CheckoutService {
       ...(request.variantId ? { variantId: request.variantId } : {}),
       ...(request.paywallId ? { paywallId: request.paywallId } : {}),
       ...(offer ? { offerId: offer.id, offerCode: offer.code } : {}),
+      ...(request.articleUrl ? { articleUrl: request.articleUrl } : {}),
     };
-    const lifetime = price.interval === 'lifetime';
+    // A one-time price (lifetime, pass, single article) is one payment: the processor's payment mode.
+    const oneTime = isOneTime(price.interval);
     // A trial offer replaces the price's own trial; a discount rides on its promotion code.
     const trialDays = offer?.kind === 'trial' ? (offer.trialDays as number) : price.trialDays;
     const discounts = offer?.processorPromotionCodeId ? [{ promotion_code: offer.processorPromotionCodeId }] : undefined;
     const session = await atProcessor('create the checkout session', () =>
       client.checkout.sessions.create({
-        mode: lifetime ? 'payment' : 'subscription',
+        mode: oneTime ? 'payment' : 'subscription',
         customer: processorCustomerId,
         client_reference_id: request.customerId,
         line_items: [{ price: price.processorPriceId as string, quantity: 1 }],
@@ -105,7 +110,7 @@ export class CheckoutService {
         cancel_url: request.cancelUrl,
         metadata,
         ...(discounts ? { discounts } : {}),
-        ...(lifetime
+        ...(oneTime
           ? { payment_intent_data: { metadata } }
           : { subscription_data: { metadata, ...(trialDays > 0 ? { trial_period_days: trialDays } : {}) } }),
       }),

@@ -8,6 +8,7 @@ import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { wholeSecond } from '../shared/time';
+import { purchaseView } from '../passes/purchase-views';
 import { subscriptionView } from '../subscriptions/subscription-views';
 import { CheckoutEventHandler, isPaid } from './checkout-events.service';
 
@@ -38,15 +39,15 @@ export class CheckoutConfirmationService {
     const client = await this.settings.requireClient(publicationId);
     const session = await atProcessor('read the checkout session', () => client.checkout.sessions.retrieve(sessionId));
     const status = stateOf(session);
-    if (status !== 'complete') return { sessionId, status, subscription: null };
+    if (status !== 'complete') return { sessionId, status, subscription: null, purchase: null };
 
     const readAt = wholeSecond(this.clock.now());
-    const { subscription } = await this.dataSource.transaction((manager) =>
+    const { subscription, purchase } = await this.dataSource.transaction((manager) =>
       this.checkouts.complete(manager, publicationId, session, customerId, { happenedAt: readAt, readAt }),
     );
     // The entitlements change reaches access before the answer does: the reader's next check is a subscriber's.
     if (!(await this.relay.flushWithin(BROADCAST_WAIT_MS))) this.logger.warn(`The checkout ${sessionId} is recorded, its entitlements not broadcast yet.`);
-    return { sessionId, status, subscription: subscription && subscriptionView(subscription) };
+    return { sessionId, status, subscription: subscription && subscriptionView(subscription), purchase: purchase ? purchaseView(purchase) : null };
   }
 }
 

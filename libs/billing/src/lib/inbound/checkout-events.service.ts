@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events } from '@gatehouse/contracts';
+import { Events, isPurchase } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
@@ -7,6 +7,8 @@ import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { redeemedOffer } from '../offers/redeemed-offer';
+import type { Purchase } from '../passes/purchase.entity';
+import { PurchasesService } from '../passes/purchases.service';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync.service';
@@ -22,8 +24,8 @@ export interface CompletionTimes {
   readAt: Date;
 }
 
-/** What completing a checkout did, and the subscription it bought (null when it comes with its own event). */
-export type Completion = SyncResult;
+/** What completing a checkout did, and the subscription it bought (null when it comes with its own event) or the pass or single article. */
+export type Completion = SyncResult & { purchase?: Purchase | null };
 
 /**
  * `checkout.session.completed` (spec 3.2): creates or updates the subscription of the customer
@@ -39,6 +41,7 @@ export class CheckoutEventHandler {
     private readonly sync: ProcessorSubscriptionSync,
     private readonly writer: SubscriptionWriter,
     private readonly fresh: FreshSubscriptions,
+    private readonly purchases: PurchasesService,
   ) {}
 
   async handle(context: InboundContext, session: Stripe.Checkout.Session): Promise<string> {
@@ -59,7 +62,7 @@ export class CheckoutEventHandler {
    */
   async complete(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string, times: CompletionTimes): Promise<Completion> {
     await this.recordCompletion(manager, publicationId, session, customerId);
-    if (session.mode === 'payment') return this.lifetimePurchase(manager, publicationId, session, customerId, times.happenedAt);
+    if (session.mode === 'payment') return this.payment(manager, publicationId, session, customerId, times.happenedAt);
     if (!session.subscription) return { outcome: 'recorded: the checkout made no subscription', subscription: null };
     const processorSubscriptionId = idOf(session.subscription);
     const stored = await this.sync.locked(manager, publicationId, processorSubscriptionId);
@@ -100,11 +103,16 @@ export class CheckoutEventHandler {
     }
   }
 
-  /** A lifetime price is paid once: the subscription it buys is active from `paidAt` on and never ends. */
-  private async lifetimePurchase(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string, paidAt: Date): Promise<Completion> {
+  /**
+   * A one-time price is paid once (payment mode): a pass or a single article is a purchase; a
+   * lifetime price buys a subscription active from `paidAt` on that never ends.
+   */
+  private async payment(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string, paidAt: Date): Promise<Completion> {
     const priceId = session.metadata?.['priceId'];
     const price = isUuid(priceId) ? await manager.findOneBy(Price, { publicationId, id: priceId }) : null;
     if (!price) return { outcome: 'recorded: a price this publication does not sell', subscription: null };
+    const { interval } = price;
+    if (isPurchase(interval)) return { subscription: null, ...(await this.purchases.record(manager, publicationId, customerId, { ...price, interval }, session, paidAt)) };
     const stored = await manager.findOneBy(Subscription, { publicationId, processorCheckoutSessionId: session.id });
     if (stored) return { outcome: 'recorded: the purchase is stored already', subscription: stored };
     const purchase = newSubscription(

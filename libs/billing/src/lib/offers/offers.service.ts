@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OFFER_CODE_PATTERN, type NewOffer, type OfferTerms, type OfferView, type Page, type PageRequest } from '@gatehouse/contracts';
+import { isOneTime, OFFER_CODE_PATTERN, type NewOffer, type OfferTerms, type OfferView, type Page, type PageRequest } from '@gatehouse/contracts';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { AppError, Clock, isUuid, parseTimestamp } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
@@ -81,7 +81,7 @@ export class OffersService {
     const offer = await this.redeemable(publicationId, code);
     if (offer.priceIds.length > 0 && !offer.priceIds.includes(price.id)) throw new AppError('offer_not_applicable', 'This offer is not for this price.');
     if (offer.kind === 'amount' && offer.currency !== price.currency) throw new AppError('offer_not_applicable', 'This offer is not for this price.');
-    if (offer.kind === 'trial' && price.interval === 'lifetime') throw new AppError('offer_not_applicable', 'A trial offer is not for a one-time price.');
+    if (offer.kind === 'trial' && isOneTime(price.interval)) throw new AppError('offer_not_applicable', 'A trial offer is not for a one-time price.');
     if (offer.newCustomersOnly && (await this.dataSource.getRepository(Subscription).existsBy({ publicationId, customerId }))) {
       throw new AppError('offer_not_applicable', 'This offer is for new subscribers only.');
     }
@@ -166,7 +166,7 @@ export class OffersService {
       const prices = await this.dataSource.getRepository(Price).findBy({ publicationId, id: In(priceIds.filter(isUuid)) });
       if (prices.length !== priceIds.length) throw AppError.invalid('priceIds', 'must be prices of this publication');
       if (currency && prices.some((price) => price.currency !== currency)) throw AppError.invalid('currency', 'must be the currency of every price it is for');
-      if (input.kind === 'trial' && prices.some((price) => price.interval === 'lifetime')) throw AppError.invalid('priceIds', 'a trial is not for a one-time price');
+      if (input.kind === 'trial' && prices.some((price) => isOneTime(price.interval))) throw AppError.invalid('priceIds', 'a trial is not for a one-time price');
     }
     return Object.assign(new Offer(), {
       id: randomUUID(),

@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
+import { purchaseView } from '../passes/purchase-views';
+import { Purchase } from '../passes/purchase.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { subscriptionView } from '../subscriptions/subscription-views';
 
@@ -37,8 +39,9 @@ export class BillingPersonalDataService {
     const manager = this.dataSource.manager;
     const account = await this.processorCustomers.find(publicationId, customerId);
     const needles = needlesOf(reader, account?.processorCustomerId);
-    const [subscriptions, checkouts, processorEvents, events] = await Promise.all([
+    const [subscriptions, purchases, checkouts, processorEvents, events] = await Promise.all([
       manager.find(Subscription, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
+      manager.find(Purchase, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.query('SELECT processor_session_id, price_id, created_at, completed_at FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2 ORDER BY created_at', [
         publicationId,
         customerId,
@@ -54,6 +57,7 @@ export class BillingPersonalDataService {
         updatedAt: account.updatedAt.toISOString(),
       },
       subscriptions: subscriptions.map((subscription) => ({ ...subscriptionView(subscription) })),
+      purchases: purchases.map(purchaseView),
       checkoutSessions: checkouts.map((row: { processor_session_id: string; price_id: string; created_at: Date; completed_at: Date | null }) => ({
         processorSessionId: row.processor_session_id,
         priceId: row.price_id,
@@ -92,6 +96,7 @@ export class BillingPersonalDataService {
          WHERE publication_id = $1 AND customer_id = $2`,
         [publicationId, customerId, pseudonym, now],
       );
+      await manager.query('UPDATE purchases SET customer_id = $3 WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId, pseudonym]);
       await manager.query('UPDATE checkout_sessions SET customer_id = $3 WHERE publication_id = $1 AND customer_id = $2 AND completed_at IS NOT NULL', [
         publicationId,
         customerId,

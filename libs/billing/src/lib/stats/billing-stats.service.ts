@@ -14,7 +14,8 @@ const MAX_BUCKETS = 1_000;
  * - MRR at `to`: processor subscriptions live then and not in a trial now; a yearly price counts 1/12,
  *   lifetime prices and manual grants nothing (they bring no recurring revenue);
  * - checkouts completed in the range, per experiment variant they carried;
- * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer.
+ * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer;
+ * - purchases: passes and single articles, by the time they were paid.
  */
 @Injectable()
 export class BillingStatsService {
@@ -22,7 +23,7 @@ export class BillingStatsService {
 
   async stats(publicationId: string, fromText: string, toText: string, interval: 'day' | 'hour'): Promise<BillingStats> {
     const { from, to } = range(fromText, toText, interval);
-    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, cancellation] = await Promise.all([
+    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, cancellation, [purchases]] = await Promise.all([
       this.countByBucket('activated_at', publicationId, from, to, interval),
       this.countByBucket('cancelled_at', publicationId, from, to, interval),
       this.dataSource.query(
@@ -51,6 +52,11 @@ export class BillingStatsService {
         [publicationId, from, to],
       ) as Promise<Array<{ offer_id: string; offer_code: string; n: number }>>,
       this.cancellation(publicationId, from, to),
+      this.dataSource.query(
+        `SELECT count(*) FILTER (WHERE kind = 'pass')::int AS passes, count(*) FILTER (WHERE kind = 'single_article')::int AS articles FROM purchases
+         WHERE publication_id = $1 AND starts_at >= $2 AND starts_at < $3`,
+        [publicationId, from, to],
+      ) as Promise<Array<{ passes: number; articles: number }>>,
     ]);
     const buckets: BillingStatsBucket[] = bucketStarts(from, to, interval).map((start) => ({
       start: start.toISOString(),
@@ -64,6 +70,7 @@ export class BillingStatsService {
       checkoutsByVariant: checkouts.map((row) => ({ experimentId: row.experiment_id, variantId: row.variant_id, checkouts: row.n })),
       offerRedemptions: redemptions.map((row) => ({ offerId: row.offer_id, code: row.offer_code, redemptions: row.n })),
       cancellation,
+      purchases: { passes: purchases.passes, singleArticles: purchases.articles },
     };
   }
 

@@ -12,11 +12,14 @@ export class EntitlementsAnnouncer {
     await this.outbox.add(manager, InternalEvents.EntitlementsChanged, { customerId }, publicationId);
   }
 
-  /** Every customer whose live subscription is to one of the product's prices: what they unlock just changed. */
+  /** Every customer whose live subscription or pass is to one of the product's prices: what they unlock just changed. */
   async holdersOfProduct(manager: EntityManager, publicationId: string, productId: string): Promise<void> {
     const holders: Array<{ customer_id: string }> = await manager.query(
-      `SELECT DISTINCT s.customer_id FROM subscriptions s JOIN prices p ON p.id = s.price_id
-       WHERE s.publication_id = $1 AND p.product_id = $2 AND s.status <> 'cancelled'`,
+      `SELECT s.customer_id FROM subscriptions s JOIN prices p ON p.id = s.price_id
+       WHERE s.publication_id = $1 AND p.product_id = $2 AND s.status <> 'cancelled'
+       UNION
+       SELECT u.customer_id FROM purchases u JOIN prices p ON p.id = u.price_id
+       WHERE u.publication_id = $1 AND p.product_id = $2 AND u.kind = 'pass'`,
       [publicationId, productId],
     );
     for (const { customer_id } of holders) await this.customer(manager, publicationId, customer_id);

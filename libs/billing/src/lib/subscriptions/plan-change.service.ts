@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PlanChangeLine, PlanChangePreview, PlanChangeRequest, PlanChangeResult, PlanChangeTiming } from '@gatehouse/contracts';
+import { isOneTime, type PlanChangeLine, type PlanChangePreview, type PlanChangeRequest, type PlanChangeResult, type PlanChangeTiming } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -103,7 +103,7 @@ export class PlanChangeService {
     const to = await this.prices.find(request.publicationId, request.priceId);
     const from = await this.prices.find(request.publicationId, subscription.priceId);
     if (to.id === from.id) throw AppError.invalid('priceId', 'is the price the subscription has already');
-    if (to.interval === 'lifetime') throw AppError.invalid('priceId', 'is a one-time (lifetime) price: it is bought through a checkout, not switched to');
+    if (isOneTime(to.interval)) throw AppError.invalid('priceId', 'is a one-time price: it is bought through a checkout, not switched to');
     if (to.currency !== from.currency) throw AppError.invalid('priceId', `is in ${to.currency.toUpperCase()}; the subscription is billed in ${from.currency.toUpperCase()}`);
     const product = await this.products.find(request.publicationId, to.productId);
     if (!to.active || !product.active) throw new AppError('conflict', 'This price is not for sale: it or its product is inactive.');

@@ -1,9 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type Page, type CustomerEntitlement, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type Page, type RequestOf, type SubscriptionView } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { SubscriptionsService } from './subscriptions.service';
 
-const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription, GetEntitlements } = BillingRequests;
+const { ListSubscriptions, GetSubscription, CustomerSubscriptions, GrantSubscription } = BillingRequests;
 
 @Controller()
 export class SubscriptionsHandler {
@@ -27,10 +27,5 @@ export class SubscriptionsHandler {
   @Handles(GrantSubscription)
   grant({ publicationId, customerId, priceId, currentPeriodEnd }: RequestOf<typeof GrantSubscription>): Promise<SubscriptionView> {
     return this.subscriptions.grant(publicationId, customerId, priceId, currentPeriodEnd);
-  }
-
-  @Handles(GetEntitlements)
-  entitlements({ publicationId, customerId }: RequestOf<typeof GetEntitlements>): Promise<{ entitlements: CustomerEntitlement[] }> {
-    return this.subscriptions.entitlements(publicationId, customerId);
   }
 }

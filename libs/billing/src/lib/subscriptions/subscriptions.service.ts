@@ -3,7 +3,8 @@ import {
   IdentityRequests,
   NEVER_ENDS,
   type Page,
-  type CustomerEntitlement,
+  isPurchase,
+  type SubscriptionEntitlement,
   type PageRequest,
   type SubscriptionStatus,
   type SubscriptionView,
@@ -64,6 +65,7 @@ export class SubscriptionsService {
     const end = currentPeriodEnd === undefined ? null : new Date(currentPeriodEnd);
     if (end && (Number.isNaN(end.getTime()) || end <= now)) throw AppError.invalid('currentPeriodEnd', 'must be a time in the future');
     const price = await this.prices.find(publicationId, priceId);
+    if (isPurchase(price.interval)) throw AppError.invalid('priceId', 'is a pass or single-article price: it is bought through a checkout, not granted');
     await this.customer(publicationId, customerId);
     const subscription = newSubscription({
       publicationId,
@@ -80,8 +82,8 @@ export class SubscriptionsService {
   }
 
   /** Decisions E6: the subscriptions that may make the customer a subscriber, with what their products unlock; a paused one only when the publication keeps access while paused. */
-  async entitlements(publicationId: string, customerId: string): Promise<{ entitlements: CustomerEntitlement[] }> {
-    if (!isUuid(customerId)) return { entitlements: [] };
+  async entitlements(publicationId: string, customerId: string): Promise<SubscriptionEntitlement[]> {
+    if (!isUuid(customerId)) return [];
     const rows: Array<{ id: string; status: SubscriptionStatus; past_due_since: Date | null; current_period_end: Date | null; entitlements: string[]; past_due_grace_days: number | null }> =
       await this.dataSource.query(
         `SELECT s.id, s.status, s.past_due_since, s.current_period_end, p.entitlements::text[] AS entitlements, ss.past_due_grace_days
@@ -93,16 +95,15 @@ export class SubscriptionsService {
          ORDER BY s.created_at DESC`,
         [publicationId, customerId, this.clock.now()],
       );
-    return {
-      entitlements: rows.map((row) => ({
-        subscriptionId: row.id,
-        status: row.status,
-        pastDueSince: row.past_due_since?.toISOString() ?? null,
-        currentPeriodEnd: row.current_period_end?.toISOString() ?? NEVER_ENDS,
-        paywallIds: row.entitlements,
-        ...(row.past_due_grace_days === null ? {} : { pastDueGraceDays: row.past_due_grace_days }),
-      })),
-    };
+    return rows.map((row) => ({
+      kind: 'subscription',
+      subscriptionId: row.id,
+      status: row.status,
+      pastDueSince: row.past_due_since?.toISOString() ?? null,
+      currentPeriodEnd: row.current_period_end?.toISOString() ?? NEVER_ENDS,
+      paywallIds: row.entitlements,
+      ...(row.past_due_grace_days === null ? {} : { pastDueGraceDays: row.past_due_grace_days }),
+    }));
   }
 
   async find(publicationId: string, subscriptionId: string): Promise<Subscription> {

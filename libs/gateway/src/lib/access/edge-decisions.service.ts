@@ -16,7 +16,7 @@ import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
-export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'rules' | 'entitlements' | 'not_caught_up' | 'invalid' | 'error';
+export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'not_caught_up' | 'invalid' | 'error';
 
 /** Thrown when the check must go to access. */
 export class Forward {
@@ -35,7 +35,8 @@ const ENTITLEMENTS_TIMEOUT_MS = 1_000;
  * (`decideAccess`), over read models of access's rules and billing's entitlements fed by the
  * change notices access's own copies hear. A share link to open, a meter to count, a pass or a visit count to read, a
  * search crawler to verify, a past_due subscription (its grace is a matter of access's clock), a
- * model that cannot be loaded or not known to be caught up, a URL access would refuse: the check goes to access.
+ * time pass (its end is too), a model that cannot be loaded or not known to be caught up, a URL
+ * access would refuse: the check goes to access.
  */
 @Injectable()
 export class EdgeDecisions {
@@ -121,7 +122,8 @@ export function edgePageOf(request: AccessCheckRequest): PageAddress {
 /**
  * The access decision with what the gateway holds: the rules and the customer's entitlements.
  * Throws Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
- * verified address) or a past_due subscription's grace, which is a matter of access's clock.
+ * verified address), a past_due subscription's grace or a time pass's end, which are matters of
+ * access's clock. A single article bought is decided here: it does not end.
  */
 export function decideAtEdge(
   rules: PublicationRules,
@@ -141,12 +143,13 @@ export function decideAtEdge(
       shareToken: request.shareToken,
     },
     {
-      // Only a past_due subscription's grace depends on the time, and that goes to access.
+      // Only a past_due subscription's grace and a time pass depend on the time, and those go to access.
       now: new Date(),
       pastDueGraceDays: 0,
       entitlements: async (customerId) => {
         const entitlements = await entitlementsOf(customerId);
-        if (entitlements.some((entitlement) => entitlement.status === 'past_due')) throw new Forward('past_due');
+        if (entitlements.some((entitlement) => entitlement.kind === 'subscription' && entitlement.status === 'past_due')) throw new Forward('past_due');
+        if (entitlements.some((entitlement) => entitlement.kind === 'pass')) throw new Forward('time_pass');
         return entitlements;
       },
       visits: forward('visit_count'),

@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type PurchaseView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Auth } from '../edge/credentials';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Idempotent } from '../edge/idempotency.service';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
-import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
+import { CheckoutConfirmationDto, CheckoutSessionDto, CustomerPurchasesDto, CustomerSubscriptionsDto, PortalSessionDto, SubscriptionViewDto } from './dtos/billing-views.dto';
 import { CancelSubscriptionDto, CheckoutDto, ConfirmCheckoutDto, PortalDto, SubscriptionsMeQueryDto } from './dtos/billing.dto';
 
 const CUSTOMER_RULE = "With a customer JWT, the token's customer: another `customerId` answers 403 `forbidden`. With a secret key, `customerId` is required.";
@@ -45,15 +45,26 @@ export class SubscriptionsController {
     return this.bus.request(BillingRequests.CustomerSubscriptions, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
   }
 
+  @Get('purchases')
+  @Auth('secret-or-customer')
+  @ApiOperation({ summary: `The customer's passes and single articles (one-time purchases), newest first, ended passes included. ${CUSTOMER_RULE}` })
+  @ApiOkResponse({ type: CustomerPurchasesDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: no `customerId` with a secret key' })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
+  @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
+  purchases(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ purchases: PurchaseView[] }> {
+    return this.bus.request(BillingRequests.CustomerPurchases, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
+  }
+
   @Post('checkout')
   @Auth('secret-or-customer')
   @Idempotent()
   @ApiOperation({
-    summary: `Start a checkout at the payment processor for one price; redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. ${CUSTOMER_RULE}`,
+    summary: `Start a checkout at the payment processor for one price (a one-time price, \`lifetime\`, \`pass\` or \`single_article\`, in payment mode); redirect the customer to \`url\`. The customer id (and the experiment ids) travel in the processor's metadata. A single-article price buys the page \`articleUrl\`. ${CUSTOMER_RULE}`,
   })
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl` or `cancelUrl` is not on the publication's domains" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl` or `articleUrl` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price, customer or offer code in the publication' })
   @ApiResponse({
     status: 409,
@@ -64,7 +75,7 @@ export class SubscriptionsController {
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
     return this.bus.request(BillingRequests.CreateCheckout, {
-      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl']),
+      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl', 'articleUrl']),
       publicationId: keyPublicationOf(caller),
       customerId: customerFor(caller, body.customerId),
     });

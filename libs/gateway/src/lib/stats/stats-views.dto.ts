@@ -76,6 +76,11 @@ class OfferRedemptionsDto {
   @ApiProperty({ description: 'Subscriptions started with the offer within the range.' }) redemptions: number;
 }
 
+class PurchaseCountsDto {
+  @ApiProperty({ description: 'Time passes bought within the range.' }) passes: number;
+  @ApiProperty({ description: 'Single articles bought within the range.' }) singleArticles: number;
+}
+
 class ShareCountsDto {
   @ApiProperty({ description: 'Share links subscribers created within the range.' }) linksCreated: number;
   @ApiProperty({ description: 'Reads a share link granted within the range.' }) opens: number;
@@ -114,6 +119,7 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: [PaywallFunnelDto] }) paywalls: PaywallFunnelDto[];
   @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
   @ApiProperty({ type: [OfferRedemptionsDto], description: 'Per offer, most redeemed first.' }) offers: OfferRedemptionsDto[];
+  @ApiProperty({ type: PurchaseCountsDto, description: 'Passes and single articles (docs/billing.md#passes-and-single-articles).' }) purchases: PurchaseCountsDto;
   @ApiProperty({ type: ShareCountsDto, description: 'Shared articles (docs/access.md#shared-articles).' }) sharing: ShareCountsDto;
   @ApiProperty({ type: CancellationStatsDto, description: 'Cancellation reasons, save offers and win-back (docs/billing.md#cancellation-that-tries-to-save).' })
   cancellation: CancellationStatsDto;

@@ -40,6 +40,7 @@ export class PersonalDataExportService {
       sessions,
       emailLog,
       subscriptions: billing.subscriptions,
+      purchases: billing.purchases,
       checkoutSessions: billing.checkoutSessions,
       processorCustomer: billing.processorCustomer,
       processorEvents: billing.processorEvents,

@@ -26,7 +26,7 @@ describe('return from checkout', () => {
 
   it('on the page it leads back to: the id leaves the address, the checkout is confirmed, the page checked again and unlocked, and every tab told', async () => {
     let paid = false;
-    const confirmation: CheckoutConfirmation = { sessionId: 'cs_test_1', status: 'complete', subscription: null };
+    const confirmation: CheckoutConfirmation = { sessionId: 'cs_test_1', status: 'complete', subscription: null, purchase: null };
     const { gatehouse, requests, replaced, storage } = page(({ url }) => {
       if (url.pathname.endsWith('/checkout/confirm')) {
         paid = true;

@@ -72,7 +72,7 @@ const PATHS = ['/premium/story', '/premium/free/x', '/news/today', '/news/free-l
 function rulesOf(next: () => number, n: number): DecisionRules {
   const paywalls = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i): DecisionPaywall => {
     const settings = pick(next, SETTINGS);
-    const rule = { paywallId: `pw-${n}-${i}`, name: `Paywall ${i}`, ...settings, presentation: 'modal', copy: null } as PaywallRule;
+    const rule = { paywallId: `pw-${n}-${i}`, name: `Paywall ${i}`, ...settings, presentation: 'modal', copy: null, oneTimePriceIds: [] } as PaywallRule;
     const experimented = next() < 0.25;
     return {
       rule,
@@ -115,12 +115,22 @@ interface Reader {
 }
 
 const entitlement = (status: SubscriptionStatus, paywallIds: string[], pastDueDays?: number): CustomerEntitlement => ({
+  kind: 'subscription',
   subscriptionId: `sub-${status}`,
   status,
   pastDueSince: pastDueDays === undefined ? null : new Date(NOW.getTime() - pastDueDays * DAY_MS).toISOString(),
   currentPeriodEnd: '2031-04-14T00:00:00.000Z',
   paywallIds,
 });
+
+const pass = (hoursLeft: number, paywallIds: string[]): CustomerEntitlement => ({
+  kind: 'pass',
+  purchaseId: `pass-${hoursLeft}`,
+  endsAt: new Date(NOW.getTime() + hoursLeft * 3_600_000).toISOString(),
+  pageKey: null,
+  paywallIds,
+});
+const article = (path: string): CustomerEntitlement => ({ kind: 'single_article', purchaseId: `article-${path}`, endsAt: null, pageKey: `news.example.com${path.toLowerCase()}`, paywallIds: [] });
 
 const none = () => [];
 const READERS: Reader[] = [
@@ -135,6 +145,9 @@ const READERS: Reader[] = [
   { name: 'cancelled', customerId: 'c-6', userId: null, entitlements: () => [entitlement('cancelled', [])], userAgent: BROWSER, ip: '203.0.113.9', visits: 2, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'past_due within grace', customerId: 'c-7', userId: null, entitlements: () => [entitlement('past_due', [], 1)], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'past_due past grace', customerId: 'c-8', userId: 'v-8', entitlements: () => [entitlement('past_due', [], 10)], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'pass holder', customerId: 'c-9', userId: null, entitlements: () => [pass(2, [])], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'pass ended', customerId: 'c-10', userId: null, entitlements: () => [pass(-1, [])], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'buyer of one article', customerId: 'c-11', userId: 'v-11', entitlements: () => [article('/premium/story'), article('/news/today')], userAgent: BROWSER, ip: '203.0.113.9', visits: 2, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'AI crawler', customerId: null, userId: null, entitlements: none, userAgent: GPTBOT, ip: '198.51.100.7', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'verified search engine', customerId: null, userId: null, entitlements: none, userAgent: GOOGLEBOT, ip: '66.249.66.1', visits: 0, newsletter: false, data: false, crawlerVerified: true, attributes: {} },
   { name: 'search engine spoofed', customerId: null, userId: 'v-9', entitlements: none, userAgent: GOOGLEBOT, ip: '203.0.113.50', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
@@ -149,7 +162,8 @@ function accessSources(reader: Reader, entitlements: CustomerEntitlement[], cons
     now: NOW,
     pastDueGraceDays: GRACE_DAYS,
     entitlements: async () => {
-      if (entitlements.some((e) => e.status === 'past_due')) consulted.add('past_due');
+      if (entitlements.some((e) => e.kind === 'subscription' && e.status === 'past_due')) consulted.add('past_due');
+      if (entitlements.some((e) => e.kind === 'pass')) consulted.add('time_pass');
       return entitlements;
     },
     visits: async () => (consulted.add('visit_count'), reader.customerId || reader.userId ? reader.visits : undefined),
@@ -189,7 +203,7 @@ async function edgeOutcome(rules: PublicationRules, request: AccessCheckRequest,
 }
 
 describe('the gateway decides as access does (issue 29)', () => {
-  it('answers hundreds of generated checks exactly as access, and forwards each one that needs a meter, a pass, a visit count, a crawler check or a past_due grace', async () => {
+  it('answers hundreds of generated checks exactly as access, and forwards each one that needs a meter, a pass, a visit count, a crawler check, a past_due grace or a time pass', async () => {
     const next = random(29);
     const answered = new Map<string, number>();
     const forwarded = new Map<string, number>();
@@ -229,9 +243,9 @@ describe('the gateway decides as access does (issue 29)', () => {
     expect(cases).toBeGreaterThan(2_000);
     // The generator reaches every kind of answer and every reason to forward.
     expect([...answered.keys()].sort()).toEqual(
-      expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'registered', 'soft', 'subscriber']),
+      expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'registered', 'single_article', 'soft', 'subscriber']),
     );
-    expect([...forwarded.keys()].sort()).toEqual(['crawler', 'meter', 'pass', 'past_due', 'visit_count']);
+    expect([...forwarded.keys()].sort()).toEqual(['crawler', 'meter', 'pass', 'past_due', 'time_pass', 'visit_count']);
     // Most checks need nothing but the rules and the entitlements.
     const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, count) => sum + count, 0);
     expect(total(answered)).toBeGreaterThan(total(forwarded));

@@ -99,6 +99,7 @@ class PaywallRuleDto {
   @ApiProperty(PAYWALL_CONFIG_PROPERTY) config: PaywallConfig;
   @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
   @ApiProperty({ type: PaywallCopyViewDto, nullable: true }) copy: PaywallCopy | null;
+  @ApiProperty({ type: [String], description: 'Pass and single-article prices offered beside the subscription plans (`GET /api/v1/prices` names their terms).' }) oneTimePriceIds: string[];
 }
 
 class MeterDto implements MeterState {

@@ -66,6 +66,7 @@ export class PaywallViewDto {
   @ApiProperty() enabled: boolean;
   @ApiProperty({ enum: PAYWALL_PRESENTATIONS }) presentation: PaywallPresentation;
   @ApiProperty({ type: PaywallCopyViewDto, nullable: true }) copy: PaywallCopyViewDto | null;
+  @ApiProperty({ type: [String], description: "Pass and single-article prices (of this publication's catalogue) the paywall offers beside the subscription plans; at most 5." }) oneTimePriceIds: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

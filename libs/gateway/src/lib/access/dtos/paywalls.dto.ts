@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallConfigInput, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
+import { MAX_ONE_TIME_PRICES, PAYWALL_PRESENTATIONS, PAYWALL_TYPES, type PaywallConfigInput, type PaywallPresentation, type PaywallType } from '@gatehouse/contracts';
 import { PAYWALL_CONFIG_PROPERTY } from './access-views.dto';
 import { Type } from 'class-transformer';
 import {
@@ -114,6 +114,13 @@ export class CreatePaywallDto {
   @ValidateNested()
   @Type(() => PaywallCopyDto)
   copy?: PaywallCopyDto | null;
+
+  @ApiPropertyOptional({ type: [String], default: [], maxItems: MAX_ONE_TIME_PRICES, description: "Pass and single-article prices (of this publication's catalogue) the paywall offers beside the subscription plans; at most 5." })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ONE_TIME_PRICES)
+  @IsUUID('all', { each: true, message: 'each must be a price id (UUID)' })
+  oneTimePriceIds?: string[];
 }
 
 /** Every field optional; `match` replaces both lists; null clears `segmentId` and `copy`. A new type without a config starts from `{}`. */

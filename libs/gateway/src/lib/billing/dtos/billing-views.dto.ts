@@ -3,6 +3,9 @@ import {
   CHECKOUT_STATES,
   NEVER_ENDS,
   PRICE_INTERVALS,
+  PURCHASE_KINDS,
+  type PurchaseKind,
+  type PurchaseView,
   SUBSCRIPTION_STATUSES,
   type CheckoutConfirmation,
   type CheckoutSessionView,
@@ -65,6 +68,20 @@ export class CheckoutSessionDto implements CheckoutSessionView {
   @ApiProperty({ example: 'cs_test_a1', description: "The processor's checkout session id." }) sessionId: string;
 }
 
+export class PurchaseViewDto implements PurchaseView {
+  @ApiProperty({ format: 'uuid' }) purchaseId: string;
+  @ApiProperty({ format: 'uuid' }) customerId: string;
+  @ApiProperty({ format: 'uuid' }) priceId: string;
+  @ApiProperty({ enum: PURCHASE_KINDS, description: '`pass`: every page its product unlocks until `endsAt`; `single_article`: the page `url`, for good.' }) kind: PurchaseKind;
+  @ApiProperty({ type: String, nullable: true, description: 'A single article: the page bought.' }) url: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When it was paid.' }) startsAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'A pass: when it stops granting; null for a single article.' }) endsAt: string | null;
+}
+
+export class CustomerPurchasesDto {
+  @ApiProperty({ type: [PurchaseViewDto], description: 'Newest first, ended passes included.' }) purchases: PurchaseViewDto[];
+}
+
 export class CheckoutConfirmationDto implements CheckoutConfirmation {
   @ApiProperty({ example: 'cs_test_a1' }) sessionId: string;
   @ApiProperty({
@@ -73,7 +90,8 @@ export class CheckoutConfirmationDto implements CheckoutConfirmation {
       '`complete`: paid (or nothing to pay, a trial), the subscription recorded; `processing`: finished, the payment not cleared yet (the processor’s events bring the subscription); `open`: not paid; `expired`: abandoned.',
   })
   status: CheckoutState;
-  @ApiProperty({ type: SubscriptionViewDto, nullable: true, description: 'What the checkout bought, once `complete`.' }) subscription: SubscriptionViewDto | null;
+  @ApiProperty({ type: SubscriptionViewDto, nullable: true, description: 'The subscription the checkout bought, once `complete`; null for a pass or a single article.' }) subscription: SubscriptionViewDto | null;
+  @ApiProperty({ type: PurchaseViewDto, nullable: true, description: 'The pass or single article the checkout bought, once `complete`.' }) purchase: PurchaseViewDto | null;
 }
 
 export class PortalSessionDto {
@@ -103,6 +121,7 @@ export class PriceViewDto implements PriceView {
   @ApiProperty({ example: 900, description: 'Minor units (cents).' }) unitAmount: number;
   @ApiProperty({ enum: PRICE_INTERVALS }) interval: PriceInterval;
   @ApiProperty({ example: 0 }) trialDays: number;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'A `pass` price: the hours it grants; null otherwise.' }) passHours: number | null;
   @ApiProperty() active: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
@@ -117,6 +136,7 @@ export class OfferedPriceViewDto implements OfferedPriceView {
   @ApiProperty({ example: 900, description: 'Minor units (cents).' }) unitAmount: number;
   @ApiProperty({ enum: PRICE_INTERVALS }) interval: PriceInterval;
   @ApiProperty({ example: 0 }) trialDays: number;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'A `pass` price: the hours it grants; null otherwise.' }) passHours: number | null;
 }
 
 export class PriceOfferDto {

@@ -1,6 +1,6 @@
 import { IsOmittable, IsTimestamp } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CANCELLATION_REASONS, PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type CancellationReason, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
+import { CANCELLATION_REASONS, MAX_PASS_HOURS, PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type CancellationReason, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
 import { PageQueryDto } from '../../edge/page-query.dto';
 import { Transform } from 'class-transformer';
 import {
@@ -74,6 +74,13 @@ export class CheckoutDto {
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{3,40}$/, { message: 'must be an offer code: 3 to 40 letters, digits, - or _' })
   offerCode?: string;
+
+  @ApiPropertyOptional({ example: 'https://news.example/premium/story', description: 'A single-article price: the page it buys (required then, refused for any other price); on a domain of the publication.' })
+  @IsOptional()
+  @IsUrl(URL_RULE, URL_MESSAGE)
+  // The processor keeps it in the session's metadata, whose values it limits to 500 characters.
+  @MaxLength(500)
+  articleUrl?: string;
 }
 
 export class ConfirmCheckoutDto {
@@ -206,11 +213,21 @@ export class CreatePriceDto {
   @Max(99_999_999)
   unitAmount: number;
 
-  @ApiProperty({ enum: PRICE_INTERVALS, description: '`lifetime`: paid once, never ends.' })
+  @ApiProperty({
+    enum: PRICE_INTERVALS,
+    description: '`lifetime`: paid once, never ends; `pass`: paid once, grants for `passHours`; `single_article`: paid once, opens the page the checkout names (`articleUrl`) for good.',
+  })
   @IsIn(PRICE_INTERVALS)
   interval: PriceInterval;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 730, description: 'Free days before the first payment (not for lifetime prices).' })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PASS_HOURS, example: 24, description: 'Required for a `pass` price (24: a day pass; 168: a week), refused for any other.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PASS_HOURS)
+  passHours?: number;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 730, description: 'Free days before the first payment (not for one-time prices).' })
   @IsOptional()
   @IsInt()
   @Min(0)

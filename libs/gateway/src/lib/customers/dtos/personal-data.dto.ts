@@ -15,6 +15,7 @@ export class PersonalDataExportDto implements PersonalDataExport {
   @ApiProperty(rows('Sign-in sessions (refresh-token families): created, revoked, last refreshed.')) sessions: PersonalDataExport['sessions'];
   @ApiProperty(rows('Account email sent to the customer.')) emailLog: PersonalDataExport['emailLog'];
   @ApiProperty(rows('Subscriptions, newest first.')) subscriptions: PersonalDataExport['subscriptions'];
+  @ApiProperty(rows('Passes and single articles bought.')) purchases: PersonalDataExport['purchases'];
   @ApiProperty(rows('Checkouts started at the payment processor.')) checkoutSessions: PersonalDataExport['checkoutSessions'];
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: "The customer's account at the payment processor." })
   processorCustomer: PersonalDataExport['processorCustomer'];
