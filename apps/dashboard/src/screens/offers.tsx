@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OfferView } from '@gatehouse/contracts';
+import type { OfferView, PriceView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -167,7 +167,7 @@ const offerSchema = z
   });
 type OfferForm = z.infer<typeof offerSchema>;
 
-function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: string }; price: { id: string; currency: string; unitAmount: number; interval: string; active: boolean } }>; onClose: () => void }) {
+function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: string }; price: Pick<PriceView, 'id' | 'currency' | 'unitAmount' | 'interval' | 'passHours' | 'active'> }>; onClose: () => void }) {
   const queryClient = useQueryClient();
   const form = useForm<OfferForm>({
     resolver: zodResolver(offerSchema),
