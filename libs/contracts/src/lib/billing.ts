@@ -231,6 +231,13 @@ export interface BillingStats {
   checkoutsByVariant: Array<{ experimentId: string; variantId: string; checkouts: number }>;
   /** Subscriptions started with an offer within the range, per offer. */
   offerRedemptions: OfferRedemptions[];
+  /** Gifts paid for and gifts redeemed within the range. */
+  gifts: GiftCounts;
+}
+
+export interface GiftCounts {
+  purchased: number;
+  redeemed: number;
 }
 
 export interface OfferRedemptions {

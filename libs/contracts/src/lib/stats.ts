@@ -1,5 +1,5 @@
 import type { AccessCounts, ShareCounts } from './access';
-import type { OfferRedemptions } from './billing';
+import type { GiftCounts, OfferRedemptions } from './billing';
 import { requestPattern } from './patterns';
 
 /* The stats view (decisions H5), composed by admin from the owners' rollups (access, billing). */
@@ -70,6 +70,8 @@ export interface Stats {
   offers: OfferRedemptions[];
   /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
   sharing: ShareCounts;
+  /** Gifts paid for and redeemed in the range (docs/billing.md#gift-subscriptions). */
+  gifts: GiftCounts;
 }
 
 export const StatsRequests = {

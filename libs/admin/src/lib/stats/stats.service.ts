@@ -49,6 +49,7 @@ export class StatsService {
       paywalls: access.paywalls.map(funnel),
       offers: billing.offerRedemptions,
       sharing: access.sharing,
+      gifts: billing.gifts,
       variants: withSignificance(
         access.variants.map((v) => {
           const variantCheckouts = checkouts.get(`${v.experimentId}/${v.variantId}`) ?? 0;

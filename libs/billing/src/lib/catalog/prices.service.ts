@@ -88,10 +88,10 @@ export class PricesService {
   /** Refused (409) while a subscription uses it; archived at the processor, which never deletes prices. */
   async delete(publicationId: string, priceId: string): Promise<{ deleted: true }> {
     const price = await this.find(publicationId, priceId);
-    const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) AS used', [
+    const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) OR EXISTS (SELECT 1 FROM gifts WHERE price_id = $1) AS used', [
       priceId,
     ]);
-    if (used) throw new AppError('conflict', 'Subscriptions use this price: deactivate it instead (active: false).');
+    if (used) throw new AppError('conflict', 'Subscriptions or gifts use this price: deactivate it instead (active: false).');
     const client = price.processorPriceId ? await this.settings.client(publicationId) : null;
     if (client) await this.processorCatalog.setPriceActive(client, price.processorPriceId as string, false);
     await this.dataSource.getRepository(Price).delete({ id: priceId });

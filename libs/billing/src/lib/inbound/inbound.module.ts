@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { GiftsModule } from '../gifts/gifts.module';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { ChargeEventHandler } from './charge-events.service';
 import { CheckoutConfirmationService } from './checkout-confirmation.service';
 import { CheckoutEventHandler } from './checkout-events.service';
 import { CustomerEventHandler } from './customer-events.service';
@@ -16,7 +18,7 @@ import { SubscriptionEventHandler } from './subscription-events.service';
 import { WebhookVerifier } from './webhook-verifier.service';
 
 @Module({
-  imports: [ProcessorModule, SubscriptionsModule],
+  imports: [ProcessorModule, SubscriptionsModule, GiftsModule],
   controllers: [InboundHandler],
   providers: [
     WebhookVerifier,
@@ -30,6 +32,7 @@ import { WebhookVerifier } from './webhook-verifier.service';
     CheckoutConfirmationService,
     InvoiceEventHandler,
     CustomerEventHandler,
+    ChargeEventHandler,
     PaymentNotices,
   ],
 })

@@ -14,7 +14,8 @@ const MAX_BUCKETS = 1_000;
  * - MRR at `to`: processor subscriptions live then and not in a trial now; a yearly price counts 1/12,
  *   lifetime prices and manual grants nothing (they bring no recurring revenue);
  * - checkouts completed in the range, per experiment variant they carried;
- * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer.
+ * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer;
+ * - gifts purchased (paid) and redeemed within the range.
  */
 @Injectable()
 export class BillingStatsService {
@@ -22,7 +23,7 @@ export class BillingStatsService {
 
   async stats(publicationId: string, fromText: string, toText: string, interval: 'day' | 'hour'): Promise<BillingStats> {
     const { from, to } = range(fromText, toText, interval);
-    const [created, cancelled, [subscribers], mrr, checkouts, redemptions] = await Promise.all([
+    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, [gifts]] = await Promise.all([
       this.countByBucket('activated_at', publicationId, from, to, interval),
       this.countByBucket('cancelled_at', publicationId, from, to, interval),
       this.dataSource.query(
@@ -50,6 +51,12 @@ export class BillingStatsService {
          GROUP BY offer_id, offer_code ORDER BY n DESC, offer_code`,
         [publicationId, from, to],
       ) as Promise<Array<{ offer_id: string; offer_code: string; n: number }>>,
+      this.dataSource.query(
+        `SELECT count(*) FILTER (WHERE purchased_at >= $2 AND purchased_at < $3)::int AS purchased,
+                count(*) FILTER (WHERE redeemed_at >= $2 AND redeemed_at < $3)::int AS redeemed
+         FROM gifts WHERE publication_id = $1`,
+        [publicationId, from, to],
+      ) as Promise<Array<{ purchased: number; redeemed: number }>>,
     ]);
     const buckets: BillingStatsBucket[] = bucketStarts(from, to, interval).map((start) => ({
       start: start.toISOString(),
@@ -62,6 +69,7 @@ export class BillingStatsService {
       mrr: mrr.map((row) => ({ currency: row.currency, amount: Number(row.amount) })),
       checkoutsByVariant: checkouts.map((row) => ({ experimentId: row.experiment_id, variantId: row.variant_id, checkouts: row.n })),
       offerRedemptions: redemptions.map((row) => ({ offerId: row.offer_id, code: row.offer_code, redemptions: row.n })),
+      gifts,
     };
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
+import { AdminGiftsController, GiftsController } from './gifts.controller';
 import { AdminOffersController, OffersController } from './offers.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
@@ -22,6 +23,8 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminSubscriptionsController,
     AdminOffersController,
     OffersController,
+    GiftsController,
+    AdminGiftsController,
   ],
 })
 export class BillingRoutesModule {}

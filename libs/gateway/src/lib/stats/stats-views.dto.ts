@@ -69,6 +69,11 @@ class ShareCountsDto {
   @ApiProperty({ description: 'Paywall conversions (`paywall_converted`) sent from a page opened by a share link within the range.' }) conversions: number;
 }
 
+class GiftCountsDto {
+  @ApiProperty({ description: 'Gifts paid for within the range.' }) purchased: number;
+  @ApiProperty({ description: 'Gifts redeemed within the range.' }) redeemed: number;
+}
+
 export class StatsDto implements Stats {
   @ApiProperty({ format: 'date-time' }) from: string;
   @ApiProperty({ format: 'date-time' }) to: string;
@@ -79,4 +84,5 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: [VariantStatsDto] }) variants: VariantStatsDto[];
   @ApiProperty({ type: [OfferRedemptionsDto], description: 'Per offer, most redeemed first.' }) offers: OfferRedemptionsDto[];
   @ApiProperty({ type: ShareCountsDto, description: 'Shared articles (docs/access.md#shared-articles).' }) sharing: ShareCountsDto;
+  @ApiProperty({ type: GiftCountsDto, description: 'Gift subscriptions (docs/billing.md#gift-subscriptions).' }) gifts: GiftCountsDto;
 }
