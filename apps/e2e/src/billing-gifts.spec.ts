@@ -1,5 +1,6 @@
 import { GiftMail, ManualGrantExpiry } from '@gatehouse/billing';
 import { GIFT_LINK_PARAMETER, type PaywallView } from '@gatehouse/contracts';
+import { Gatehouse } from '@gatehouse/node';
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
 import { SteerableClock } from './support/billing';
@@ -107,10 +108,13 @@ describe('gift subscriptions', () => {
     expect(answer.body).toMatchObject({ status: 410, code: 'gift_voided', detail: expect.stringContaining('refunded') });
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
 
+    // Staff cancel the second from the publisher's server, with the Node client.
     const cancelled = await bought();
     const second = linkIn(await sink.nextTo(cancelled.recipientEmail)).code;
-    const voided = await system.admin(`/admin/gifts/${cancelled.giftId}/void`, { method: 'POST' });
-    expect(voided.body).toMatchObject({ id: cancelled.giftId, status: 'voided', voidReason: 'cancelled' });
+    const client = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey });
+    expect((await client.gifts.list()).items.map((g) => g.id)).toContain(cancelled.giftId);
+    expect(await client.gifts.void(cancelled.giftId)).toMatchObject({ id: cancelled.giftId, status: 'voided', voidReason: 'cancelled' });
+    expect((await system.admin(`/admin/gifts/${cancelled.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
     expect((await redeem(reader, second)).body).toMatchObject({ status: 410, code: 'gift_voided' });
     expect((await redeem(reader, 'madeUpCode0000000000000')).body).toMatchObject({ status: 404, code: 'not_found' });
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);

@@ -6,7 +6,7 @@ import { Auth } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { Idempotent } from '../edge/idempotency.service';
 import { PageQueryDto } from '../edge/page-query.dto';
-import { Caller, customerOf, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
+import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { GiftCheckoutDto, GiftPageDto, GiftRedemptionDto, GiftViewDto, PurchaseGiftDto, RedeemGiftDto } from './dtos/gifts.dto';
 
@@ -54,37 +54,38 @@ export class GiftsController {
   }
 }
 
+/** Staff's gifts, in the dashboard (session) or from the publisher's server (secret key, the Node client). */
 @ApiTags('admin gifts')
 @Controller('admin/gifts')
 export class AdminGiftsController {
   constructor(private readonly bus: BusClient) {}
 
   @Get()
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiOperation({ summary: "The publication's gifts, newest first, cursor paginated (never their codes or messages)." })
   @ApiOkResponse({ type: GiftPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit`, or a `cursor` this list did not issue' })
   list(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<GiftView>> {
-    return this.bus.request(GiftRequests.ListGifts, { publicationId: sessionOf(caller).publicationId, ...query });
+    return this.bus.request(GiftRequests.ListGifts, { publicationId: publicationOf(caller), ...query });
   }
 
   @Get(':id')
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiOperation({ summary: 'One gift.' })
   @ApiOkResponse({ type: GiftViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<GiftView> {
-    return this.bus.request(GiftRequests.GetGift, { publicationId: sessionOf(caller).publicationId, giftId: id });
+    return this.bus.request(GiftRequests.GetGift, { publicationId: publicationOf(caller), giftId: id });
   }
 
   @Post(':id/void')
   @HttpCode(200)
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiOperation({ summary: "Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`). Its payment is not refunded here: refund it at the processor. Voiding a voided gift changes nothing." })
   @ApiOkResponse({ type: GiftViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`gift_redeemed`: it was redeemed; cancel the subscription it made instead' })
   void(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<GiftView> {
-    return this.bus.request(GiftRequests.VoidGift, { publicationId: sessionOf(caller).publicationId, giftId: id });
+    return this.bus.request(GiftRequests.VoidGift, { publicationId: publicationOf(caller), giftId: id });
   }
 }
