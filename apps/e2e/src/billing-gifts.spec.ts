@@ -124,8 +124,8 @@ describe('gift subscriptions', () => {
   it('keeps a gift to its publication: a second publication cannot redeem it, see it or void it', async () => {
     const { giftId, recipientEmail } = await bought();
     const { code } = linkIn(await sink.nextTo(recipientEmail));
-    const other = await system.otherPublication();
     const { session } = await system.otherPublicationSession();
+    const other = (await system.api('/admin/api-keys', { session, body: { name: 'other-site' } })).body;
     const registered = await system.api('/auth/customers/register', { key: other.publishableKey, body: { email: `other-${randomUUID()}@example.com`, password: READER_PASSWORD, name: 'Other' } });
     expect(registered.status).toBe(201);
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { GiftPayments } from '../gifts/gift-payments.service';
+import { idOf } from '../subscriptions/processor-snapshot';
 import type { InboundContext } from './inbound-context';
 import { PublicationResolver } from './publication-resolver.service';
 
@@ -13,7 +14,7 @@ export class ChargeEventHandler {
   ) {}
 
   async refunded(context: InboundContext, charge: Stripe.Charge): Promise<string> {
-    const publicationId = await this.resolver.resolve(context, { metadata: charge.metadata });
+    const publicationId = await this.resolver.resolve(context, { metadata: charge.metadata, processorCustomerId: charge.customer ? idOf(charge.customer) : null });
     if (!publicationId) return 'ignored: not about a publication of this service';
     return this.gifts.refunded(context.manager, publicationId, charge);
   }
