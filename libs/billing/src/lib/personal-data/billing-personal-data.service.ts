@@ -17,8 +17,8 @@ const REDACTED_PAYLOAD = JSON.stringify({ redacted: 'the customer this event nam
 
 /**
  * A reader's part of billing. Erasure deletes the reader's account at the processor, what billing
- * knows of it, their unfinished checkouts and the processor's payloads that name them; it keeps the
- * subscriptions and completed checkouts that accounting needs (what was sold, at what price, when),
+ * knows of it, their unfinished checkouts, their names, addresses and words in gifts, and the
+ * processor's payloads that name them; it keeps the subscriptions, completed checkouts and gifts that accounting needs (what was sold, at what price, when),
  * under a new random customer id that nothing links back to the reader (docs/customers.md).
  */
 @Injectable()
@@ -100,6 +100,17 @@ export class BillingPersonalDataService {
       await manager.query('DELETE FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       await manager.query('DELETE FROM processor_customers WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       await manager.query('DELETE FROM payment_notices WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
+      // Gifts the reader gave or was given stay, as sales do, without their names, addresses and words.
+      await manager.query(
+        `UPDATE gifts SET buyer_customer_id = NULL, buyer_email = '', buyer_name = '', message = NULL
+         WHERE publication_id = $1 AND (buyer_customer_id = $2 OR lower(buyer_email) = lower($3))`,
+        [publicationId, customerId, reader.email],
+      );
+      await manager.query(
+        `UPDATE gifts SET redeemed_by = CASE WHEN redeemed_by = $2 THEN $4 ELSE redeemed_by END, recipient_email = '', recipient_name = '', message = NULL
+         WHERE publication_id = $1 AND (redeemed_by = $2 OR lower(recipient_email) = lower($3))`,
+        [publicationId, customerId, reader.email, pseudonym],
+      );
       await manager.query(`UPDATE processor_events SET payload = $2 WHERE processed_at IS NOT NULL AND ${EVENTS_NAMING}`, [needles, REDACTED_PAYLOAD]);
       const [{ unprocessed }]: Array<{ unprocessed: number }> = await manager.query(
         `SELECT count(*)::int AS unprocessed FROM processor_events WHERE processed_at IS NULL AND ${EVENTS_NAMING}`,
