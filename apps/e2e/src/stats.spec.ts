@@ -256,6 +256,7 @@ describe('the stats view: access and billing composed by admin', () => {
       }),
       offers: [],
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
+      gifts: { purchased: 0, redeemed: 0 },
     };
   }
 
@@ -298,6 +299,7 @@ describe('the stats view: access and billing composed by admin', () => {
       variants: [],
       offers: [],
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
+      gifts: { purchased: 0, redeemed: 0 },
     });
   });
 
