@@ -142,6 +142,7 @@ function StatsView({ stats }: { stats: Stats }) {
         rows={[[stats.sharing.linksCreated, stats.sharing.opens, stats.sharing.conversions]]}
         file="shared-articles.csv"
       />
+      <TableCard title="Gifts" header={['Gifts bought', 'Gifts redeemed']} rows={[[stats.gifts.purchased, stats.gifts.redeemed]]} file="gifts.csv" />
     </div>
   );
 }
