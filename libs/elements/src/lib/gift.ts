@@ -160,6 +160,7 @@ export function defineGiftElement(parts: AccountElementParts, client: Promise<Cl
     declare session: Session | null;
     declare chosen: { priceId: string; months: GiftMonths };
     private sdk?: Client;
+    private unsubscribe?: () => void;
 
     constructor() {
       super();
@@ -172,11 +173,18 @@ export function defineGiftElement(parts: AccountElementParts, client: Promise<Cl
       super.connectedCallback();
       void client.then(async (sdk) => {
         this.sdk = sdk;
-        sdk.onAuthChange((session) => (this.session = session));
+        this.unsubscribe?.();
+        this.unsubscribe = sdk.onAuthChange((session) => (this.session = session));
         this.session = await sdk.getSession().catch(() => null);
         this.prices = (await sdk.getPrices().catch(() => [])).filter((price) => price.interval !== 'lifetime');
         this.chosen = { ...this.chosen, priceId: this.prices[0]?.id ?? '' };
       });
+    }
+
+    override disconnectedCallback(): void {
+      super.disconnectedCallback();
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
     }
 
     protected override attributeValues() {
