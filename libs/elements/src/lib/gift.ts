@@ -1,6 +1,6 @@
 import type { GiftMonths, OfferedPriceView } from '@gatehouse/contracts';
 import type { Gatehouse, GiftMethods, Session } from '@gatehouse/sdk';
-import type { PropertyDeclarations, TemplateResult } from 'lit';
+import type { PropertyDeclarations } from 'lit';
 import { sheet, type AccountElementParts } from './account';
 
 /*
