@@ -56,7 +56,6 @@ export class PurchaseGiftDto {
   @IsOmittable()
   @IsString()
   @MaxLength(500)
-  @Matches(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f]*$/, { message: 'must be plain text' })
   message?: string;
 
   @ApiProperty({ example: 'https://news.example/gift/thanks', description: "Where the processor sends the buyer once paid: a page of the publication's domains." })
