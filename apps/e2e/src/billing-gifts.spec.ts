@@ -210,7 +210,8 @@ describe('gift subscriptions', () => {
     clock.advance(end + 60_000 - clock.now().getTime());
     expect(await system.billing.app.get(ManualGrantExpiry).sweep()).toBeGreaterThanOrEqual(1);
     expect((await system.subscriptionsOf(recipient.id))[0]).toMatchObject({ subscriptionId: subscription.subscriptionId, source: 'gift', status: 'cancelled' });
-    await eventually(() => system.outboundFor('subscription.cancelled', (d) => d.subscriptionId === subscription.subscriptionId)[0]);
+    // Its end was known from the start (cancelAtPeriodEnd), so it is announced as a scheduled cancellation taking effect.
+    await eventually(() => system.outboundFor('subscription.updated', (d) => d.subscriptionId === subscription.subscriptionId && d.status === 'cancelled')[0]);
     expect(await system.fake.requestsTo('POST', '/v1/subscriptions*')).toEqual([]);
     await eventually(async () => ((await system.decisionFor(recipient, '/premium/story')).granted === false ? true : undefined));
     expect(await system.decisionFor(recipient, '/premium/story')).toMatchObject({ granted: false, reason: 'blocked', paywallRule: { paywallId: premium.id } });
