@@ -1,10 +1,10 @@
 import { installAccount } from '@gatehouse/sdk';
 import { defineAccountElements, installedClient } from './lib/account';
-import { elementsParts } from './lib/classic-parts';
+import { onElements } from './lib/classic-parts';
 
 /*
  * The classic script served at /sdk/v1/account.js: `<gatehouse-account>` and
  * `<gatehouse-account-button>`, and the account methods on the page's SDK client, built on
  * elements.js's lit and base element.
  */
-void elementsParts(document.currentScript as HTMLScriptElement | null).then((parts) => defineAccountElements(parts, installedClient(installAccount)));
+onElements(document.currentScript as HTMLScriptElement | null, (parts) => defineAccountElements(parts, installedClient(installAccount)));

@@ -15,8 +15,8 @@ const LONG = 180_000;
 /*
  * Gift subscriptions (issue #25 item 2) as people use them in Debian's Chromium: a buyer on the
  * publisher's gift page (gatehouse.js and gift.js) pays at the fake processor; the recipient opens
- * the emailed link in a browser of their own, signs up in the account element (account.js),
- * redeems, and reads the paywalled article.
+ * the emailed link in a browser of their own, signs up in the account element (account.js, with
+ * gift.js's redemption inside it), redeems, and reads the paywalled article.
  */
 describe('the gift element and the redeem flow', () => {
   let system: WholeSystem;
@@ -35,7 +35,8 @@ describe('the gift element and the redeem flow', () => {
     const script = (name: string) => `<script src="${sdkOrigin}/sdk/v1/${name}.js"${name === 'gatehouse' ? ` data-publishable-key="${system.publishableKey}"` : ''} async></script>`;
     const pages: Record<string, string> = {
       '/gift': `${script('gatehouse')}${script('gift')}</head><body><main><gatehouse-gift redeem-url="/account"></gatehouse-gift></main>`,
-      '/account': `${script('gatehouse')}${script('account')}</head><body><main><gatehouse-account></gatehouse-account></main>`,
+      // The account page, where gift emails lead: account.js, and gift.js for the redemption of their links.
+      '/account': `${script('gatehouse')}${script('account')}${script('gift')}</head><body><main><gatehouse-account></gatehouse-account></main>`,
       '/premium/story': `<script>window.record = []; (window.gatehouse = window.gatehouse || []).push(['on', 'access', function (r) { record.push(r); }]);</script>${script('gatehouse')}</head><body><main><h1>The story</h1></main>`,
     };
     site = createServer((req, res) => {

@@ -39,8 +39,6 @@ export interface AccountMessages {
   /** Shown while a subscription is past_due: its payment failed (issue #27). */
   paymentFailed: string;
   updatePayment: string;
-  /** The redeem flow of a gift's email link (`#gatehouse-gift=<code>`); `{months}`, `{product}`, `{date}` filled in. */
-  gift: { heading: string; signedOut: string; redeem: string; redeemed: string; refused: Record<'not_found' | 'gift_voided' | 'gift_redeemed', string> };
   cancelPlan: string;
   cancelHeading: string;
   /** `{date}` is the period's end. */
@@ -98,13 +96,6 @@ const en: AccountMessages = {
   manageBilling: 'Manage billing',
   paymentFailed: 'Your last payment did not go through. Update your payment method to keep reading.',
   updatePayment: 'Update payment method',
-  gift: {
-    heading: 'Your gift',
-    signedOut: 'Sign in or create your account to redeem the gift you were given.',
-    redeem: 'Redeem my gift',
-    redeemed: 'Your gift is redeemed: {months} months of {product}, until {date}.',
-    refused: { not_found: 'This gift code is not valid.', gift_voided: 'This gift was cancelled or refunded.', gift_redeemed: 'This gift has been redeemed already.' },
-  },
   cancelPlan: 'Cancel subscription',
   cancelHeading: 'Cancel your subscription?',
   cancelDescription: 'You keep reading until {date}. Nothing more will be charged.',
@@ -168,13 +159,6 @@ const de: AccountMessages = {
   manageBilling: 'Zahlung verwalten',
   paymentFailed: 'Ihre letzte Zahlung ist fehlgeschlagen. Ändern Sie Ihre Zahlungsmethode, um weiterzulesen.',
   updatePayment: 'Zahlungsmethode ändern',
-  gift: {
-    heading: 'Ihr Geschenk',
-    signedOut: 'Melden Sie sich an oder legen Sie Ihr Konto an, um Ihr Geschenk einzulösen.',
-    redeem: 'Geschenk einlösen',
-    redeemed: 'Ihr Geschenk ist eingelöst: {months} Monate {product}, bis {date}.',
-    refused: { not_found: 'Dieser Geschenkcode ist ungültig.', gift_voided: 'Dieses Geschenk wurde storniert oder erstattet.', gift_redeemed: 'Dieses Geschenk wurde bereits eingelöst.' },
-  },
   cancelPlan: 'Abo kündigen',
   cancelHeading: 'Abo kündigen?',
   cancelDescription: 'Sie lesen weiter bis zum {date}. Danach wird nichts mehr berechnet.',
@@ -238,13 +222,6 @@ const fr: AccountMessages = {
   manageBilling: 'Gérer le paiement',
   paymentFailed: 'Votre dernier paiement n’a pas abouti. Mettez à jour votre moyen de paiement pour continuer à lire.',
   updatePayment: 'Mettre à jour le moyen de paiement',
-  gift: {
-    heading: 'Votre cadeau',
-    signedOut: 'Connectez-vous ou créez votre compte pour profiter du cadeau qui vous est offert.',
-    redeem: 'Utiliser mon cadeau',
-    redeemed: 'Votre cadeau est activé : {months} mois de {product}, jusqu’au {date}.',
-    refused: { not_found: 'Ce code cadeau n’est pas valide.', gift_voided: 'Ce cadeau a été annulé ou remboursé.', gift_redeemed: 'Ce cadeau a déjà été utilisé.' },
-  },
   cancelPlan: 'Résilier l’abonnement',
   cancelHeading: 'Résilier votre abonnement ?',
   cancelDescription: 'Vous continuez à lire jusqu’au {date}. Plus rien ne sera prélevé.',
@@ -308,13 +285,6 @@ const es: AccountMessages = {
   manageBilling: 'Gestionar el pago',
   paymentFailed: 'Tu último pago no se ha podido cobrar. Actualiza tu método de pago para seguir leyendo.',
   updatePayment: 'Actualizar el método de pago',
-  gift: {
-    heading: 'Tu regalo',
-    signedOut: 'Inicia sesión o crea tu cuenta para canjear el regalo que te han hecho.',
-    redeem: 'Canjear mi regalo',
-    redeemed: 'Tu regalo está canjeado: {months} meses de {product}, hasta el {date}.',
-    refused: { not_found: 'Este código de regalo no es válido.', gift_voided: 'Este regalo se canceló o se reembolsó.', gift_redeemed: 'Este regalo ya se ha canjeado.' },
-  },
   cancelPlan: 'Cancelar la suscripción',
   cancelHeading: '¿Cancelar tu suscripción?',
   cancelDescription: 'Sigues leyendo hasta el {date}. No se cobrará nada más.',
@@ -378,13 +348,6 @@ const ar: AccountMessages = {
   manageBilling: 'إدارة الدفع',
   paymentFailed: 'لم تنجح عملية الدفع الأخيرة. حدّث طريقة الدفع لمواصلة القراءة.',
   updatePayment: 'تحديث طريقة الدفع',
-  gift: {
-    heading: 'هديتك',
-    signedOut: 'سجّل الدخول أو أنشئ حسابك لاستخدام الهدية المقدّمة لك.',
-    redeem: 'استخدام هديتي',
-    redeemed: 'تم تفعيل هديتك: {months} أشهر من {product} حتى {date}.',
-    refused: { not_found: 'رمز الهدية هذا غير صالح.', gift_voided: 'أُلغيت هذه الهدية أو استُردّ ثمنها.', gift_redeemed: 'استُخدمت هذه الهدية من قبل.' },
-  },
   cancelPlan: 'إلغاء الاشتراك',
   cancelHeading: 'هل تريد إلغاء اشتراكك؟',
   cancelDescription: 'تواصل القراءة حتى {date}. لن يُخصم منك شيء بعد ذلك.',

@@ -83,9 +83,6 @@ function inherited(element: Element, attribute: 'lang' | 'dir'): string | null {
   return null;
 }
 
-/** The fragment parameter of a gift email's link: contracts' GIFT_LINK_PARAMETER (the package imports types only; a unit test keeps the two equal). */
-export const GIFT_PARAMETER = 'gatehouse-gift';
-
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 /** Defines the two tags (once) on the given base class and lit. */
@@ -166,7 +163,6 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       status: { state: true },
       dialog: { state: true },
       deleteBy: { state: true },
-      giftCode: { state: true },
     };
     declare profile: CustomerProfile | null;
     declare subscriptions: SubscriptionView[];
@@ -176,8 +172,6 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     declare dialog: 'cancel' | 'delete' | null;
     /** How the reader confirms a deletion: their password, or a sign-in code emailed to them (a reader who signs in by code has no password). */
     declare deleteBy: 'password' | 'code';
-    /** A gift's code from the page's fragment (its email's link), until it is redeemed. */
-    declare giftCode: string | null;
     private opener: HTMLElement | null = null;
     private cancelling: SubscriptionView | null = null;
 
@@ -190,7 +184,6 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       this.status = '';
       this.dialog = null;
       this.deleteBy = 'password';
-      this.giftCode = new URLSearchParams(location.hash.slice(1)).get(GIFT_PARAMETER);
     }
 
     protected override sessionChanged(session: Session | null): void {
@@ -217,48 +210,17 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
 
     override render() {
       const t = this.text;
-      const status = html`<p class="status" part="status" role="status" aria-live="polite" tabindex="-1">${this.status}</p>`;
+      // What the page puts inside the element shows above its status line (gift.js's redemption of a gift email's link).
+      const status = html`<slot></slot><p class="status" part="status" role="status" aria-live="polite" tabindex="-1">${this.status}</p>`;
       const content = !this.session
         ? html`<h2 part="heading">${t.heading}</h2>
-            ${status} ${this.giftSection()}
+            ${status}
             <p class="muted" part="description">${t.signedOut}</p>
             ${this.signInButtons()}`
         : html`<h2 part="heading">${t.heading}</h2>
-            ${status} ${this.giftSection()}
+            ${status}
             ${this.profileSection()} ${this.planSection()} ${this.sessionSection()} ${this.dataSection()} ${this.dialogs()}`;
       return this.frame(html`${this.logo()} ${content}`);
-    }
-
-    /** The gift the page's link carries: signed out, how to redeem it; signed in, the button that does. */
-    private giftSection(): TemplateResult | typeof nothing {
-      const t = this.text.gift;
-      if (!this.giftCode) return nothing;
-      return html`<section part="gift" aria-labelledby="gift-heading">
-        <h3 id="gift-heading">${t.heading}</h3>
-        ${this.session
-          ? html`<div class="actions"><button type="button" part="primary-button" ?disabled=${this.form.busy} @click=${() => this.redeemGift()}>${t.redeem}</button></div>`
-          : html`<p part="description">${t.signedOut}</p>`}
-      </section>`;
-    }
-
-    private async redeemGift(): Promise<void> {
-      const code = this.giftCode;
-      if (!code || this.form.busy) return;
-      this.form = { ...this.form, busy: true };
-      try {
-        const redeemed = await (this.sdk as Client).redeemGift(code);
-        this.giftCode = null;
-        history.replaceState(history.state, '', location.href.split('#')[0]);
-        const date = new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(redeemed.subscription.currentPeriodEnd));
-        this.status = fill(this.text.gift.redeemed, { months: String(redeemed.months), product: redeemed.productName, date });
-        this.emit('gift-redeem', { redemption: redeemed });
-        await this.load();
-      } catch (err) {
-        const refused = this.text.gift.refused as Record<string, string>;
-        this.status = refused[(err as { code?: string }).code ?? ''] ?? this.text.failed;
-      } finally {
-        this.form = { ...this.form, busy: false };
-      }
     }
 
     private profileSection(): TemplateResult {

@@ -15,10 +15,11 @@ const nothing = Symbol.for('lit-nothing') as never;
 
 const BASE_TAG = 'gatehouse-register-form';
 
-/** elements.js's base element and lit, once it has defined its tags; `self` is the calling script's tag. */
-export function elementsParts(self: HTMLScriptElement | null): Promise<AccountElementParts> {
-  const parts = (): AccountElementParts => ({ Base: Object.getPrototypeOf(customElements.get(BASE_TAG)) as typeof GatehouseElement, html, nothing });
-  if (customElements.get(BASE_TAG)) return Promise.resolve(parts());
+/** Calls `start` with elements.js's base element and lit once elements.js has defined its tags; `self` is the calling script's tag. */
+export function onElements(self: HTMLScriptElement | null, start: (parts: AccountElementParts) => void): void {
+  const go = () => start({ Base: Object.getPrototypeOf(customElements.get(BASE_TAG)) as typeof GatehouseElement, html, nothing });
+  if (customElements.get(BASE_TAG)) return go();
+  void customElements.whenDefined(BASE_TAG).then(go);
   if (!document.querySelector('script[src*="/elements.js"]') && self?.src) {
     const script = document.createElement('script');
     script.src = new URL('elements.js', self.src).href;
@@ -26,5 +27,4 @@ export function elementsParts(self: HTMLScriptElement | null): Promise<AccountEl
     for (const [key, value] of Object.entries(self.dataset)) script.dataset[key] = value;
     document.head.append(script);
   }
-  return customElements.whenDefined(BASE_TAG).then(parts);
 }

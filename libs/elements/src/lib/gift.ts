@@ -6,7 +6,9 @@ import { sheet, type AccountElementParts } from './account';
 /*
  * `<gatehouse-gift>` (docs/elements.md, "Gift subscriptions"): a buyer, signed in or not, gives 1,
  * 3, 6 or 12 months of a plan to someone by email, on a date they pick, and pays once at the
- * processor. Built, as the account elements are, on the page's own GatehouseElement and lit.
+ * processor; and `<gatehouse-gift-redeem>`, the redemption the account element shows for a gift
+ * email's link, which the account page loads gift.js for. Built, as the account elements are, on
+ * the page's own GatehouseElement and lit, in gift.js: account.js stays within its budget.
  */
 
 type Client = Gatehouse & GiftMethods;
@@ -17,7 +19,12 @@ const GIFT_CSS = `
   textarea { width: 100%; box-sizing: border-box; font: inherit; color: inherit; padding: 10px 12px; border: 1px solid #6b7080; border-radius: var(--gh-radius); background: #fff; }
   [part~='total'] { font-weight: 600; }
   .status { padding: 8px 12px; background: #eef7ee; border-radius: var(--gh-radius); }
+  .status:empty { display: none; }
+  h3 { font-size: 1rem; margin: 0 0 8px; }
 `;
+
+/** The fragment parameter of a gift email's link: contracts' GIFT_LINK_PARAMETER (the package imports types only; a unit test keeps the two equal). */
+export const GIFT_PARAMETER = 'gatehouse-gift';
 
 /** The query parameter the success page of the gift's checkout carries (the element there thanks the buyer). */
 const PAID = 'gatehouse_gift_paid';
@@ -39,6 +46,13 @@ export interface GiftMessages {
   total: string;
   buy: string;
   thanks: string;
+  /** `<gatehouse-gift-redeem>`, in the account element of a gift email's link; `{months}`, `{product}`, `{date}` filled in. */
+  redeemHeading: string;
+  redeemSignedOut: string;
+  redeem: string;
+  redeemed: string;
+  refused: Record<'not_found' | 'gift_voided' | 'gift_redeemed', string>;
+  failed: string;
 }
 
 const en: GiftMessages = {
@@ -56,6 +70,12 @@ const en: GiftMessages = {
   total: 'You pay {amount} once. Nothing renews.',
   buy: 'Buy the gift',
   thanks: 'Thank you! Your gift is paid: we email it on the day you chose.',
+  redeemHeading: 'Your gift',
+  redeemSignedOut: 'Sign in or create your account to redeem the gift you were given.',
+  redeem: 'Redeem my gift',
+  redeemed: 'Your gift is redeemed: {months} months of {product}, until {date}.',
+  refused: { not_found: 'This gift code is not valid.', gift_voided: 'This gift was cancelled or refunded.', gift_redeemed: 'This gift has been redeemed already.' },
+  failed: 'That did not work. Try again.',
 };
 
 const GIFT_MESSAGES: Record<string, GiftMessages> = {
@@ -75,6 +95,12 @@ const GIFT_MESSAGES: Record<string, GiftMessages> = {
     total: 'Sie zahlen einmalig {amount}. Nichts verlängert sich.',
     buy: 'Geschenk kaufen',
     thanks: 'Danke! Ihr Geschenk ist bezahlt: Wir versenden es am gewählten Tag.',
+    redeemHeading: 'Ihr Geschenk',
+    redeemSignedOut: 'Melden Sie sich an oder legen Sie Ihr Konto an, um Ihr Geschenk einzulösen.',
+    redeem: 'Geschenk einlösen',
+    redeemed: 'Ihr Geschenk ist eingelöst: {months} Monate {product}, bis {date}.',
+    refused: { not_found: 'Dieser Geschenkcode ist ungültig.', gift_voided: 'Dieses Geschenk wurde storniert oder erstattet.', gift_redeemed: 'Dieses Geschenk wurde bereits eingelöst.' },
+    failed: 'Das hat nicht geklappt. Versuchen Sie es erneut.',
   },
   fr: {
     heading: 'Offrir un abonnement',
@@ -91,6 +117,12 @@ const GIFT_MESSAGES: Record<string, GiftMessages> = {
     total: 'Vous payez {amount} une seule fois. Rien ne se renouvelle.',
     buy: 'Acheter le cadeau',
     thanks: 'Merci ! Votre cadeau est payé : nous l’envoyons le jour choisi.',
+    redeemHeading: 'Votre cadeau',
+    redeemSignedOut: 'Connectez-vous ou créez votre compte pour profiter du cadeau qui vous est offert.',
+    redeem: 'Utiliser mon cadeau',
+    redeemed: 'Votre cadeau est activé : {months} mois de {product}, jusqu’au {date}.',
+    refused: { not_found: 'Ce code cadeau n’est pas valide.', gift_voided: 'Ce cadeau a été annulé ou remboursé.', gift_redeemed: 'Ce cadeau a déjà été utilisé.' },
+    failed: 'Cela n’a pas fonctionné. Réessayez.',
   },
   es: {
     heading: 'Regalar una suscripción',
@@ -107,6 +139,12 @@ const GIFT_MESSAGES: Record<string, GiftMessages> = {
     total: 'Pagas {amount} una sola vez. No se renueva.',
     buy: 'Comprar el regalo',
     thanks: '¡Gracias! Tu regalo está pagado: lo enviamos el día que elegiste.',
+    redeemHeading: 'Tu regalo',
+    redeemSignedOut: 'Inicia sesión o crea tu cuenta para canjear el regalo que te han hecho.',
+    redeem: 'Canjear mi regalo',
+    redeemed: 'Tu regalo está canjeado: {months} meses de {product}, hasta el {date}.',
+    refused: { not_found: 'Este código de regalo no es válido.', gift_voided: 'Este regalo se canceló o se reembolsó.', gift_redeemed: 'Este regalo ya se ha canjeado.' },
+    failed: 'No ha funcionado. Inténtalo de nuevo.',
   },
   ar: {
     heading: 'أهدِ اشتراكًا',
@@ -123,6 +161,12 @@ const GIFT_MESSAGES: Record<string, GiftMessages> = {
     total: 'تدفع {amount} مرة واحدة. لا يتجدد.',
     buy: 'شراء الهدية',
     thanks: 'شكرًا! تم دفع هديتك: نرسلها في اليوم الذي اخترته.',
+    redeemHeading: 'هديتك',
+    redeemSignedOut: 'سجّل الدخول أو أنشئ حسابك لاستخدام الهدية المقدّمة لك.',
+    redeem: 'استخدام هديتي',
+    redeemed: 'تم تفعيل هديتك: {months} أشهر من {product} حتى {date}.',
+    refused: { not_found: 'رمز الهدية هذا غير صالح.', gift_voided: 'أُلغيت هذه الهدية أو استُردّ ثمنها.', gift_redeemed: 'استُخدمت هذه الهدية من قبل.' },
+    failed: 'لم ينجح ذلك. حاول مجددًا.',
   },
 };
 
@@ -277,5 +321,91 @@ export function defineGiftElement(parts: AccountElementParts, client: Promise<Cl
     }
   }
 
+  /**
+   * `<gatehouse-gift-redeem>`: the gift of an email's link (`#gatehouse-gift=<code>` on the page),
+   * placed inside the page's `<gatehouse-account>`; nothing on a page without one. Signed out it
+   * says how to redeem; signed in, "Redeem my gift" redeems it for the reader, says until when,
+   * takes the code out of the address, emits `gift-redeem` and has the account element reload.
+   */
+  class GatehouseGiftRedeem extends Base {
+    static override properties: PropertyDeclarations = { ...Base.properties, session: { state: true }, status: { state: true }, redeemed: { state: true } };
+    static override styles = styles;
+    private readonly code = new URLSearchParams(location.hash.slice(1)).get(GIFT_PARAMETER);
+    declare session: Session | null;
+    declare status: string;
+    declare redeemed: boolean;
+    private sdk?: Client;
+    private unsubscribe?: () => void;
+
+    constructor() {
+      super();
+      this.session = null;
+      this.status = '';
+      this.redeemed = false;
+    }
+
+    override connectedCallback(): void {
+      super.connectedCallback();
+      void client.then(async (sdk) => {
+        this.sdk = sdk;
+        this.unsubscribe?.();
+        this.unsubscribe = sdk.onAuthChange((session) => (this.session = session));
+        this.session = await sdk.getSession().catch(() => null);
+      });
+    }
+
+    override disconnectedCallback(): void {
+      super.disconnectedCallback();
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
+    }
+
+    protected override attributeValues() {
+      return {};
+    }
+
+    override render() {
+      if (!this.code) return nothing;
+      const t = giftMessagesFor(this.locale);
+      const action = this.session
+        ? html`<button type="button" part="primary-button" ?disabled=${this.form.busy} @click=${() => this.redeem()}>${t.redeem}</button>`
+        : html`<p part="description">${t.redeemSignedOut}</p>`;
+      return this.frame(html`<section part="gift" aria-labelledby="gift-heading">
+        <h3 id="gift-heading">${t.redeemHeading}</h3>
+        <p class="status" part="status" role="status" aria-live="polite">${this.status}</p>
+        ${this.redeemed ? nothing : action}
+      </section>`);
+    }
+
+    private async redeem(): Promise<void> {
+      const t = giftMessagesFor(this.locale);
+      this.form = { ...this.form, busy: true };
+      try {
+        const redeemed = await (this.sdk as Client).redeemGift(this.code as string);
+        history.replaceState(history.state, '', location.href.split('#')[0]);
+        const date = new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(redeemed.subscription.currentPeriodEnd));
+        this.status = fill(t.redeemed, { months: String(redeemed.months), product: redeemed.productName, date });
+        this.redeemed = true;
+        this.emit('gift-redeem', { redemption: redeemed });
+        // The account element it sits in shows the plan the gift made.
+        void (this.parentElement as { load?: () => Promise<void> } | null)?.load?.();
+      } catch (err) {
+        this.status = (t.refused as Record<string, string>)[(err as { code?: string }).code ?? ''] ?? t.failed;
+      } finally {
+        this.form = { ...this.form, busy: false };
+      }
+    }
+  }
+
   if (!customElements.get('gatehouse-gift')) customElements.define('gatehouse-gift', GatehouseGift);
+  if (!customElements.get('gatehouse-gift-redeem')) customElements.define('gatehouse-gift-redeem', GatehouseGiftRedeem);
+  if (!location.hash.includes(`${GIFT_PARAMETER}=`)) return;
+  // A gift email's link: the redemption goes inside the page's account element, which shows what it holds.
+  const place = () => {
+    for (const account of document.querySelectorAll('gatehouse-account')) {
+      if (!account.querySelector('gatehouse-gift-redeem')) account.append(document.createElement('gatehouse-gift-redeem'));
+    }
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', place, { once: true });
+  else place();
 }

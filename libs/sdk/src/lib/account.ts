@@ -1,4 +1,4 @@
-import type { CancellationReason, CustomerProfile, GiftRedemption, SubscriptionView } from '@gatehouse/contracts';
+import type { CancellationReason, CustomerProfile, SubscriptionView } from '@gatehouse/contracts';
 import type { Gatehouse } from './gatehouse';
 
 /** How a reader confirms the deletion of their account: their password, or a code emailed to them. */
@@ -22,8 +22,6 @@ export interface AccountMethods {
   exportMyData(): Promise<unknown>;
   /** Deletes the reader's account for good (GDPR art. 17) and signs them out everywhere. */
   deleteMyAccount(proof: AccountDeletionProof): Promise<void>;
-  /** Redeems a gift's code (from its email's link) for the reader: a subscription ending after the gift's months. Rejects with `not_found`, `gift_voided` or `gift_redeemed`. */
-  redeemGift(code: string): Promise<GiftRedemption>;
 }
 
 /** Adds the account methods to a client (once); returns it typed with them. */
@@ -40,7 +38,6 @@ export function installAccount(gatehouse: Gatehouse): Gatehouse & AccountMethods
       await gatehouse.authorized('/auth/customers/me', { method: 'DELETE', body: proof });
       await gatehouse.logout();
     },
-    redeemGift: (code) => gatehouse.authorized('/gifts/redeem', { body: { code } }),
   };
   return Object.assign(client, methods);
 }

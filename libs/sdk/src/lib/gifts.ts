@@ -1,4 +1,4 @@
-import type { GiftCheckoutView, GiftMonths } from '@gatehouse/contracts';
+import type { GiftCheckoutView, GiftMonths, GiftRedemption } from '@gatehouse/contracts';
 import type { Gatehouse } from './gatehouse';
 
 /** A gift as the buyer orders it (docs/sdk.md#gifts). */
@@ -19,15 +19,20 @@ export interface GiftOrder {
   redeemUrl?: string;
 }
 
-/** Buying a gift: kept out of gatehouse.js, `/sdk/v1/gift.js` adds it to the page's client (a bundler's `installGifts` does the same). */
+/** Buying and redeeming gifts: kept out of gatehouse.js, `/sdk/v1/gift.js` adds them to the page's client (a bundler's `installGifts` does the same). */
 export interface GiftMethods {
   /** Starts the gift's checkout, as the signed-in reader if any: send the buyer to its `url`. */
   buyGift(order: GiftOrder): Promise<GiftCheckoutView>;
+  /** Redeems a gift's code (from its email's link) for the signed-in reader: a subscription ending after the gift's months. Rejects with `not_found`, `gift_voided` or `gift_redeemed`. */
+  redeemGift(code: string): Promise<GiftRedemption>;
 }
 
 export function installGifts(gatehouse: Gatehouse): Gatehouse & GiftMethods {
   const client = gatehouse as Gatehouse & GiftMethods;
   if (typeof client.buyGift === 'function') return client;
-  const methods: GiftMethods = { buyGift: (order) => gatehouse.authorized<GiftCheckoutView>('/gifts', { body: order }, false) };
+  const methods: GiftMethods = {
+    buyGift: (order) => gatehouse.authorized('/gifts', { body: order }, false),
+    redeemGift: (code) => gatehouse.authorized('/gifts/redeem', { body: { code } }),
+  };
   return Object.assign(client, methods);
 }

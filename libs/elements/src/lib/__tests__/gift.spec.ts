@@ -1,6 +1,5 @@
 import { GIFT_LINK_PARAMETER } from '@gatehouse/contracts';
-import { GIFT_PARAMETER } from '../account';
-import { giftAmount, giftMessagesFor } from '../gift';
+import { GIFT_PARAMETER, giftAmount, giftMessagesFor } from '../gift';
 
 describe('gifts in the elements', () => {
   it('read the code from the fragment parameter the gift email links with', () => {
