@@ -19,8 +19,9 @@ const STATUS: Record<GiftStatus, { label: string; tone: 'neutral' | 'good' | 'ba
 function progressOf(gift: GiftView): string {
   if (gift.status === 'voided') return `${gift.voidReason === 'refunded' ? 'Refunded' : 'Cancelled'} ${formatDateTime(gift.voidedAt)}`;
   if (gift.status === 'redeemed') return `Redeemed ${formatDateTime(gift.redeemedAt)}`;
+  if (gift.status === 'pending') return 'Checkout not completed';
   if (gift.emailedAt) return `Emailed ${formatDateTime(gift.emailedAt)}`;
-  return `Emailed on ${formatDate(gift.sendAt)}`;
+  return `To be emailed on ${formatDate(gift.sendAt)}`;
 }
 
 export function GiftsScreen() {

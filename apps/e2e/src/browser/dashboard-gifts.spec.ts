@@ -68,9 +68,10 @@ describe('dashboard: gifts', () => {
     await paidRow.getByText('Digital access, 6 months').waitFor();
     await paidRow.getByText('€54.00').waitFor();
     await paidRow.getByText('paid', { exact: true }).waitFor();
-    await paidRow.getByText(/^Emailed on /).waitFor();
+    await paidRow.getByText(/^To be emailed on \d{1,2} \w{3} \d{4}$/).waitFor();
     const unpaidRow = page.getByRole('row', { name: /Bob/ });
     await unpaidRow.getByText('not paid').waitFor();
+    await unpaidRow.getByText('Checkout not completed').waitFor();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
