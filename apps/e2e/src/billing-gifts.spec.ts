@@ -121,6 +121,20 @@ describe('gift subscriptions', () => {
     expect((await system.decisionFor(reader, '/premium/story')).granted).toBe(false);
   });
 
+  it('takes a signed-in buyer as the customer who pays, without asking their address again', async () => {
+    const buyer = await system.reader();
+    const ordered = await system.api('/gifts', {
+      key: system.publishableKey,
+      token: buyer.accessToken,
+      body: { priceId: price.id, months: 12, recipientEmail: `friend-${randomUUID()}@example.com`, recipientName: 'Ada', buyerName: 'Grace', successUrl: 'https://all.example/ok', cancelUrl: 'https://all.example/no' },
+    });
+    expect(ordered.status).toBe(201);
+    expect(ordered.body).toMatchObject({ amount: 10800, currency: 'eur' });
+    const session = await system.fake.object('checkout.session', ordered.body.sessionId);
+    expect((await system.fake.object('customer', session['customer']))).toMatchObject({ email: buyer.email, metadata: { customerId: buyer.id } });
+    expect(await gift(ordered.body.giftId)).toMatchObject({ status: 'pending', buyerCustomerId: buyer.id, buyerEmail: buyer.email, months: 12 });
+  });
+
   it('keeps a gift to its publication: a second publication cannot redeem it, see it or void it', async () => {
     const { giftId, recipientEmail } = await bought();
     const { code } = linkIn(await sink.nextTo(recipientEmail));
