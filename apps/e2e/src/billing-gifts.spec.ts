@@ -145,6 +145,13 @@ describe('gift subscriptions', () => {
     const session = await system.fake.object('checkout.session', ordered.body.sessionId);
     expect((await system.fake.object('customer', session['customer']))).toMatchObject({ email: buyer.email, metadata: { customerId: buyer.id } });
     expect(await gift(ordered.body.giftId)).toMatchObject({ status: 'pending', buyerCustomerId: buyer.id, buyerEmail: buyer.email, months: 12 });
+
+    // The buyer's data on request: the gift is theirs to download, and their erasure takes them out of it.
+    const exported = await system.api('/auth/customers/me/export', { key: system.publishableKey, token: buyer.accessToken });
+    expect(exported.body.gifts).toEqual([expect.objectContaining({ giftId: ordered.body.giftId, role: 'buyer', buyerEmail: buyer.email, recipientName: 'Ada', months: 12 })]);
+    expect(JSON.stringify(exported.body.gifts)).not.toMatch(/code/i);
+    expect((await system.api('/auth/customers/me', { key: system.publishableKey, token: buyer.accessToken, method: 'DELETE', body: { password: READER_PASSWORD } })).status).toBe(204);
+    expect(await eventually(async () => ((await gift(ordered.body.giftId)).buyerEmail === '' ? gift(ordered.body.giftId) : undefined))).toMatchObject({ buyerCustomerId: null, months: 12 });
   });
 
   it('keeps a gift to its publication: a second publication cannot redeem it, see it or void it', async () => {

@@ -2812,6 +2812,10 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "gatehouse.personal-data.v1";
+            /** @description Gifts the customer bought or was given, with what the buyer wrote. */
+            gifts: {
+                [key: string]: unknown;
+            }[];
             /** @description Metered articles read. */
             meterViews: {
                 [key: string]: unknown;

@@ -37,12 +37,18 @@ export class BillingPersonalDataService {
     const manager = this.dataSource.manager;
     const account = await this.processorCustomers.find(publicationId, customerId);
     const needles = needlesOf(reader, account?.processorCustomerId);
-    const [subscriptions, checkouts, processorEvents, events] = await Promise.all([
+    const [subscriptions, checkouts, gifts, processorEvents, events] = await Promise.all([
       manager.find(Subscription, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.query('SELECT processor_session_id, price_id, created_at, completed_at FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2 ORDER BY created_at', [
         publicationId,
         customerId,
       ]),
+      manager.query(
+        `SELECT *, CASE WHEN buyer_customer_id = $2 OR lower(buyer_email) = lower($3) THEN 'buyer' ELSE 'recipient' END AS role FROM gifts
+         WHERE publication_id = $1 AND (buyer_customer_id = $2 OR lower(buyer_email) = lower($3) OR redeemed_by = $2 OR lower(recipient_email) = lower($3))
+         ORDER BY created_at`,
+        [publicationId, customerId, reader.email],
+      ),
       manager.query(`SELECT event_id, type, received_at FROM processor_events WHERE ${EVENTS_NAMING} ORDER BY received_at`, [needles]),
       outboxEventsNaming(manager, publicationId, needles),
     ]);
@@ -59,6 +65,20 @@ export class BillingPersonalDataService {
         priceId: row.price_id,
         createdAt: row.created_at.toISOString(),
         completedAt: row.completed_at?.toISOString() ?? null,
+      })),
+      gifts: gifts.map((row: GiftRow) => ({
+        giftId: row.id,
+        role: row.role,
+        status: row.status,
+        priceId: row.price_id,
+        months: row.months,
+        buyerName: row.buyer_name,
+        buyerEmail: row.buyer_email,
+        recipientName: row.recipient_name,
+        recipientEmail: row.recipient_email,
+        message: row.message,
+        sendAt: row.send_at.toISOString(),
+        createdAt: row.created_at.toISOString(),
       })),
       processorEvents: processorEvents.map((row: { event_id: string; type: string; received_at: Date }) => ({ eventId: row.event_id, type: row.type, receivedAt: row.received_at.toISOString() })),
       events,
@@ -136,6 +156,21 @@ export class BillingPersonalDataService {
       }
     });
   }
+}
+
+interface GiftRow {
+  id: string;
+  role: 'buyer' | 'recipient';
+  status: string;
+  price_id: string;
+  months: number;
+  buyer_name: string;
+  buyer_email: string;
+  recipient_name: string;
+  recipient_email: string;
+  message: string | null;
+  send_at: Date;
+  created_at: Date;
 }
 
 function needlesOf(reader: ReaderIdentifiers, processorCustomerId: string | undefined): string[] {

@@ -41,6 +41,7 @@ export class PersonalDataExportService {
       emailLog,
       subscriptions: billing.subscriptions,
       checkoutSessions: billing.checkoutSessions,
+      gifts: billing.gifts,
       processorCustomer: billing.processorCustomer,
       processorEvents: billing.processorEvents,
       visitorIds: access.visitorIds,
