@@ -25,6 +25,7 @@ const EVENT_GROUPS = {
   Experiments: ['experiment.assigned', 'experiment.converted'],
   'Newsletter and data walls': ['newsletter.subscribe', 'data.submit'],
   'Shared articles': ['share.created', 'share.opened'],
+  Gifts: ['gift.purchased', 'gift.redeemed'],
 } as const satisfies Record<string, readonly OutboundEventName[]>;
 
 const webhookSchema = z.object({
