@@ -85,6 +85,7 @@ const routeTree = rootRoute.addChildren([
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('offers', () => import('./screens/offers'), 'OffersScreen'),
     screen('retention', () => import('./screens/retention'), 'RetentionScreen'),
+    screen('gifts', () => import('./screens/gifts'), 'GiftsScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),

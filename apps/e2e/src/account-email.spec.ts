@@ -512,7 +512,13 @@ describe('account email through the gateway, over SMTP', () => {
     expect(mail.text).toContain('Los: https://alpha.example/#gatehouse-reset-password=');
 
     const templates = await api('/admin/email-templates', { session: tenant.session });
-    expect(templates.body).toHaveLength(16);
+    expect(templates.body).toHaveLength(20);
+    expect(templates.body.filter((t: { kind: string }) => t.kind.startsWith('gift_')).map((t: { kind: string; language: string }) => `${t.kind}/${t.language}`).sort()).toEqual([
+      'gift_ending/de',
+      'gift_ending/en',
+      'gift_received/de',
+      'gift_received/en',
+    ]);
     expect(templates.body.find((t: { kind: string; language: string }) => t.kind === 'password_reset' && t.language === 'de')).toMatchObject({ customized: true });
     expect((await api('/admin/email-templates/password_reset/de', { method: 'DELETE', session: tenant.session })).status).toBe(204);
 

@@ -244,6 +244,24 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api(`/subscriptions/purchases?customerId=${reader.id}`, { key: sk }));
     await ok(400, api('/subscriptions/purchases', { key: sk }));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
+    // Gifts: one bought, paid and redeemed (once: another reader is refused), one voided before it was paid.
+    const giftOrder = { priceId: price.body.id, months: 3, recipientEmail: `gift-${randomUUID()}@example.com`, recipientName: 'Friend', buyerName: 'Conf', buyerEmail: email, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` };
+    const gift = await ok(201, api('/gifts', { key: pk, body: giftOrder }));
+    await ok(400, api('/gifts', { key: pk, body: { ...giftOrder, months: 2 } }));
+    await ok(403, api('/gifts', { key: pk, body: { ...giftOrder, redeemUrl: 'https://elsewhere.example/account' } }));
+    for (const event of (await system.fake.completeCheckout(gift.body.sessionId)).events) await system.deliverOk(event);
+    const giftCode = /#gatehouse-gift=([A-Za-z0-9_-]+)/.exec((await sink.nextTo(giftOrder.recipientEmail)).text)![1];
+    const giftee = await system.reader();
+    await ok(200, api('/gifts/redeem', { key: pk, token: giftee.accessToken, body: { code: giftCode } }));
+    await ok(409, api('/gifts/redeem', { key: pk, token: (await system.reader()).accessToken, body: { code: giftCode } }));
+    await ok(404, api('/gifts/redeem', { key: pk, token: reader.accessToken, body: { code: 'unknownGiftCode000000000' } }));
+    await ok(400, api('/gifts/redeem', { key: pk, token: reader.accessToken, body: { code: 'no' } }));
+    await ok(409, admin(`/admin/gifts/${gift.body.giftId}/void`, { method: 'POST' }));
+    const unpaid = await ok(201, api('/gifts', { key: pk, body: giftOrder }));
+    await ok(200, admin('/admin/gifts'));
+    await ok(200, admin(`/admin/gifts/${unpaid.body.giftId}`));
+    await ok(200, admin(`/admin/gifts/${unpaid.body.giftId}/void`, { method: 'POST' }));
+    await ok(404, admin(`/admin/gifts/${randomUUID()}`));
     // Plan changes, pauses, and what a pause does to access.
     const yearly = await ok(201, admin(`/admin/products/${product.body.id}/prices`, { body: { currency: 'eur', unitAmount: 9000, interval: 'year' } }));
     const change = { subscriptionId: paid.subscriptionId, priceId: yearly.body.id };

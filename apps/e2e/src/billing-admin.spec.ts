@@ -15,6 +15,7 @@ const HANDLED_EVENTS = [
   'customer.created',
   'customer.updated',
   'customer.source.expiring',
+  'charge.refunded',
 ];
 
 /** Products and prices (decisions F1, H2) and processor settings (F2, spec 5.3) through the dashboard's routes. */

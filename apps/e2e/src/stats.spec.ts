@@ -258,6 +258,7 @@ describe('the stats view: access and billing composed by admin', () => {
       purchases: { passes: 0, singleArticles: 0 },
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
       cancellation: { reasons: [], saves: [], winBack: { sent: 0, conversions: 0 } },
+      gifts: { purchased: 0, redeemed: 0 },
     };
   }
 
@@ -302,6 +303,7 @@ describe('the stats view: access and billing composed by admin', () => {
       purchases: { passes: 0, singleArticles: 0 },
       sharing: { linksCreated: 0, opens: 0, conversions: 0 },
       cancellation: { reasons: [], saves: [], winBack: { sent: 0, conversions: 0 } },
+      gifts: { purchased: 0, redeemed: 0 },
     });
   });
 

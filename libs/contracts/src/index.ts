@@ -10,6 +10,7 @@ export * from './lib/access';
 export * from './lib/billing';
 export * from './lib/offers';
 export * from './lib/cancellation';
+export * from './lib/gifts';
 export * from './lib/webhooks-out';
 export * from './lib/branding';
 export * from './lib/customers';

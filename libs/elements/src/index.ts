@@ -12,6 +12,8 @@ export { OfferCode, defineOfferCode } from './lib/offer-code';
 export { offerTermsText } from './lib/offer-terms';
 export { defineAccount } from './lib/account-define';
 export { ACCOUNT_MESSAGES_EN, type AccountMessages } from './lib/account-messages';
+export { defineGift } from './lib/gift-define';
+export { giftMessagesFor, type GiftMessages } from './lib/gift';
 
 defineElements();
 defineOfferCode();

@@ -7,6 +7,8 @@ export type { EmailLink } from './lib/email-links';
 export { GatehouseError } from './lib/errors';
 export { installAccount } from './lib/account';
 export type { AccountDeletionProof, AccountMethods } from './lib/account';
+export { installGifts } from './lib/gifts';
+export type { GiftMethods, GiftOrder } from './lib/gifts';
 export type { GatehouseErrorCode } from './lib/errors';
 export type { Session } from './lib/sessions';
 export type {

@@ -216,6 +216,11 @@ export const api = {
     create: (body: BodyOf<'/api/v1/admin/offers', 'post'>) => data(client.POST('/api/v1/admin/offers', { body })),
     update: (id: string, body: BodyOf<'/api/v1/admin/offers/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/offers/{id}', { ...byId(id), body })),
   },
+  gifts: {
+    list: () => all('/api/v1/admin/gifts'),
+    get: (id: string) => data(client.GET('/api/v1/admin/gifts/{id}', byId(id))),
+    void: (id: string) => data(client.POST('/api/v1/admin/gifts/{id}/void', byId(id))),
+  },
   processor: {
     get: () => data(client.GET('/api/v1/admin/processor')),
     save: (body: BodyOf<'/api/v1/admin/processor', 'put'>) => data(client.PUT('/api/v1/admin/processor', { body })),

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isPurchase, type CustomerRecord, type PriceView, type SubscriptionView } from '@gatehouse/contracts';
+import { isPurchase, type CustomerRecord, type PriceView, type SubscriptionSource, type SubscriptionView } from '@gatehouse/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
@@ -234,12 +234,15 @@ function saveFile(href: string, file: string): void {
  * One subscription loaded afresh by id, with its history as its own dates tell it. No route lists a
  * customer's events, so this is what the dashboard can show honestly (docs/dashboard.md).
  */
+/** How a subscription began, by its source. */
+const STARTED: Record<SubscriptionSource, string> = { processor: 'Started through a checkout', manual: 'Granted by staff', gift: 'Redeemed from a gift' };
+
 function SubscriptionHistory({ subscriptionId, priceLabel, onClose }: { subscriptionId: string; priceLabel: (priceId: string) => string; onClose: () => void }) {
   const subscription = useQuery(queries.subscription(subscriptionId));
   const s = subscription.data;
   const history: Array<[string, string]> = s
     ? ([
-        [s.createdAt, s.source === 'manual' ? 'Granted by staff' : 'Started through a checkout'],
+        [s.createdAt, STARTED[s.source]],
         ...(s.trialStart ? [[s.trialStart, 'Trial started'] as [string, string]] : []),
         ...(s.trialEnd ? [[s.trialEnd, new Date(s.trialEnd) > new Date() ? 'Trial ends' : 'Trial ended'] as [string, string]] : []),
         [s.currentPeriodStart, 'Current period started'],

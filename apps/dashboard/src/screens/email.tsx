@@ -19,6 +19,8 @@ const KIND_LABELS: Record<TemplateKind, string> = {
   payment_final: 'Payment: final notice',
   card_expiring: 'Card expiring',
   win_back: 'Win-back offer',
+  gift_received: 'Gift received',
+  gift_ending: 'Gift ending',
 };
 const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation' };
 const LANGUAGE_LABELS: Record<EmailLanguage, string> = { en: 'English', de: 'German' };

@@ -24,6 +24,7 @@ const AREAS = [
   { to: '/catalog', label: 'Catalog' },
   { to: '/offers', label: 'Offers' },
   { to: '/retention', label: 'Retention' },
+  { to: '/gifts', label: 'Gifts' },
   { to: '/customers', label: 'Customers' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },

@@ -156,6 +156,7 @@ function StatsView({ stats }: { stats: Stats }) {
         rows={[[stats.cancellation.winBack.sent, stats.cancellation.winBack.conversions]]}
         file="win-back.csv"
       />
+      <TableCard title="Gifts" header={['Gifts bought', 'Gifts redeemed']} rows={[[stats.gifts.purchased, stats.gifts.redeemed]]} file="gifts.csv" />
     </div>
   );
 }

@@ -26,6 +26,7 @@ const EVENT_GROUPS = {
   'Newsletter and data walls': ['newsletter.subscribe', 'data.submit'],
   'Shared articles': ['share.created', 'share.opened'],
   'Passes and single articles': ['pass.purchased', 'article.purchased'],
+  Gifts: ['gift.purchased', 'gift.redeemed'],
 } as const satisfies Record<string, readonly OutboundEventName[]>;
 
 const webhookSchema = z.object({

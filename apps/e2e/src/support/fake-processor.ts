@@ -97,6 +97,11 @@ export class FakeProcessorProcess {
     return this.control('POST', `/subscriptions/${id}/invoices`, { type, options });
   }
 
+  /** The payment refunded (in full unless `amount`), as staff do in the processor's dashboard: `charge.refunded` is sent. */
+  refund(paymentIntentId: string, options: EventOptions & { amount?: number } = {}): Promise<{ refund: ProcessorObject; event: ProcessorEvent }> {
+    return this.control('POST', `/payment_intents/${paymentIntentId}/refund`, options);
+  }
+
   customerEvent(id: string, type: 'customer.created' | 'customer.updated', changes: { email?: string; name?: string } = {}, options: EventOptions = {}): Promise<ProcessorEvent> {
     return this.control('POST', `/customers/${id}/events`, { type, changes, options });
   }

@@ -181,6 +181,8 @@ function exampleData(): Map<EventType<any>, unknown> {
       maxOpens: 5,
       occurredAt: '2031-01-02T00:00:00.000Z',
     }),
+    example(Events.GiftPurchased, { giftId: randomUUID(), priceId: subscription.priceId, productId: randomUUID(), months: 3, amount: 2700, currency: 'eur', buyerCustomerId: null, sendAt: '2031-01-05T00:00:00.000Z' }),
+    example(Events.GiftRedeemed, { giftId: randomUUID(), customerId: customer.customerId, subscriptionId: subscription.subscriptionId, priceId: subscription.priceId, months: 3, endsAt: '2031-04-05T00:00:00.000Z' }),
   ]);
 }
 

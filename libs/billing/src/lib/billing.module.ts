@@ -11,6 +11,8 @@ import { Price } from './catalog/price.entity';
 import { Product } from './catalog/product.entity';
 import { CheckoutSession } from './checkout/checkout-session.entity';
 import { CheckoutModule } from './checkout/checkout.module';
+import { Gift } from './gifts/gift.entity';
+import { GiftsModule } from './gifts/gifts.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
@@ -18,6 +20,7 @@ import { CreateOffers1795730000000 } from './migrations/1795730000000-create-off
 import { PaymentNotice } from './inbound/payment-notice.entity';
 import { AddPaymentRecovery1795800000000 } from './migrations/1795800000000-add-payment-recovery';
 import { AddSaveOffersAndWinBack1796100000000 } from './migrations/1796100000000-add-save-offers-and-win-back';
+import { CreateGifts1796000000000 } from './migrations/1796000000000-create-gifts';
 import { Offer } from './offers/offer.entity';
 import { OffersModule } from './offers/offers.module';
 import { CreatePurchases1795900000000 } from './migrations/1795900000000-create-purchases';
@@ -36,7 +39,7 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, PersonalDataModule, CancellationModule, PassesModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, GiftsModule, PersonalDataModule, CancellationModule, PassesModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */
@@ -45,8 +48,8 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, AddSaveOffersAndWinBack1796100000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase, Gift],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, CreateGifts1796000000000, AddSaveOffersAndWinBack1796100000000],
 };
 
 export { BillingConfig, BillingRetention };

@@ -27,8 +27,25 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const PAYMENT_EMAIL_KINDS = ['payment_failed', 'payment_retry', 'payment_final', 'card_expiring', 'win_back'] as const;
 export type PaymentEmailKind = (typeof PAYMENT_EMAIL_KINDS)[number];
 
+/**
+ * Gift email (docs/billing.md#gift-subscriptions): `gift_received` to the recipient on the buyer's
+ * date, its link carrying the code to redeem; `gift_ending` to the reader before the subscription
+ * the gift made ends, with a link to continue.
+ */
+export const GIFT_EMAIL_KINDS = ['gift_received', 'gift_ending'] as const;
+export type GiftEmailKind = (typeof GIFT_EMAIL_KINDS)[number];
+
+/** What a gift email says besides its recipient's name: `{{sender}}`, `{{product}}`, `{{months}}`, `{{date}}` (the end) and `{{message}}` in its copy. */
+export interface GiftEmailValues {
+  sender?: string;
+  product: string;
+  months: string;
+  date?: string;
+  message?: string;
+}
+
 /** Every message whose copy staff edit per kind and language. */
-export const TEMPLATE_KINDS = [...EMAIL_KINDS, ...PAYMENT_EMAIL_KINDS] as const;
+export const TEMPLATE_KINDS = [...EMAIL_KINDS, ...PAYMENT_EMAIL_KINDS, ...GIFT_EMAIL_KINDS] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 /** Every message identity sends: account and payment email to readers, and invitations to a publication's staff. */
@@ -163,6 +180,24 @@ export const PaymentEmailRequests = {
     { publicationId: string; customerId: string; noticeId: string; kind: PaymentEmailKind; link: string | null; code?: string },
     { queued: boolean }
   >('identity.payment-email.notice'),
+} as const;
+
+export const GiftEmailRequests = {
+  /**
+   * Queues a gift's email to its recipient (who may have no account yet), in the publication's
+   * branding and copy; its button opens `redeemUrl` (a page of the publication, its first proven
+   * domain when null or elsewhere) with the code in the fragment (GIFT_LINK_PARAMETER). `emailId`
+   * is the message's id, so a repeated request queues nothing twice.
+   */
+  SendGift: requestPattern<
+    { publicationId: string; emailId: string; to: string; recipientName: string; code: string; redeemUrl: string | null; values: GiftEmailValues },
+    { queued: true }
+  >('identity.gift-email.gift'),
+  /** Queues the reminder to the reader whose gift subscription ends soon, its button opening `link`; `queued: false` for a customer not of the publication. */
+  SendGiftReminder: requestPattern<
+    { publicationId: string; emailId: string; customerId: string; link: string | null; values: GiftEmailValues },
+    { queued: boolean }
+  >('identity.gift-email.reminder'),
 } as const;
 
 export const EmailTemplateRequests = {

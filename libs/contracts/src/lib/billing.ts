@@ -288,12 +288,19 @@ export interface BillingStats {
   /** Cancellation reasons, save offers and win-back within the range. */
   cancellation: CancellationStats;
   purchases: PurchaseCounts;
+  gifts: GiftCounts;
 }
 
 /** Passes and single articles bought within the range (issue #25 item 4). */
 export interface PurchaseCounts {
   passes: number;
   singleArticles: number;
+}
+
+/** Gifts paid for and gifts redeemed within the range. */
+export interface GiftCounts {
+  purchased: number;
+  redeemed: number;
 }
 
 export interface OfferRedemptions {

@@ -17,6 +17,10 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const CANCELLATION_REASONS = ['too_expensive', 'unused', 'switched_service', 'missing_features', 'low_quality', 'too_complex', 'customer_service', 'other'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
+/** `gift`: redeemed from a gift, ending at its fixed end without renewal. */
+export const SUBSCRIPTION_SOURCES = ['processor', 'manual', 'gift'] as const;
+export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
+
 export interface SubscriptionEventData {
   subscriptionId: string;
   customerId: string;
@@ -24,7 +28,7 @@ export interface SubscriptionEventData {
   status: SubscriptionStatus;
   currentPeriodStart: string;
   currentPeriodEnd: string;
-  source: 'processor' | 'manual';
+  source: SubscriptionSource;
   cancelAtPeriodEnd: boolean;
   trialStart: string | null;
   trialEnd: string | null;
@@ -138,6 +142,30 @@ export interface PurchaseEventData {
   endsAt: string | null;
 }
 
+/** A gift's payment went through (docs/billing.md#gift-subscriptions); nothing personal: no addresses, no message. */
+export interface GiftPurchasedData {
+  giftId: string;
+  priceId: string;
+  productId: string;
+  months: number;
+  amount: number;
+  currency: string;
+  /** The buyer, when signed in. */
+  buyerCustomerId: string | null;
+  /** When the recipient is emailed (ISO). */
+  sendAt: string;
+}
+
+/** A reader redeemed a gift: the subscription it made ends at `endsAt`. */
+export interface GiftRedeemedData {
+  giftId: string;
+  customerId: string;
+  subscriptionId: string;
+  priceId: string;
+  months: number;
+  endsAt: string;
+}
+
 export const Events = {
   NewsletterSubscribe: eventType<NewsletterSubscribeData>('newsletter.subscribe'),
   DataSubmit: eventType<DataSubmitData>('data.submit'),
@@ -163,6 +191,8 @@ export const Events = {
   ShareOpened: eventType<ShareOpenedData>('share.opened'),
   PassPurchased: eventType<PurchaseEventData>('pass.purchased'),
   ArticlePurchased: eventType<PurchaseEventData>('article.purchased'),
+  GiftPurchased: eventType<GiftPurchasedData>('gift.purchased'),
+  GiftRedeemed: eventType<GiftRedeemedData>('gift.redeemed'),
 } as const;
 
 /** The events a publisher can subscribe an outbound webhook to (spec 6.2). */

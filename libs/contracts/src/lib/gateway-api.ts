@@ -293,6 +293,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/gifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication's gifts, newest first, cursor paginated (never their codes or messages). */
+        get: operations["AdminGiftsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gifts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One gift. */
+        get: operations["AdminGiftsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gifts/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`). Its payment is not refunded here: refund it at the processor. Voiding a voided gift changes nothing. */
+        post: operations["AdminGiftsController_void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/invitations/accept": {
         parameters: {
             query?: never;
@@ -1293,6 +1344,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy a gift: 1, 3, 6 or 12 months of a price, paid once at the payment processor (a checkout in payment mode); redirect the buyer to `url`. A signed-in buyer (customer JWT) pays as that customer; anyone else gives `buyerEmail`. Once paid (`gift.purchased`), the recipient is emailed on `sendAt` with a link to redeem. Refunded before redemption, the gift is voided. */
+        post: operations["GiftsController_purchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gifts/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeem a gift's code as the signed-in reader: a subscription of the gift's price from now for its months, `source: gift`, which ends then without renewal (`gift.redeemed`, `subscription.created`). The same reader again gets the same answer. */
+        post: operations["GiftsController_redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -2143,7 +2228,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2312,7 +2397,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2346,7 +2431,7 @@ export interface components {
              * @description An account email to a reader, or `staff_invitation`.
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2372,7 +2457,7 @@ export interface components {
             /** @description False while the built-in copy is used. */
             customized: boolean;
             /** @enum {string} */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending";
             /** @enum {string} */
             language: "en" | "de";
             /**
@@ -2456,6 +2541,82 @@ export interface components {
             field: string;
             /** @example must be an email address */
             message: string;
+        };
+        GiftCheckoutDto: {
+            /** @description What the buyer pays, minor units. */
+            amount: number;
+            /** @example eur */
+            currency: string;
+            /** Format: uuid */
+            giftId: string;
+            sessionId: string;
+            /** @description The processor's checkout page: send the buyer there. */
+            url: string;
+        };
+        GiftCountsDto: {
+            /** @description Gifts paid for within the range. */
+            purchased: number;
+            /** @description Gifts redeemed within the range. */
+            redeemed: number;
+        };
+        GiftPageDto: {
+            items: components["schemas"]["GiftViewDto"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        GiftRedemptionDto: {
+            /** Format: uuid */
+            giftId: string;
+            /** @enum {number} */
+            months: 1 | 3 | 6 | 12;
+            productName: string;
+            /** @description `source: gift`, ending at `currentPeriodEnd` without renewal (`cancelAtPeriodEnd: true`). */
+            subscription: components["schemas"]["SubscriptionViewDto"];
+        };
+        GiftViewDto: {
+            /** @description Paid, minor units of `currency`. */
+            amount: number;
+            /** Format: uuid */
+            buyerCustomerId: string | null;
+            buyerEmail: string;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            /** Format: date-time */
+            emailedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {number} */
+            months: 1 | 3 | 6 | 12;
+            /** Format: uuid */
+            priceId: string;
+            /** Format: uuid */
+            productId: string;
+            productName: string;
+            /** Format: date-time */
+            purchasedAt: string | null;
+            recipientEmail: string;
+            recipientName: string;
+            /** Format: date-time */
+            redeemedAt: string | null;
+            /** Format: uuid */
+            redeemedBy: string | null;
+            /** Format: date-time */
+            sendAt: string;
+            /**
+             * @description `pending`: not paid yet; `purchased`: paid, emailed on `sendAt`; `redeemed`; `voided`: refunded or cancelled, its code refused.
+             * @enum {string}
+             */
+            status: "pending" | "purchased" | "redeemed" | "voided";
+            /** Format: uuid */
+            subscriptionId: string | null;
+            /** Format: date-time */
+            voidedAt: string | null;
+            /** @enum {string|null} */
+            voidReason: "refunded" | "cancelled" | null;
         };
         GrantSubscriptionDto: {
             /**
@@ -2904,6 +3065,10 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "gatehouse.personal-data.v1";
+            /** @description Gifts the customer bought or was given, with what the buyer wrote. */
+            gifts: {
+                [key: string]: unknown;
+            }[];
             /** @description Metered articles read. */
             meterViews: {
                 [key: string]: unknown;
@@ -3076,7 +3241,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "share_not_subscriber" | "sharing_disabled" | "share_allowance_exceeded" | "offer_expired" | "offer_exhausted" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "share_not_subscriber" | "sharing_disabled" | "share_allowance_exceeded" | "offer_expired" | "offer_exhausted" | "gift_voided" | "gift_redeemed" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -3173,6 +3338,54 @@ export interface components {
             /** @description Single articles bought within the range. */
             singleArticles: number;
         };
+        PurchaseGiftDto: {
+            /**
+             * @description The buyer's address for the processor's receipt; required unless a customer JWT is sent.
+             * @example grace@example.com
+             */
+            buyerEmail?: string;
+            /**
+             * @description Who the email says the gift is from.
+             * @example Grace
+             */
+            buyerName: string;
+            /** @example https://news.example/gift */
+            cancelUrl: string;
+            /** @description A few words from the buyer, shown in the email as plain text. */
+            message?: string;
+            /**
+             * @example 3
+             * @enum {number}
+             */
+            months: 1 | 3 | 6 | 12;
+            /**
+             * Format: uuid
+             * @description A monthly or yearly price on sale: the gift is `months` of it (a yearly price pro rata), paid once.
+             */
+            priceId: string;
+            /**
+             * @description Where the gift is emailed; trimmed and lower-cased.
+             * @example friend@example.com
+             */
+            recipientEmail: string;
+            /** @example Ada */
+            recipientName: string;
+            /**
+             * @description The page with the account element where the recipient redeems: the email's link opens it with the code in its fragment (`#gatehouse-gift=`). On a domain not proven yet, or when absent, `https://<first proven domain>/`.
+             * @example https://news.example/account
+             */
+            redeemUrl?: string;
+            /**
+             * @description When the recipient is emailed (a date is its start, UTC); now when absent or past.
+             * @example 2026-12-24
+             */
+            sendAt?: string;
+            /**
+             * @description Where the processor sends the buyer once paid: a page of the publication's domains.
+             * @example https://news.example/gift/thanks
+             */
+            successUrl: string;
+        };
         PurchaseViewDto: {
             /** Format: uuid */
             customerId: string;
@@ -3211,6 +3424,13 @@ export interface components {
             code: string;
             /** Format: uuid */
             offerId: string;
+        };
+        RedeemGiftDto: {
+            /**
+             * @description The code from the gift email's link.
+             * @example q3N0c2VjcmV0Y29kZWdpZnQx
+             */
+            code: string;
         };
         RefreshTokenDto: {
             /** @description The refresh token from the last auth result. */
@@ -3473,6 +3693,8 @@ export interface components {
             cancellation: components["schemas"]["CancellationStatsDto"];
             /** Format: date-time */
             from: string;
+            /** @description Gift subscriptions (docs/billing.md#gift-subscriptions). */
+            gifts: components["schemas"]["GiftCountsDto"];
             /** @enum {string} */
             interval: "day" | "hour";
             /** @description Per offer, most redeemed first. */
@@ -3580,8 +3802,11 @@ export interface components {
             priceId: string;
             /** @description A plan change waiting for the period end; null when none. */
             scheduledChange: components["schemas"]["ScheduledPlanChangeDto"] | null;
-            /** @enum {string} */
-            source: "processor" | "manual";
+            /**
+             * @description `processor`: through a checkout; `manual`: granted by staff; `gift`: redeemed from a gift, ending at its fixed end without renewal.
+             * @enum {string}
+             */
+            source: "processor" | "manual" | "gift";
             /**
              * @example active
              * @enum {string}
@@ -3905,7 +4130,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -5517,7 +5742,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -5639,7 +5864,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back";
+                kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending";
                 language: "en" | "de";
             };
             cookie?: never;
@@ -6522,6 +6747,347 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminGiftsController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftPageDto"];
+                };
+            };
+            /** @description `validation_failed`: a bad `limit`, or a `cursor` this list did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminGiftsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminGiftsController_void: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `gift_redeemed`: it was redeemed; cancel the subscription it made instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "gift_redeemed";
                     };
                 };
             };
@@ -16262,6 +16828,314 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "api_key_wrong_kind" | "url_not_in_publication";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    GiftsController_purchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseGiftDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCheckoutDto"];
+                };
+            };
+            /** @description `validation_failed`: e.g. months not 1, 3, 6 or 12, no `buyerEmail` without a customer JWT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `token_invalid`/`token_expired` for a bad customer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired";
+                    };
+                };
+            };
+            /**
+             * @description `url_not_in_publication`: `successUrl`, `cancelUrl` or `redeemUrl` is not on the publication's domains
+             *
+             *     `api_key_wrong_kind`: a secret key
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "url_not_in_publication";
+                    };
+                };
+            };
+            /** @description `not_found`: no such price in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict`: the price or its product is inactive, a lifetime price, or the publication has no processor settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed; nothing was stored */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    GiftsController_redeem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemGiftDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftRedemptionDto"];
+                };
+            };
+            /** @description `validation_failed`: not a gift code */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found`: no gift with this code in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `gift_redeemed`: another reader redeemed it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "gift_redeemed";
+                    };
+                };
+            };
+            /** @description `gift_voided`: the gift was refunded or cancelled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "gift_voided";
                     };
                 };
             };

@@ -70,6 +70,8 @@ export interface BillingPersonalData {
   /** Passes and single articles bought. */
   purchases: PurchaseView[];
   checkoutSessions: Array<{ processorSessionId: string; priceId: string; createdAt: string; completedAt: string | null }>;
+  /** Gifts the reader bought (signed in, or with their address) or was given (to their address, or redeemed), with what the buyer wrote. */
+  gifts: Array<{ giftId: string; role: 'buyer' | 'recipient'; status: string; priceId: string; months: number; buyerName: string; buyerEmail: string; recipientName: string; recipientEmail: string; message: string | null; sendAt: string; createdAt: string }>;
   /** Events the processor sent about the reader (type and time; the payloads are the processor's). */
   processorEvents: Array<{ eventId: string; type: string; receivedAt: string }>;
   events: PersonalDataEvent[];
@@ -93,6 +95,7 @@ export interface PersonalDataExport {
   subscriptions: BillingPersonalData['subscriptions'];
   purchases: BillingPersonalData['purchases'];
   checkoutSessions: BillingPersonalData['checkoutSessions'];
+  gifts: BillingPersonalData['gifts'];
   processorCustomer: BillingPersonalData['processorCustomer'];
   processorEvents: BillingPersonalData['processorEvents'];
   visitorIds: AccessPersonalData['visitorIds'];

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'share_allowance_exceeded',
   'offer_expired',
   'offer_exhausted',
+  'gift_voided',
+  'gift_redeemed',
   'precondition_failed',
   'request_timeout',
   'payload_too_large',

@@ -1,5 +1,5 @@
 import type { AccessCounts, ShareCounts } from './access';
-import type { OfferRedemptions, PurchaseCounts } from './billing';
+import type { GiftCounts, OfferRedemptions, PurchaseCounts } from './billing';
 import type { CancellationStats } from './cancellation';
 import { requestPattern } from './patterns';
 
@@ -75,6 +75,8 @@ export interface Stats {
   purchases: PurchaseCounts;
   /** Share links subscribers created and the reads they granted in the range (docs/access.md#shared-articles). */
   sharing: ShareCounts;
+  /** Gifts paid for and redeemed in the range (docs/billing.md#gift-subscriptions). */
+  gifts: GiftCounts;
 }
 
 export const StatsRequests = {

@@ -1,6 +1,6 @@
 import { installAccount } from '@gatehouse/sdk';
 import { html, nothing } from 'lit';
-import { accountClient, defineAccountElements } from './account';
+import { installedClient, defineAccountElements } from './account';
 import { GatehouseElement } from './base';
 
 /**
@@ -9,5 +9,5 @@ import { GatehouseElement } from './base';
  * /sdk/v1/account.js does the same with those of elements.js).
  */
 export function defineAccount(): void {
-  defineAccountElements({ Base: GatehouseElement, html, nothing }, accountClient(installAccount));
+  defineAccountElements({ Base: GatehouseElement, html, nothing }, installedClient(installAccount));
 }

@@ -49,14 +49,14 @@ const ACCOUNT_CSS = `
   .compact [part~='account-button'] { min-height: 40px; padding: 6px 14px; font: inherit; font-family: var(--gh-font); border: 0; border-radius: var(--gh-radius); background: var(--gh-primary); color: var(--gh-on-primary, #fff); cursor: pointer; }
 `;
 
-function sheet(cssText: string): CSSStyleSheet {
+export function sheet(cssText: string): CSSStyleSheet {
   const styles = new CSSStyleSheet();
   styles.replaceSync(cssText);
   return styles;
 }
 
-/** The page's SDK client with the account methods, once it is initialised. */
-export function accountClient(install: (gatehouse: Gatehouse) => Client): Promise<Client> {
+/** The page's SDK client with the methods `install` adds (the account's, the gift's), once it is initialised. */
+export function installedClient<T>(install: (gatehouse: Gatehouse) => T): Promise<T> {
   return new Promise((resolve) => {
     const queue = ((window as unknown as { gatehouse?: { push(command: unknown): void } }).gatehouse ??= [] as unknown as { push(command: unknown): void });
     queue.push((gatehouse: Gatehouse) => resolve(install(gatehouse)));
@@ -224,7 +224,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
 
     override render() {
       const t = this.text;
-      const status = html`<p class="status" part="status" role="status" aria-live="polite" tabindex="-1">${this.status}</p>`;
+      // What the page puts inside the element shows above its status line (gift.js's redemption of a gift email's link).
+      const status = html`<slot></slot><p class="status" part="status" role="status" aria-live="polite" tabindex="-1">${this.status}</p>`;
       const content = !this.session
         ? html`<h2 part="heading">${t.heading}</h2>
             ${status}

@@ -10,6 +10,8 @@ import type {
   CustomerAuthResult,
   CustomerProfile,
   CustomerRecord,
+  GiftRedemption,
+  GiftView,
   Jwks,
   Page,
   PlanChangePreview,
@@ -57,8 +59,8 @@ export interface AccessCheckParams extends VisitorAttributes {
 
 /**
  * The Gatehouse API for a publisher's server (spec 4.1, 4.3, 4.7, 5.1): customer auth, customer
- * records, subscriptions, checkout, portal and cancel, and the audit log with the secret key; access
- * checks with the publishable key.
+ * records, subscriptions, checkout, portal, cancel and gifts, and the audit log with the secret key;
+ * access checks with the publishable key.
  */
 export class Gatehouse {
   private readonly http: Transport;
@@ -160,6 +162,18 @@ export class Gatehouse {
       this.http.request<Page<AuditEntryView>>({ method: 'GET', path: '/admin/audit-log', query: { ...params }, apiKey: this.secret() }),
     /** The filtered log as one CSV text, header line first. */
     export: (filter: AuditLogFilter = {}) => this.http.request<string>({ method: 'GET', path: '/admin/audit-log/export', query: { ...filter }, apiKey: this.secret(), csv: true }),
+  };
+
+  /** Gift subscriptions (docs/billing.md#gift-subscriptions): the publication's gifts, a void before redemption, and a reader's redemption. */
+  readonly gifts = {
+    /** Newest first, never their codes or messages. */
+    list: (params: { limit?: number; cursor?: string } = {}) => this.http.request<Page<GiftView>>({ method: 'GET', path: '/admin/gifts', query: params, apiKey: this.secret() }),
+    get: (giftId: string) => this.http.request<GiftView>({ method: 'GET', path: `/admin/gifts/${encodeURIComponent(giftId)}`, apiKey: this.secret() }),
+    /** Its code is refused from now on; `gift_redeemed` (409) once redeemed. The payment is refunded at the processor, not here. */
+    void: (giftId: string) => this.http.request<GiftView>({ method: 'POST', path: `/admin/gifts/${encodeURIComponent(giftId)}/void`, apiKey: this.secret(), idempotent: true }),
+    /** Redeems a code for the reader of `accessToken`: a subscription with `source: gift` ending after the gift's months. */
+    redeem: (accessToken: string, code: string) =>
+      this.http.request<GiftRedemption>({ method: 'POST', path: '/gifts/redeem', body: { code }, apiKey: this.secret(), accessToken, idempotent: true }),
   };
 
   /** Access decisions (spec 4.2), with the publishable key. */

@@ -427,10 +427,10 @@ export class Gatehouse {
     if (refreshToken) await this.call('/auth/customers/logout', { body: { refreshToken, everywhere: options.everywhere } }).catch(() => undefined);
   }
 
-  /** A request as the logged-in reader (the account methods use it); `customer_token_required` when nobody is. */
-  authorized<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<T> {
+  /** A request as the logged-in reader (the account methods use it); `customer_token_required` when nobody is, unless `required` is false (then anonymous). */
+  authorized<T>(path: string, options: Omit<RequestOptions, 'token'> = {}, required = true): Promise<T> {
     const api = this.ready();
-    return this.withToken((token) => api.request<T>(path, { ...options, token }), true);
+    return this.withToken((token) => api.request<T>(path, { ...options, token }), required);
   }
 
   /** The logged-in reader with a current access token (refreshed when about to expire), or null. */

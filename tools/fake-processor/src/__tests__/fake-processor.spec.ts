@@ -77,6 +77,37 @@ describe('fake processor', () => {
     expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: paymentIntent!['id'], subscription: null });
   });
 
+  it('takes a payment-mode checkout of an inline one-time price: paying makes a payment intent, and a refund sends charge.refunded', async () => {
+    const product = await stripe.products.create({ name: 'Gift' });
+    const monthly = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 900, recurring: { interval: 'month' } });
+    const recurringRefused = stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: monthly.id, quantity: 1 }], success_url: 'https://news.example/ok' });
+    await expect(recurringRefused).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('recurring price') });
+
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      customer_email: 'buyer@example.com',
+      line_items: [{ price_data: { currency: 'eur', unit_amount: 2700, product: product.id }, quantity: 1 }],
+      success_url: 'https://news.example/ok',
+      cancel_url: 'https://news.example/no',
+      metadata: { giftId: 'g-1' },
+      payment_intent_data: { metadata: { giftId: 'g-1' } },
+    });
+    expect(session).toMatchObject({ mode: 'payment', amount_total: 2700, currency: 'eur', payment_intent: null, status: 'open' });
+
+    const { events } = fake.completeCheckout(session.id);
+    expect(events.map((e) => e.type)).toEqual(['payment_intent.succeeded', 'checkout.session.completed']);
+    const completed = events[1].data.object;
+    expect(completed).toMatchObject({ mode: 'payment', status: 'complete', payment_status: 'paid', subscription: null, payment_intent: expect.stringMatching(/^pi_/) });
+    const paymentIntent = await stripe.paymentIntents.retrieve(completed['payment_intent']);
+    expect(paymentIntent).toMatchObject({ amount: 2700, currency: 'eur', status: 'succeeded', customer: completed['customer'], metadata: { giftId: 'g-1' } });
+
+    const refund = await stripe.refunds.create({ payment_intent: paymentIntent.id });
+    expect(refund).toMatchObject({ object: 'refund', amount: 2700, payment_intent: paymentIntent.id, status: 'succeeded' });
+    const refunded = fake.events.at(-1)!;
+    expect(refunded).toMatchObject({ type: 'charge.refunded', data: { object: { payment_intent: paymentIntent.id, amount_refunded: 2700, refunded: true, metadata: { giftId: 'g-1' } } } });
+    await expect(stripe.refunds.create({ payment_intent: paymentIntent.id })).rejects.toMatchObject({ statusCode: 400 });
+  });
+
   it('speaks coupons and promotion codes: a checkout redeems one, the subscription carries the discount, and the limits refuse as the processor does', async () => {
     const customer = await stripe.customers.create({ email: 'offer@example.com' });
     const product = await stripe.products.create({ name: 'Offers' });

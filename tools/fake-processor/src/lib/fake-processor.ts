@@ -6,6 +6,8 @@ import {
   checkoutSessionObject,
   couponObject,
   customerObject,
+  paymentObjects,
+  refundObject,
   discounted,
   discountObject,
   fieldsOf,
@@ -16,7 +18,6 @@ import {
   expiringCardObject,
   invoiceObject,
   linesInvoiceObject,
-  paymentIntentObject,
   listOf,
   metadataOf,
   newId,
@@ -120,7 +121,9 @@ type Collection =
   | 'promotion_code'
   | 'discount'
   | 'invoice'
-  | 'payment_intent';
+  | 'payment_intent'
+  | 'charge'
+  | 'refund';
 
 const PRORATION_BEHAVIORS = ['create_prorations', 'always_invoice', 'none'];
 const PAUSE_BEHAVIORS = ['keep_as_draft', 'mark_uncollectible', 'void'];
@@ -258,11 +261,13 @@ export class FakeProcessor {
     }
     if (asked && coupon) this.redeem(coupon, asked.promotion_code, customer, subscription, session['id']);
     if (subscription) events.push(this.event('customer.subscription.created', subscription, options));
-    // Payment mode, as the processor does it: one PaymentIntent for the session's total, carrying `payment_intent_data.metadata`.
-    const paymentIntent =
+    // Payment mode, as the processor does it: one PaymentIntent (and its charge) for the session's total, carrying `payment_intent_data.metadata`.
+    const payment =
       session['mode'] === 'payment'
-        ? this.save('payment_intent', paymentIntentObject({ customer, amount: session['amount_total'], currency: price['currency'], metadata: session['payment_intent_data_requested'].metadata }))
+        ? paymentObjects({ customer, amount: session['amount_total'] ?? 0, currency: price['currency'], metadata: session['payment_intent_data_requested'].metadata })
         : null;
+    const paymentIntent = payment ? this.save('payment_intent', payment.paymentIntent) : null;
+    if (payment) this.save('charge', payment.charge);
     if (paymentIntent) events.push(this.event('payment_intent.succeeded', paymentIntent, options));
     Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null, payment_intent: paymentIntent?.['id'] ?? null });
     events.push(this.event('checkout.session.completed', this.publicView(session), options));
@@ -342,6 +347,31 @@ export class FakeProcessor {
       invoice['next_payment_attempt'] = invoice['attempt_count'] >= INVOICE_PAYMENT_ATTEMPTS ? null : addDays(unixNow(), 3);
     }
     return invoice;
+  }
+
+  /**
+   * A refund of a payment (through the API, or by staff in the processor's dashboard): the charge
+   * records it, and `charge.refunded` is sent with the charge.
+   */
+  refund(paymentIntentId: string, options: EventOptions & { amount?: number; reason?: string } = {}): { refund: ProcessorObject; event: ProcessorEvent } {
+    const paymentIntent = this.required('payment_intent', paymentIntentId);
+    const charge = this.required('charge', paymentIntent['latest_charge']);
+    const left = charge['amount'] - charge['amount_refunded'];
+    const amount = options.amount ?? left;
+    if (left <= 0) throw new ApiError(400, 'invalid_request_error', `Charge ${charge['id']} has already been refunded.`);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) {
+      throw new ApiError(400, 'invalid_request_error', `Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`);
+    }
+    const refund = this.save('refund', refundObject(charge, amount, options.reason ?? null));
+    charge['amount_refunded'] += amount;
+    charge['refunded'] = charge['amount_refunded'] >= charge['amount'];
+    return { refund, event: this.event('charge.refunded', charge, { created: options.created }) };
+  }
+
+  private refundByApi(fields: Record<string, FormValue>): ProcessorObject {
+    const paymentIntent = text(fields['payment_intent']) ?? this.get('charge', text(fields['charge']) ?? '')?.['payment_intent'];
+    if (!paymentIntent) throw new ApiError(400, 'invalid_request_error', 'Missing required param: payment_intent or charge.');
+    return this.refund(paymentIntent, { amount: integer(fields['amount']) ?? undefined, reason: text(fields['reason']) ?? undefined }).refund;
   }
 
   /** `customer.source.expiring`: the processor's notice that the customer's card expires at the end of the month. */
@@ -439,12 +469,15 @@ export class FakeProcessor {
       { method: 'GET', pattern: /^\/v1\/invoices\/([^/]+)$/, handle: retrieve('invoice') },
       { method: 'POST', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.updateSubscriptionByApi(fields, id) },
       { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.cancelSubscriptionByApi(fields, id) },
+      { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, handle: retrieve('payment_intent') },
+      { method: 'POST', pattern: /^\/v1\/refunds$/, handle: (fields) => this.refundByApi(fields) },
     ];
   }
 
   /** As the processor does: one discount at most, not with `allow_promotion_codes`, and only one that can be redeemed now by this customer. */
   private createCheckoutSession(fields: Record<string, FormValue>): ProcessorObject {
     const session = checkoutSessionObject(fields, this.url);
+    for (const line of session['line_items_requested']) this.resolveLinePrice(session['mode'], line);
     const asked = listOf(fields['discounts']).map(fieldsOf);
     if (asked.length > 0 && session['allow_promotion_codes']) {
       throw new ApiError(400, 'invalid_request_error', 'You may only specify one of these parameters: allow_promotion_codes, discounts.');
@@ -470,6 +503,25 @@ export class FakeProcessor {
     const trial = session['mode'] === 'subscription' && session['subscription_data_requested'].trial_period_days;
     Object.assign(session, { currency: price?.['currency'] ?? null, amount_subtotal: subtotal, amount_total: trial ? 0 : discounted(subtotal, coupon) });
     return this.save('checkout.session', session);
+  }
+
+  /**
+   * As the processor does: `price_data` makes an inline price (inactive, for this session only), and
+   * `payment` mode takes one-time prices only, `subscription` mode recurring ones.
+   */
+  private resolveLinePrice(mode: string, line: { price: string | null; price_data: Record<string, FormValue> | null }): void {
+    if (line.price_data) {
+      const product = text(line.price_data['product']);
+      if (!product || !this.get('product', product)) throw new ApiError(400, 'invalid_request_error', `No such product: '${product}'`);
+      if (integer(line.price_data['unit_amount']) === null || !text(line.price_data['currency'])) {
+        throw new ApiError(400, 'invalid_request_error', 'Missing required param: line_items[0][price_data][unit_amount] and [currency].');
+      }
+      line.price = this.save('price', { ...priceObject(line.price_data), active: false })['id'];
+    }
+    const price = this.priceFor(line.price);
+    if (mode === 'payment' && price['type'] === 'recurring') {
+      throw new ApiError(400, 'invalid_request_error', 'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.');
+    }
   }
 
   private createCoupon(fields: Record<string, FormValue>): ProcessorObject {
@@ -769,6 +821,7 @@ export class FakeProcessor {
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/update$/.exec(route))) return this.updateSubscription(match[1], input['changes'] ?? {}, input['options']);
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/delete$/.exec(route))) return this.deleteSubscription(match[1], input['options']);
     if ((match = /^POST \/_fake\/subscriptions\/([^/]+)\/invoices$/.exec(route))) return this.invoiceEvent(match[1], input['type'], input['options']);
+    if ((match = /^POST \/_fake\/payment_intents\/([^/]+)\/refund$/.exec(route))) return this.refund(match[1], input);
     if ((match = /^POST \/_fake\/customers\/([^/]+)\/card-expiring$/.exec(route))) return this.cardExpiringEvent(match[1], input['options']);
     if ((match = /^POST \/_fake\/customers\/([^/]+)\/events$/.exec(route))) return this.customerEvent(match[1], input['type'], input['changes'], input['options']);
     if ((match = /^GET \/_fake\/objects\/([^/]+)\/([^/]+)$/.exec(route))) return this.required(match[1] as Collection, match[2]);

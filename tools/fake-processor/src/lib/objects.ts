@@ -106,7 +106,8 @@ export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl
   const id = newId('cs_test');
   const lineItems = listOf(fields['line_items']).map((item) => {
     const line = fieldsOf(item);
-    return { price: text(line['price']), quantity: integer(line['quantity']) ?? 1 };
+    const priceData = line['price_data'] === undefined ? null : fieldsOf(line['price_data']);
+    return { price: text(line['price']), price_data: priceData, quantity: integer(line['quantity']) ?? 1 };
   });
   return {
     id,
@@ -131,29 +132,11 @@ export function checkoutSessionObject(fields: Record<string, FormValue>, baseUrl
     discounts: [],
     // What the session was asked to do once paid; the processor keeps it too, but does not show it.
     line_items_requested: lineItems,
+    payment_intent_data_requested: { metadata: metadataOf(fieldsOf(fields['payment_intent_data'])['metadata']) },
     subscription_data_requested: {
       metadata: metadataOf(fieldsOf(fields['subscription_data'])['metadata']),
       trial_period_days: integer(fieldsOf(fields['subscription_data'])['trial_period_days']),
     },
-    payment_intent_data_requested: { metadata: metadataOf(fieldsOf(fields['payment_intent_data'])['metadata']) },
-  };
-}
-
-/** A payment-mode checkout's payment, succeeded, as the processor shows it. */
-export function paymentIntentObject(spec: { customer: string; amount: number; currency: string; metadata: Record<string, string> }): ProcessorObject {
-  return {
-    id: newId('pi'),
-    object: 'payment_intent',
-    amount: spec.amount,
-    amount_received: spec.amount,
-    currency: spec.currency,
-    customer: spec.customer,
-    metadata: spec.metadata,
-    status: 'succeeded',
-    latest_charge: newId('ch'),
-    payment_method_types: ['card'],
-    created: unixNow(),
-    livemode: false,
   };
 }
 
@@ -406,5 +389,57 @@ export function expiringCardObject(customerId: string): ProcessorObject {
     exp_year: now.getUTCFullYear(),
     funding: 'credit',
     metadata: {},
+  };
+}
+
+/** A payment-mode checkout's payment: its intent, succeeded, and the charge it made. */
+export function paymentObjects(spec: { customer: string; amount: number; currency: string; metadata: Record<string, string> }): { paymentIntent: ProcessorObject; charge: ProcessorObject } {
+  const created = unixNow();
+  const paymentIntentId = newId('pi');
+  const charge = {
+    id: newId('ch'),
+    object: 'charge',
+    amount: spec.amount,
+    amount_captured: spec.amount,
+    amount_refunded: 0,
+    currency: spec.currency,
+    customer: spec.customer,
+    payment_intent: paymentIntentId,
+    metadata: spec.metadata,
+    paid: true,
+    captured: true,
+    refunded: false,
+    status: 'succeeded',
+    created,
+    livemode: false,
+  };
+  const paymentIntent = {
+    id: paymentIntentId,
+    object: 'payment_intent',
+    amount: spec.amount,
+    amount_received: spec.amount,
+    currency: spec.currency,
+    customer: spec.customer,
+    metadata: spec.metadata,
+    status: 'succeeded',
+    latest_charge: charge.id,
+    created,
+    livemode: false,
+  };
+  return { paymentIntent, charge };
+}
+
+export function refundObject(charge: ProcessorObject, amount: number, reason: string | null): ProcessorObject {
+  return {
+    id: newId('re'),
+    object: 'refund',
+    amount,
+    charge: charge['id'],
+    currency: charge['currency'],
+    payment_intent: charge['payment_intent'],
+    reason,
+    status: 'succeeded',
+    metadata: {},
+    created: unixNow(),
   };
 }

@@ -51,6 +51,7 @@ export class StatsService {
       cancellation: billing.cancellation,
       purchases: billing.purchases,
       sharing: access.sharing,
+      gifts: billing.gifts,
       variants: withSignificance(
         access.variants.map((v) => {
           const variantCheckouts = checkouts.get(`${v.experimentId}/${v.variantId}`) ?? 0;

@@ -94,10 +94,10 @@ export class PricesService {
   async delete(publicationId: string, priceId: string): Promise<{ deleted: true }> {
     const price = await this.find(publicationId, priceId);
     const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query(
-      'SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) OR EXISTS (SELECT 1 FROM purchases WHERE price_id = $1) AS used',
+      'SELECT EXISTS (SELECT 1 FROM subscriptions WHERE price_id = $1) OR EXISTS (SELECT 1 FROM purchases WHERE price_id = $1) OR EXISTS (SELECT 1 FROM gifts WHERE price_id = $1) AS used',
       [priceId],
     );
-    if (used) throw new AppError('conflict', 'Subscriptions or purchases use this price: deactivate it instead (active: false).');
+    if (used) throw new AppError('conflict', 'Subscriptions, purchases or gifts use this price: deactivate it instead (active: false).');
     const client = price.processorPriceId ? await this.settings.client(publicationId) : null;
     if (client) await this.processorCatalog.setPriceActive(client, price.processorPriceId as string, false);
     await this.dataSource.getRepository(Price).delete({ id: priceId });

@@ -84,10 +84,11 @@ export class ProductsService {
     const product = await this.find(publicationId, productId);
     const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (SELECT 1 FROM subscriptions s JOIN prices p ON p.id = s.price_id WHERE p.product_id = $1)
-           OR EXISTS (SELECT 1 FROM purchases u JOIN prices p ON p.id = u.price_id WHERE p.product_id = $1) AS used`,
+           OR EXISTS (SELECT 1 FROM purchases u JOIN prices p ON p.id = u.price_id WHERE p.product_id = $1)
+           OR EXISTS (SELECT 1 FROM gifts g JOIN prices p ON p.id = g.price_id WHERE p.product_id = $1) AS used`,
       [productId],
     );
-    if (used) throw new AppError('conflict', 'Subscriptions or purchases use prices of this product: deactivate it instead (active: false).');
+    if (used) throw new AppError('conflict', 'Subscriptions, purchases or gifts use prices of this product: deactivate it instead (active: false).');
     const client = product.processorProductId ? await this.settings.client(publicationId) : null;
     if (client) await this.processorCatalog.updateProduct(client, product.processorProductId as string, { active: false });
     await this.dataSource.getRepository(Product).delete({ id: productId, publicationId });

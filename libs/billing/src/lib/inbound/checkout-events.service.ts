@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
+import { GiftPayments } from '../gifts/gift-payments.service';
 import { redeemedOffer } from '../offers/redeemed-offer';
 import type { Purchase } from '../passes/purchase.entity';
 import { PurchasesService } from '../passes/purchases.service';
@@ -42,10 +43,12 @@ export class CheckoutEventHandler {
     private readonly writer: SubscriptionWriter,
     private readonly fresh: FreshSubscriptions,
     private readonly purchases: PurchasesService,
+    private readonly gifts: GiftPayments,
   ) {}
 
   async handle(context: InboundContext, session: Stripe.Checkout.Session): Promise<string> {
     const metadata = session.metadata ?? {};
+    if (metadata['giftId']) return this.giftPaid(context, session);
     const customerId = metadata['customerId'];
     if (!isUuid(customerId)) return 'ignored: no customerId in the checkout metadata';
     const publicationId = await this.resolver.resolve(context, { metadata, processorCustomerId: session.customer ? idOf(session.customer) : null });
@@ -53,6 +56,14 @@ export class CheckoutEventHandler {
     if (!isPaid(session)) return 'ignored: not paid yet';
     const times = { happenedAt: eventTime(context.event), readAt: readTime(context.event, this.clock.now()) };
     return (await this.complete(context.manager, publicationId, session, customerId, times)).outcome;
+  }
+
+  /** A gift's checkout: the buyer may have no account, so the gift's own record says whose it is. */
+  private async giftPaid(context: InboundContext, session: Stripe.Checkout.Session): Promise<string> {
+    const publicationId = await this.resolver.resolve(context, { metadata: session.metadata });
+    if (!publicationId) return 'ignored: not about a publication of this service';
+    if (!isPaid(session)) return 'ignored: not paid yet';
+    return this.gifts.paid(context.manager, publicationId, session, eventTime(context.event));
   }
 
   /**

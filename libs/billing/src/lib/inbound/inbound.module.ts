@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PassesModule } from '../passes/passes.module';
+import { GiftsModule } from '../gifts/gifts.module';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { ChargeEventHandler } from './charge-events.service';
 import { CheckoutConfirmationService } from './checkout-confirmation.service';
 import { CheckoutEventHandler } from './checkout-events.service';
 import { CustomerEventHandler } from './customer-events.service';
@@ -17,7 +19,7 @@ import { SubscriptionEventHandler } from './subscription-events.service';
 import { WebhookVerifier } from './webhook-verifier.service';
 
 @Module({
-  imports: [ProcessorModule, SubscriptionsModule, PassesModule],
+  imports: [ProcessorModule, SubscriptionsModule, PassesModule, GiftsModule],
   controllers: [InboundHandler],
   providers: [
     WebhookVerifier,
@@ -31,6 +33,7 @@ import { WebhookVerifier } from './webhook-verifier.service';
     CheckoutConfirmationService,
     InvoiceEventHandler,
     CustomerEventHandler,
+    ChargeEventHandler,
     PaymentNotices,
   ],
 })

@@ -2,10 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AdminRequests, PaymentEmailRequests, type PaymentEmailKind } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
-import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
+import { derivedUuid } from '../shared/derived-id';
+import { homePageOf } from '../shared/home-page';
 import { PaymentNotice } from './payment-notice.entity';
 
 export interface NoticeSubject {
@@ -61,10 +62,9 @@ export class PaymentNotices {
   private async portalLink(publicationId: string, processorCustomerId: string): Promise<string | null> {
     const client = await this.settings.client(publicationId);
     if (!client) return null;
-    const publication = await this.bus.request(AdminRequests.GetPublication, { publicationId });
-    const domain = publication.verifiedDomains.find((d) => !d.startsWith('*.'));
+    const home = homePageOf(await this.bus.request(AdminRequests.GetPublication, { publicationId }));
     try {
-      const session = await client.billingPortal.sessions.create({ customer: processorCustomerId, ...(domain ? { return_url: `https://${domain}/` } : {}) });
+      const session = await client.billingPortal.sessions.create({ customer: processorCustomerId, ...(home ? { return_url: home } : {}) });
       return session.url;
     } catch (err) {
       const refused = err instanceof Stripe.errors.StripeError && err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500;
@@ -77,6 +77,5 @@ export class PaymentNotices {
 
 /** The email's id in identity's queue: the same for the same notice, so a repeated request queues nothing twice. */
 export function noticeId(publicationId: string, subjectId: string, kind: PaymentEmailKind): string {
-  const hex = createHash('sha256').update(`payment-notice:${publicationId}:${subjectId}:${kind}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return derivedUuid(`payment-notice:${publicationId}:${subjectId}:${kind}`);
 }

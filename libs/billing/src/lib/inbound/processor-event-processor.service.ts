@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
+import { ChargeEventHandler } from './charge-events.service';
 import { CheckoutEventHandler } from './checkout-events.service';
 import { CustomerEventHandler } from './customer-events.service';
 import type { InboundContext } from './inbound-context';
@@ -24,6 +25,7 @@ export class ProcessorEventProcessor {
     private readonly checkouts: CheckoutEventHandler,
     private readonly invoices: InvoiceEventHandler,
     private readonly customers: CustomerEventHandler,
+    private readonly charges: ChargeEventHandler,
   ) {}
 
   async process(manager: EntityManager, scope: string, eventId: string): Promise<void> {
@@ -55,6 +57,8 @@ export class ProcessorEventProcessor {
         return this.customers.handle(context, event.data.object);
       case 'customer.source.expiring':
         return this.customers.cardExpiring(context, event.data.object);
+      case 'charge.refunded':
+        return this.charges.refunded(context, event.data.object);
       default:
         return Promise.resolve(`ignored: ${event.type} is not handled`);
     }

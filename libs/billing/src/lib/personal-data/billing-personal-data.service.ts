@@ -19,8 +19,8 @@ const REDACTED_PAYLOAD = JSON.stringify({ redacted: 'the customer this event nam
 
 /**
  * A reader's part of billing. Erasure deletes the reader's account at the processor, what billing
- * knows of it, their unfinished checkouts and the processor's payloads that name them; it keeps the
- * subscriptions and completed checkouts that accounting needs (what was sold, at what price, when),
+ * knows of it, their unfinished checkouts, their names, addresses and words in gifts, and the
+ * processor's payloads that name them; it keeps the subscriptions, completed checkouts and gifts that accounting needs (what was sold, at what price, when),
  * under a new random customer id that nothing links back to the reader (docs/customers.md).
  */
 @Injectable()
@@ -39,13 +39,19 @@ export class BillingPersonalDataService {
     const manager = this.dataSource.manager;
     const account = await this.processorCustomers.find(publicationId, customerId);
     const needles = needlesOf(reader, account?.processorCustomerId);
-    const [subscriptions, purchases, checkouts, processorEvents, events] = await Promise.all([
+    const [subscriptions, purchases, checkouts, gifts, processorEvents, events] = await Promise.all([
       manager.find(Subscription, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.find(Purchase, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.query('SELECT processor_session_id, price_id, created_at, completed_at FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2 ORDER BY created_at', [
         publicationId,
         customerId,
       ]),
+      manager.query(
+        `SELECT *, CASE WHEN buyer_customer_id = $2 OR lower(buyer_email) = lower($3) THEN 'buyer' ELSE 'recipient' END AS role FROM gifts
+         WHERE publication_id = $1 AND (buyer_customer_id = $2 OR lower(buyer_email) = lower($3) OR redeemed_by = $2 OR lower(recipient_email) = lower($3))
+         ORDER BY created_at`,
+        [publicationId, customerId, reader.email],
+      ),
       manager.query(`SELECT event_id, type, received_at FROM processor_events WHERE ${EVENTS_NAMING} ORDER BY received_at`, [needles]),
       outboxEventsNaming(manager, publicationId, needles),
     ]);
@@ -63,6 +69,20 @@ export class BillingPersonalDataService {
         priceId: row.price_id,
         createdAt: row.created_at.toISOString(),
         completedAt: row.completed_at?.toISOString() ?? null,
+      })),
+      gifts: gifts.map((row: GiftRow) => ({
+        giftId: row.id,
+        role: row.role,
+        status: row.status,
+        priceId: row.price_id,
+        months: row.months,
+        buyerName: row.buyer_name,
+        buyerEmail: row.buyer_email,
+        recipientName: row.recipient_name,
+        recipientEmail: row.recipient_email,
+        message: row.message,
+        sendAt: row.send_at.toISOString(),
+        createdAt: row.created_at.toISOString(),
       })),
       processorEvents: processorEvents.map((row: { event_id: string; type: string; received_at: Date }) => ({ eventId: row.event_id, type: row.type, receivedAt: row.received_at.toISOString() })),
       events,
@@ -106,6 +126,17 @@ export class BillingPersonalDataService {
       await manager.query('DELETE FROM processor_customers WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       await manager.query('DELETE FROM payment_notices WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       await manager.query('UPDATE win_back_notices SET customer_id = $3 WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId, pseudonym]);
+      // Gifts the reader gave or was given stay, as sales do, without their names, addresses and words.
+      await manager.query(
+        `UPDATE gifts SET buyer_customer_id = NULL, buyer_email = '', buyer_name = '', message = NULL
+         WHERE publication_id = $1 AND (buyer_customer_id = $2 OR lower(buyer_email) = lower($3))`,
+        [publicationId, customerId, reader.email],
+      );
+      await manager.query(
+        `UPDATE gifts SET redeemed_by = CASE WHEN redeemed_by = $2 THEN $4 ELSE redeemed_by END, recipient_email = '', recipient_name = '', message = NULL
+         WHERE publication_id = $1 AND (redeemed_by = $2 OR lower(recipient_email) = lower($3))`,
+        [publicationId, customerId, reader.email, pseudonym],
+      );
       await manager.query(`UPDATE processor_events SET payload = $2 WHERE processed_at IS NOT NULL AND ${EVENTS_NAMING}`, [needles, REDACTED_PAYLOAD]);
       const [{ unprocessed }]: Array<{ unprocessed: number }> = await manager.query(
         `SELECT count(*)::int AS unprocessed FROM processor_events WHERE processed_at IS NULL AND ${EVENTS_NAMING}`,
@@ -131,6 +162,21 @@ export class BillingPersonalDataService {
       }
     });
   }
+}
+
+interface GiftRow {
+  id: string;
+  role: 'buyer' | 'recipient';
+  status: string;
+  price_id: string;
+  months: number;
+  buyer_name: string;
+  buyer_email: string;
+  recipient_name: string;
+  recipient_email: string;
+  message: string | null;
+  send_at: Date;
+  created_at: Date;
 }
 
 function needlesOf(reader: ReaderIdentifiers, processorCustomerId: string | undefined): string[] {

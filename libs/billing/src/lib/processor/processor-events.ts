@@ -2,7 +2,8 @@ import type Stripe from 'stripe';
 
 /**
  * The processor events billing handles: those of spec 6.1, and `invoice.upcoming`, which spec 6.2
- * forwards to publishers, and `customer.source.expiring` for the expiring-card reminder. The webhook endpoint created for a publication subscribes to these.
+ * forwards to publishers, `customer.source.expiring` for the expiring-card reminder and
+ * `charge.refunded`, which voids a gift. The webhook endpoint created for a publication subscribes to these.
  */
 export const HANDLED_PROCESSOR_EVENTS = [
   'checkout.session.completed',
@@ -17,6 +18,7 @@ export const HANDLED_PROCESSOR_EVENTS = [
   'customer.created',
   'customer.updated',
   'customer.source.expiring',
+  'charge.refunded',
 ] as const satisfies readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 
 export type HandledProcessorEvent = (typeof HANDLED_PROCESSOR_EVENTS)[number];

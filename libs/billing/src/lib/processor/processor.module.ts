@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecretBox } from '@gatehouse/platform';
 import { ProcessorClients } from './processor-clients.service';
 import { ProcessorCustomersService } from './processor-customers.service';
 import { ProcessorSettingsHandler } from './processor-settings.handler';
@@ -8,6 +9,6 @@ import { settingsBoxProvider } from './settings-box';
 @Module({
   controllers: [ProcessorSettingsHandler],
   providers: [settingsBoxProvider, ProcessorClients, ProcessorSettingsService, ProcessorCustomersService],
-  exports: [ProcessorSettingsService, ProcessorCustomersService],
+  exports: [ProcessorSettingsService, ProcessorCustomersService, SecretBox],
 })
 export class ProcessorModule {}

@@ -16,6 +16,7 @@ const MAX_BUCKETS = 1_000;
  * - checkouts completed in the range, per experiment variant they carried;
  * - offer redemptions: subscriptions started with an offer, by the time they became active, per offer;
  * - purchases: passes and single articles, by the time they were paid.
+ * - gifts purchased (paid) and redeemed within the range.
  */
 @Injectable()
 export class BillingStatsService {
@@ -23,7 +24,7 @@ export class BillingStatsService {
 
   async stats(publicationId: string, fromText: string, toText: string, interval: 'day' | 'hour'): Promise<BillingStats> {
     const { from, to } = range(fromText, toText, interval);
-    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, cancellation, [purchases]] = await Promise.all([
+    const [created, cancelled, [subscribers], mrr, checkouts, redemptions, cancellation, [purchases], [gifts]] = await Promise.all([
       this.countByBucket('activated_at', publicationId, from, to, interval),
       this.countByBucket('cancelled_at', publicationId, from, to, interval),
       this.dataSource.query(
@@ -57,6 +58,12 @@ export class BillingStatsService {
          WHERE publication_id = $1 AND starts_at >= $2 AND starts_at < $3`,
         [publicationId, from, to],
       ) as Promise<Array<{ passes: number; articles: number }>>,
+      this.dataSource.query(
+        `SELECT count(*) FILTER (WHERE purchased_at >= $2 AND purchased_at < $3)::int AS purchased,
+                count(*) FILTER (WHERE redeemed_at >= $2 AND redeemed_at < $3)::int AS redeemed
+         FROM gifts WHERE publication_id = $1`,
+        [publicationId, from, to],
+      ) as Promise<Array<{ purchased: number; redeemed: number }>>,
     ]);
     const buckets: BillingStatsBucket[] = bucketStarts(from, to, interval).map((start) => ({
       start: start.toISOString(),
@@ -71,6 +78,7 @@ export class BillingStatsService {
       offerRedemptions: redemptions.map((row) => ({ offerId: row.offer_id, code: row.offer_code, redemptions: row.n })),
       cancellation,
       purchases: { passes: purchases.passes, singleArticles: purchases.articles },
+      gifts,
     };
   }
 

@@ -9,8 +9,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 const BATCH_SIZE = 100;
 
 /**
- * Ends manual grants whose `currentPeriodEnd` has passed, announcing each as the processor's own
- * end of a subscription would be. Replicas share the work through SKIP LOCKED; until a sweep
+ * Ends manual grants and gift subscriptions whose `currentPeriodEnd` has passed (neither renews),
+ * announcing each as the processor's own end of a subscription would be. Replicas share the work through SKIP LOCKED; until a sweep
  * runs, entitlements already leave expired grants out.
  */
 @Injectable()
@@ -30,7 +30,7 @@ export class ManualGrantExpiry extends PeriodicSweep {
         .createQueryBuilder(Subscription, 'subscription')
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
-        .where("subscription.source = 'manual' AND subscription.status <> 'cancelled'")
+        .where("subscription.source IN ('manual', 'gift') AND subscription.status <> 'cancelled'")
         .andWhere('subscription.current_period_end <= :now', { now: this.clock.now() })
         .limit(BATCH_SIZE)
         .getMany();

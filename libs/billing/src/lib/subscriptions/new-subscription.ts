@@ -1,6 +1,6 @@
-import type { SubscriptionStatus } from '@gatehouse/contracts';
+import type { SubscriptionSource, SubscriptionStatus } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
-import { Subscription, type SubscriptionSource } from './subscription.entity';
+import { Subscription } from './subscription.entity';
 
 export interface NewSubscription {
   publicationId: string;

@@ -1,7 +1,5 @@
-import type { CancellationReason, SubscriptionStatus } from '@gatehouse/contracts';
+import type { CancellationReason, SubscriptionSource, SubscriptionStatus } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export type SubscriptionSource = 'processor' | 'manual';
 
 @Entity({ name: 'subscriptions' })
 export class Subscription {
@@ -26,7 +24,7 @@ export class Subscription {
   @Column({ name: 'current_period_start', type: 'timestamptz' })
   currentPeriodStart: Date;
 
-  /** Null: never ends (a lifetime price, or a manual grant without an end). */
+  /** Null: never ends (a lifetime price, or a manual grant without an end). A gift's is fixed: it ends then, without renewal. */
   @Column({ name: 'current_period_end', type: 'timestamptz', nullable: true })
   currentPeriodEnd: Date | null;
 

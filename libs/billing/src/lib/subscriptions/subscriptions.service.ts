@@ -90,7 +90,7 @@ export class SubscriptionsService {
          FROM subscriptions s JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
            LEFT JOIN subscription_settings ss ON ss.publication_id = s.publication_id
          WHERE s.publication_id = $1 AND s.customer_id = $2 AND s.status <> 'cancelled'
-           AND NOT (s.source = 'manual' AND s.current_period_end IS NOT NULL AND s.current_period_end <= $3)
+           AND NOT (s.source IN ('manual', 'gift') AND s.current_period_end IS NOT NULL AND s.current_period_end <= $3)
            AND NOT (s.paused_until IS NOT NULL AND s.paused_until > $3 AND COALESCE(ss.paused_access, 'keep') = 'suspend')
          ORDER BY s.created_at DESC`,
         [publicationId, customerId, this.clock.now()],

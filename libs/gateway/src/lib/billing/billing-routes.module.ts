@@ -3,6 +3,7 @@ import { AdminPricesController, AdminProductsController } from './admin-catalog.
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
 import { AdminCancellationController, CancellationController } from './cancellation.controller';
+import { AdminGiftsController, GiftsController } from './gifts.controller';
 import { AdminOffersController, OffersController } from './offers.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
@@ -25,6 +26,8 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminSubscriptionsController,
     AdminOffersController,
     OffersController,
+    GiftsController,
+    AdminGiftsController,
   ],
 })
 export class BillingRoutesModule {}

@@ -110,6 +110,11 @@ class CancellationStatsDto implements CancellationStats {
   @ApiProperty({ type: WinBackCountsDto }) winBack: WinBackCountsDto;
 }
 
+class GiftCountsDto {
+  @ApiProperty({ description: 'Gifts paid for within the range.' }) purchased: number;
+  @ApiProperty({ description: 'Gifts redeemed within the range.' }) redeemed: number;
+}
+
 export class StatsDto implements Stats {
   @ApiProperty({ format: 'date-time' }) from: string;
   @ApiProperty({ format: 'date-time' }) to: string;
@@ -123,4 +128,5 @@ export class StatsDto implements Stats {
   @ApiProperty({ type: ShareCountsDto, description: 'Shared articles (docs/access.md#shared-articles).' }) sharing: ShareCountsDto;
   @ApiProperty({ type: CancellationStatsDto, description: 'Cancellation reasons, save offers and win-back (docs/billing.md#cancellation-that-tries-to-save).' })
   cancellation: CancellationStatsDto;
+  @ApiProperty({ type: GiftCountsDto, description: 'Gift subscriptions (docs/billing.md#gift-subscriptions).' }) gifts: GiftCountsDto;
 }

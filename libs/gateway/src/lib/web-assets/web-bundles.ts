@@ -11,4 +11,5 @@ export const WEB_BUNDLES: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'offers', file: 'libs/elements/offers.js' },
   ...ELEMENT_LOCALES.map((lang) => ({ name: `messages-${lang}`, file: `libs/elements/messages/${lang}.json` })),
   { name: 'account', file: 'libs/elements/account.js' },
+  { name: 'gift', file: 'libs/elements/gift.js' },
 ];

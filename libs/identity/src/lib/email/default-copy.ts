@@ -98,6 +98,30 @@ export const DEFAULT_COPY: Record<TemplateKind, Record<EmailLanguage, EmailCopy>
       action: 'Zurück zu {{publication}}',
     },
   },
+  gift_received: {
+    en: {
+      subject: '{{sender}} gave you {{months}} months of {{product}}',
+      body: 'Hello {{name}},\n\n{{sender}} gave you {{months}} months of {{product}} from {{publication}}.\n\n{{message}}\n\nRedeem your gift with the button below: sign in or create your account, and start reading. Nothing renews and nothing is charged to you.',
+      action: 'Redeem my gift',
+    },
+    de: {
+      subject: '{{sender}} schenkt Ihnen {{months}} Monate {{product}}',
+      body: 'Hallo {{name}},\n\n{{sender}} schenkt Ihnen {{months}} Monate {{product}} von {{publication}}.\n\n{{message}}\n\nLösen Sie Ihr Geschenk mit der Schaltfläche unten ein: Melden Sie sich an oder legen Sie Ihr Konto an, und lesen Sie los. Nichts verlängert sich, und Ihnen wird nichts berechnet.',
+      action: 'Geschenk einlösen',
+    },
+  },
+  gift_ending: {
+    en: {
+      subject: 'Your {{product}} gift ends on {{date}}',
+      body: 'Hello {{name}},\n\nthe {{months}} months of {{product}} you were given end on {{date}}. It does not renew, and nothing is charged.\n\nTo keep reading {{publication}}, subscribe with the button below.',
+      action: 'Keep reading',
+    },
+    de: {
+      subject: 'Ihr Geschenk {{product}} endet am {{date}}',
+      body: 'Hallo {{name}},\n\ndie geschenkten {{months}} Monate {{product}} enden am {{date}}. Das Geschenk verlängert sich nicht, und es wird nichts berechnet.\n\nUm {{publication}} weiter zu lesen, abonnieren Sie mit der Schaltfläche unten.',
+      action: 'Weiterlesen',
+    },
+  },
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { EmailLanguage, EmailMessageStatus, MessageKind } from '@gatehouse/contracts';
+import type { EmailLanguage, EmailMessageStatus, GiftEmailValues, MessageKind } from '@gatehouse/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** What a message's link and code carry. */
@@ -7,6 +7,8 @@ export interface EmailSecrets {
   code?: string;
   /** A payment email's whole link (the processor's billing portal session), itself a credential. */
   link?: string;
+  /** What a gift email says: who gave it, and their message, which is theirs and the recipient's alone. */
+  values?: GiftEmailValues;
 }
 
 /** The message's EmailSecrets as JSON, sealed with SIGNING_KEYS_KEY; kept only until the message is sent or given up. */

@@ -1,7 +1,9 @@
 import {
   EMAIL_KINDS,
   EMAIL_LINK_PARAMETERS,
+  GIFT_LINK_PARAMETER,
   type BrandingConfiguration,
+  type GiftEmailValues,
   type EmailCopy,
   type EmailKind,
   type MessageKind,
@@ -20,8 +22,8 @@ export interface EmailContext {
   copy: EmailCopy;
   publication: PublicationView;
   branding: BrandingConfiguration;
-  /** The values of the copy's placeholders. */
-  values: { name: string; code?: string; minutes: number };
+  /** The values of the copy's placeholders; a gift email's too. */
+  values: { name: string; code?: string; minutes: number } & Partial<GiftEmailValues>;
   /**
    * The link's page and the token its fragment carries; no link without a token. A payment
    * email's link is whole: its `token` is the URL (the processor's billing portal).
@@ -36,8 +38,8 @@ const SAFE_COLOUR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\))$/i;
 /** A message of one publication in its branding: plain text and HTML from the same copy. */
 export function renderEmail(context: EmailContext): RenderedEmail {
   const fill = (template: string) =>
-    template.replace(/\{\{\s*(name|publication|code|minutes)\s*\}\}/g, (_, key: string) =>
-      key === 'publication' ? context.publication.name : String(context.values[key as 'name' | 'code' | 'minutes'] ?? ''),
+    template.replace(/\{\{\s*(name|publication|code|minutes|sender|product|months|date|message)\s*\}\}/g, (_, key: string) =>
+      key === 'publication' ? context.publication.name : String(context.values[key as Exclude<keyof EmailContext['values'], 'publication'>] ?? ''),
     );
   const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
   const paragraphs = fill(context.copy.body).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
@@ -97,22 +99,27 @@ export function redactedEmail(context: EmailContext, withCode: boolean, returnUr
  * publisher's page uses the token with a POST only once the reader confirms (docs/email.md). Only
  * a domain its owner proved carries a token: a `returnUrl` elsewhere is taken as if none was given.
  */
-export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
+/** The fragment parameter each kind's link carries its token in. */
+const LINK_PARAMETERS: Record<LinkKind, string> = { ...EMAIL_LINK_PARAMETERS, gift_received: GIFT_LINK_PARAMETER };
+type LinkKind = EmailKind | 'gift_received';
+
+export function linkUrl(kind: LinkKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
   const page = returnUrl && isPageOf(returnUrl, publication.verifiedDomains) ? returnUrl : defaultPage(publication);
   if (!page) return null;
   const url = new URL(page);
-  url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
+  url.hash = `${LINK_PARAMETERS[kind]}=${token}`;
   return url.toString();
 }
 
 function messageUrl(kind: MessageKind, publication: PublicationView, link: { returnUrl: string | null; token: string }): string | null {
   if (kind === 'staff_invitation') return invitationUrl(link.returnUrl, link.token);
-  if (isAccountKind(kind)) return linkUrl(kind, publication, link.returnUrl, link.token);
+  if (isTokenKind(kind)) return linkUrl(kind, publication, link.returnUrl, link.token);
   return link.token;
 }
 
-function isAccountKind(kind: MessageKind): kind is EmailKind {
-  return (EMAIL_KINDS as readonly string[]).includes(kind);
+/** Kinds whose link is a page of the publication with a token of ours; the others' link is whole (the processor's portal, a page to subscribe). */
+function isTokenKind(kind: MessageKind): kind is LinkKind {
+  return kind === 'gift_received' || (EMAIL_KINDS as readonly string[]).includes(kind);
 }
 
 /** The dashboard's accept page (admin names it) with the token in its fragment, as the team screen's copied link has it. */

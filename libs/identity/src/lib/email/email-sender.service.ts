@@ -29,6 +29,9 @@ const VALID_MINUTES: Record<MessageKind, number> = {
   payment_final: 0,
   card_expiring: 0,
   win_back: 0,
+  // A gift's code lasts until it is redeemed or voided; the reminder carries no credential.
+  gift_received: 0,
+  gift_ending: 0,
 };
 
 /**
@@ -71,8 +74,9 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     let rendered: RenderedEmail;
     let kept: RenderedEmail;
     try {
-      const context = await this.contextOf(message);
       const secrets = this.queue.secretsOf(message);
+      const base = await this.contextOf(message);
+      const context = secrets.values ? { ...base, values: { ...base.values, ...secrets.values } } : base;
       const token = secrets.token ?? secrets.link;
       rendered = renderEmail({ ...context, values: { ...context.values, code: secrets.code }, link: token ? { returnUrl: message.returnUrl, token } : null });
       kept = redactedEmail(context, Boolean(secrets.code), token ? message.returnUrl : undefined);

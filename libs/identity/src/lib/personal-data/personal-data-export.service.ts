@@ -42,6 +42,7 @@ export class PersonalDataExportService {
       subscriptions: billing.subscriptions,
       purchases: billing.purchases,
       checkoutSessions: billing.checkoutSessions,
+      gifts: billing.gifts,
       processorCustomer: billing.processorCustomer,
       processorEvents: billing.processorEvents,
       visitorIds: access.visitorIds,

@@ -6,6 +6,7 @@ import {
   PURCHASE_KINDS,
   type PurchaseKind,
   type PurchaseView,
+  SUBSCRIPTION_SOURCES,
   SUBSCRIPTION_STATUSES,
   type CheckoutConfirmation,
   type CheckoutSessionView,
@@ -15,6 +16,7 @@ import {
   type PriceView,
   type ProcessorSettingsView,
   type ProductView,
+  type SubscriptionSource,
   type SubscriptionStatus,
   type SubscriptionView,
   CANCELLATION_REASONS,
@@ -43,7 +45,8 @@ export class SubscriptionViewDto implements SubscriptionView {
   @ApiProperty({ format: 'date-time' }) currentPeriodStart: string;
   @ApiProperty({ format: 'date-time', description: `${NEVER_ENDS}: never ends (a lifetime price, or a manual grant without an end).` })
   currentPeriodEnd: string;
-  @ApiProperty({ enum: ['processor', 'manual'] }) source: 'processor' | 'manual';
+  @ApiProperty({ enum: SUBSCRIPTION_SOURCES, description: '`processor`: through a checkout; `manual`: granted by staff; `gift`: redeemed from a gift, ending at its fixed end without renewal.' })
+  source: SubscriptionSource;
   @ApiProperty({ description: 'Cancelled at the end of the current period: it stays active until then.' }) cancelAtPeriodEnd: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialStart: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd: string | null;

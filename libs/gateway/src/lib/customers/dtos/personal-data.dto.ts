@@ -17,6 +17,7 @@ export class PersonalDataExportDto implements PersonalDataExport {
   @ApiProperty(rows('Subscriptions, newest first.')) subscriptions: PersonalDataExport['subscriptions'];
   @ApiProperty(rows('Passes and single articles bought.')) purchases: PersonalDataExport['purchases'];
   @ApiProperty(rows('Checkouts started at the payment processor.')) checkoutSessions: PersonalDataExport['checkoutSessions'];
+  @ApiProperty(rows('Gifts the customer bought or was given, with what the buyer wrote.')) gifts: PersonalDataExport['gifts'];
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: "The customer's account at the payment processor." })
   processorCustomer: PersonalDataExport['processorCustomer'];
   @ApiProperty(rows('Events the payment processor sent about the customer.')) processorEvents: PersonalDataExport['processorEvents'];
