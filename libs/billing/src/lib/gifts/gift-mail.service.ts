@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AdminRequests, GIFT_REMINDER_DAYS, GiftEmailRequests, type GiftEmailValues } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { inBatches, PeriodicSweep } from '@gatehouse/db';
 import { Clock, SecretBox } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
@@ -22,59 +23,40 @@ const DAY_MS = 86_400_000;
  * replicas share the sweep through SKIP LOCKED.
  */
 @Injectable()
-export class GiftMail implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(GiftMail.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
+export class GiftMail extends PeriodicSweep {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly bus: BusClient,
     private readonly box: SecretBox,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running = this.sweep().catch((err: unknown) => this.logger.warn(`Sending gift email failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  ) {
+    super(SWEEP_INTERVAL_MS, 'Sending gift email');
   }
 
   /** Sends every gift and reminder due by now; resolves with how many. */
-  async sweep(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const batch = await this.dataSource.transaction(async (manager) => {
-        const now = this.clock.now();
-        const gifts = await manager
-          .createQueryBuilder(Gift, 'gift')
-          .setLock('pessimistic_write')
-          .setOnLocked('skip_locked')
-          .where("gift.status = 'purchased' AND gift.emailed_at IS NULL AND gift.send_at <= :now", { now })
-          .limit(BATCH_SIZE)
-          .getMany();
-        for (const gift of gifts) await this.sendGift(manager, gift);
-        const ending = await manager
-          .createQueryBuilder(Gift, 'gift')
-          .innerJoin(Subscription, 'subscription', 'subscription.id = gift.subscription_id')
-          .setLock('pessimistic_write', undefined, ['gift'])
-          .setOnLocked('skip_locked')
-          .where("gift.status = 'redeemed' AND gift.reminded_at IS NULL AND subscription.status <> 'cancelled'")
-          .andWhere('subscription.current_period_end <= :soon', { soon: new Date(now.getTime() + GIFT_REMINDER_DAYS * DAY_MS) })
-          .limit(BATCH_SIZE)
-          .getMany();
-        for (const gift of ending) await this.remind(manager, gift);
-        return gifts.length + ending.length;
-      });
-      sent += batch;
-      if (batch < BATCH_SIZE) return sent;
-    }
+  sweep(): Promise<number> {
+    return inBatches(this.dataSource, BATCH_SIZE, async (manager) => {
+      const now = this.clock.now();
+      const gifts = await manager
+        .createQueryBuilder(Gift, 'gift')
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .where("gift.status = 'purchased' AND gift.emailed_at IS NULL AND gift.send_at <= :now", { now })
+        .limit(BATCH_SIZE)
+        .getMany();
+      for (const gift of gifts) await this.sendGift(manager, gift);
+      const ending = await manager
+        .createQueryBuilder(Gift, 'gift')
+        .innerJoin(Subscription, 'subscription', 'subscription.id = gift.subscription_id')
+        .setLock('pessimistic_write', undefined, ['gift'])
+        .setOnLocked('skip_locked')
+        .where("gift.status = 'redeemed' AND gift.reminded_at IS NULL AND subscription.status <> 'cancelled'")
+        .andWhere('subscription.current_period_end <= :soon', { soon: new Date(now.getTime() + GIFT_REMINDER_DAYS * DAY_MS) })
+        .limit(BATCH_SIZE)
+        .getMany();
+      for (const gift of ending) await this.remind(manager, gift);
+      return gifts.length + ending.length;
+    });
   }
 
   /** The gift to its recipient, its code unsealed once and then forgotten here; the caller holds the gift locked. */
