@@ -85,6 +85,7 @@ const routeTree = rootRoute.addChildren([
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('offers', () => import('./screens/offers'), 'OffersScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
+    screen('imports', () => import('./screens/imports'), 'ImportsScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),
   ]),

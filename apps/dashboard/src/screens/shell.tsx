@@ -24,6 +24,7 @@ const AREAS = [
   { to: '/catalog', label: 'Catalog' },
   { to: '/offers', label: 'Offers' },
   { to: '/customers', label: 'Customers' },
+  { to: '/imports', label: 'Import and export' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },
 ] as const;

@@ -4,6 +4,9 @@ import { AdminConfig } from './admin.config';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
+import { ImportJob } from './imports/import-job.entity';
+import { ImportsModule } from './imports/imports.module';
+import { CreateImportJobs1796200000000 } from './migrations/1796200000000-create-import-jobs';
 import { CreateAdminTables1763720000000 } from './migrations/1763720000000-create-admin-tables';
 import { CreateStaffLoginFailures1763800000000 } from './migrations/1763800000000-create-staff-login-failures';
 import { CountStaffLoginsInThrottleCounters1764100000000 } from './migrations/1764100000000-count-staff-logins-in-throttle-counters';
@@ -23,17 +26,17 @@ import { Invitation } from './team/invitation.entity';
 import { TeamChange } from './team/team-change.entity';
 import { TeamModule } from './team/team.module';
 
-@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule], providers: [AdminRetention] })
+@Module({ imports: [PublicationsModule, SessionsModule, ApiKeysModule, BootstrapModule, StatsModule, TeamModule, ImportsModule], providers: [AdminRetention] })
 export class AdminModule {}
 
 export { AdminRetention };
 
-/** Staff and their team invitations, sessions, publications and their domains, API keys, and the stats view. */
+/** Staff and their team invitations, sessions, publications and their domains, API keys, the stats view, and imports of subscribers. */
 export const adminService: ServiceDefinition<AdminConfig> = {
   name: 'admin',
   schema: 'admin',
   module: AdminModule,
   config: AdminConfig,
-  entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange],
-  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddDomainProofs1764200000000, AddSelfRegistrationSetting1764240000000],
+  entities: [Publication, Membership, Staff, Session, ApiKey, Invitation, TeamChange, ImportJob],
+  migrations: [CreateAdminTables1763720000000, CreateStaffLoginFailures1763800000000, CreateTeamTables1764000000000, KeepPublishableKeys1764100000000, CountStaffLoginsInThrottleCounters1764100000000, AddDomainProofs1764200000000, AddSelfRegistrationSetting1764240000000, CreateImportJobs1796200000000],
 };

@@ -7,6 +7,8 @@ import type {
   CustomerAuthResult,
   CustomerProfile,
   CustomerRecord,
+  ImportJobSummary,
+  ImportJobView,
   Jwks,
   Page,
   PlanChangePreview,
@@ -102,6 +104,31 @@ export class Gatehouse {
     update: (customerId: string, changes: { email?: string; name?: string; password?: string }) =>
       this.http.request<CustomerRecord>({ method: 'PATCH', path: `/customers/${encodeURIComponent(customerId)}`, body: changes, apiKey: this.secret(), idempotent: true }),
     delete: (customerId: string) => this.http.request<void>({ method: 'DELETE', path: `/customers/${encodeURIComponent(customerId)}`, apiKey: this.secret() }),
+  };
+
+  /**
+   * Moving a subscriber base in and out (docs/imports.md): upload a file, read its dry run's
+   * report, run it, watch it; and the export, in the same columns.
+   */
+  readonly imports = {
+    /** CSV (or JSON Lines with `format: 'jsonl'`): its dry run starts at once; `get` it until `checked`, then `run` it. Readers get no email unless `notifyReaders`. */
+    upload: (file: string | Uint8Array, options: { format?: 'csv' | 'jsonl'; notifyReaders?: boolean } = {}) =>
+      this.http.request<ImportJobView>({
+        method: 'POST',
+        path: '/admin/imports',
+        query: { notifyReaders: options.notifyReaders },
+        file: { contentType: options.format === 'jsonl' ? 'application/x-ndjson' : 'text/csv', content: file },
+        apiKey: this.secret(),
+      }),
+    /** Where it stands: counts, and the bad rows with their lines and reasons. */
+    get: (importId: string) => this.http.request<ImportJobView>({ method: 'GET', path: `/admin/imports/${encodeURIComponent(importId)}`, apiKey: this.secret() }),
+    list: (params: { limit?: number; cursor?: string } = {}) =>
+      this.http.request<Page<ImportJobSummary>>({ method: 'GET', path: '/admin/imports', query: params, apiKey: this.secret() }),
+    /** Imports a checked file; the bad rows are skipped. */
+    run: (importId: string) =>
+      this.http.request<ImportJobView>({ method: 'POST', path: `/admin/imports/${encodeURIComponent(importId)}/run`, apiKey: this.secret(), idempotent: true }),
+    /** The customers and their live subscriptions, as CSV in the import's columns. */
+    export: () => this.http.request<string>({ method: 'GET', path: '/admin/exports/customers', apiKey: this.secret(), answersText: true, headers: { Accept: 'text/csv' } }),
   };
 
   /** Subscriptions (spec 4.3; decisions F5-F8). */

@@ -12,13 +12,18 @@ export interface AdminPruned {
   teamChanges: number;
   /** Invitations accepted, revoked or expired before the session cutoff. */
   invitations: number;
+  /** Imports (their files' rows, readers' names and emails among them) untouched for IMPORT_RETENTION_DAYS. */
+  imports: number;
 }
+
+/** An import's rows are the publisher's file: kept for its report and a resumed run, not for good. */
+export const IMPORT_RETENTION_DAYS = 7;
 
 /**
  * Keeps admin's tables from growing without bound: staff sessions STAFF_SESSION_RETENTION_DAYS
  * after they ended, invitations as long after they were accepted, revoked or expired (the team
- * change log keeps who invited whom), and the team change log (the audit trail of who invited, changed or removed
- * whom) after TEAM_CHANGES_RETENTION_DAYS.
+ * change log keeps who invited whom), the team change log (the audit trail of who invited, changed or removed
+ * whom) after TEAM_CHANGES_RETENTION_DAYS, and import jobs with their rows after IMPORT_RETENTION_DAYS.
  */
 @Injectable()
 export class AdminRetention extends RetentionJob<AdminPruned> {
@@ -37,6 +42,9 @@ export class AdminRetention extends RetentionJob<AdminPruned> {
     const sessions = await deleteInBatches(this.dataSource, 'sessions', 'expires_at < $1 OR revoked_at < $1 OR last_seen_at < $2', [ended, idleSince]);
     const teamChanges = await deleteInBatches(this.dataSource, 'team_changes', 'created_at < $1', [daysBefore(now, this.config.TEAM_CHANGES_RETENTION_DAYS)]);
     const invitations = await deleteInBatches(this.dataSource, 'invitations', 'accepted_at < $1 OR revoked_at < $1 OR expires_at < $1', [ended]);
-    return { sessions, teamChanges, invitations };
+    const importedBefore = daysBefore(now, IMPORT_RETENTION_DAYS);
+    await deleteInBatches(this.dataSource, 'import_rows', 'job_id IN (SELECT id FROM import_jobs WHERE updated_at < $1)', [importedBefore], 10_000);
+    const imports = await deleteInBatches(this.dataSource, 'import_jobs', 'updated_at < $1', [importedBefore]);
+    return { sessions, teamChanges, invitations, imports };
   }
 }
