@@ -91,11 +91,15 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const problems: RowProblem[] = results.flatMap((result) => (result.outcome === 'failed' ? [{ line: result.line, reason: result.reason ?? 'refused' }] : []));
     const count = (outcome: string) => results.filter((result) => result.outcome === outcome).length;
+    // A dry run counts the customers of the rows the import will take; an import, those it stored.
+    const failed = new Set(problems.map((problem) => problem.line));
+    const counted = dryRun ? new Set(rows.filter((row) => !failed.has(row.line)).map((row) => row.email)) : new Set(byEmail.keys());
+    const customersOf = (created: boolean) => [...counted].filter((email) => byEmail.get(email)?.created === created).length;
     return {
       lastLine: rows[rows.length - 1].line,
       problems,
-      customersCreated: imported.customers.filter((customer) => customer.created).length,
-      customersUnchanged: imported.customers.filter((customer) => !customer.created).length,
+      customersCreated: customersOf(true),
+      customersUnchanged: customersOf(false),
       subscriptionsCreated: count('created'),
       subscriptionsUnchanged: count('unchanged'),
     };
