@@ -72,18 +72,18 @@ export class ImportsService {
     return this.dataSource.transaction(async (manager) => {
       await this.locked(manager, publicationId, jobId, 'uploading');
       const lines = [...rows.map((row) => row.line), ...problems.map((problem) => problem.line)];
-      const [, added] = (await manager.query(
+      const inserted: Array<{ line: number }> = await manager.query(
         `INSERT INTO import_rows (job_id, line, row, problem)
-         SELECT $1, unnest($2::integer[]), unnest($3::jsonb[]), unnest($4::text[]) ON CONFLICT DO NOTHING`,
+         SELECT $1, unnest($2::integer[]), unnest($3::jsonb[]), unnest($4::text[]) ON CONFLICT DO NOTHING RETURNING line`,
         [
           jobId,
           lines,
           [...rows.map(({ line: _line, ...row }) => JSON.stringify(row)), ...problems.map(() => null)],
           [...rows.map(() => null), ...problems.map((problem) => problem.reason)],
         ],
-      )) as [unknown, number];
-      await manager.query('UPDATE import_jobs SET total_rows = total_rows + $2, updated_at = $3 WHERE id = $1', [jobId, added, this.clock.now()]);
-      return { added };
+      );
+      await manager.query('UPDATE import_jobs SET total_rows = total_rows + $2, updated_at = $3 WHERE id = $1', [jobId, inserted.length, this.clock.now()]);
+      return { added: inserted.length };
     });
   }
 
