@@ -16,12 +16,18 @@ import { ProcessorSettingsService } from '../processor/processor-settings.servic
 import { newSubscription } from '../subscriptions/new-subscription';
 import { snapshotOf, type ProcessorSnapshot } from '../subscriptions/processor-snapshot';
 import { SubscriptionWriter } from '../subscriptions/subscription-writer.service';
-import { Subscription } from '../subscriptions/subscription.entity';
+import type { Subscription } from '../subscriptions/subscription.entity';
 
 /** Processor look-ups of one batch at once: bounded, so a batch stays within its request's time at the processor's rate. */
 const PROCESSOR_LOOKUPS_AT_ONCE = 8;
 
 type Found<T> = { found: T } | { reason: string };
+
+/** What a batch's readers hold already, by grant (`customer/price`) and by processor subscription id (to its customer; null for a reader still to be created, in a dry run). */
+interface Held {
+  grants: Set<string>;
+  linked: Map<string, string | null>;
+}
 
 /** A row that passed every check, ready to store. */
 interface Accepted {
@@ -56,9 +62,9 @@ export class SubscriptionImportService {
     return this.dataSource.transaction(async (manager) => {
       const results: SubscriptionImportResult[] = [];
       const accepted: Accepted[] = [];
-      const grantsInBatch = new Set<string>();
+      const held = await this.held(manager, publicationId, rows);
       for (const row of rows) {
-        const checked = await this.check(manager, publicationId, row, prices, processor, grantsInBatch);
+        const checked = this.check(publicationId, row, prices, processor, held);
         if ('reason' in checked) results.push({ line: row.line, outcome: 'failed', reason: checked.reason });
         else if (checked.found === 'unchanged' || checked.found === 'none') results.push({ line: row.line, outcome: checked.found });
         else {
@@ -108,14 +114,13 @@ export class SubscriptionImportService {
     return { subscriptions };
   }
 
-  private async check(
-    manager: EntityManager,
+  private check(
     publicationId: string,
     row: SubscriptionImport,
     prices: Map<string, { id: string; processorPriceId: string | null }>,
     processor: Map<string, Found<Stripe.Subscription | Stripe.Customer>>,
-    grantsInBatch: Set<string>,
-  ): Promise<Found<Accepted | 'unchanged' | 'none'>> {
+    held: Held,
+  ): Found<Accepted | 'unchanged' | 'none'> {
     const account = row.processorCustomerId ? processor.get(row.processorCustomerId) : undefined;
     if (account && 'reason' in account) return account;
     const price = row.plan ? prices.get(planKey(row.plan)) : undefined;
@@ -129,12 +134,13 @@ export class SubscriptionImportService {
         return { reason: `processor subscription ${row.processorSubscriptionId} belongs to processor customer ${snapshot.processorCustomerId}, not ${row.processorCustomerId}` };
       }
       if (!snapshot.status) return { reason: `processor subscription ${row.processorSubscriptionId} is not paid for yet (incomplete)` };
-      const existing = await manager.findOneBy(Subscription, { publicationId, processorSubscriptionId: row.processorSubscriptionId });
-      if (existing) {
-        return existing.customerId === row.customerId ? { found: 'unchanged' } : { reason: `processor subscription ${row.processorSubscriptionId} is another customer's here` };
+      const holder = held.linked.get(row.processorSubscriptionId);
+      if (holder !== undefined) {
+        return holder === row.customerId ? { found: 'unchanged' } : { reason: `processor subscription ${row.processorSubscriptionId} is another customer's here` };
       }
       const priceId = price?.id ?? [...prices.values()].find((known) => known.processorPriceId !== null && known.processorPriceId === snapshot.processorPriceId)?.id;
       if (!priceId) return { reason: `name the plan: the price of processor subscription ${row.processorSubscriptionId} is not one of this publication's` };
+      held.linked.set(row.processorSubscriptionId, row.customerId);
       return { found: { row, subscription: this.linked(publicationId, row, priceId, snapshot), processorCustomerId: snapshot.processorCustomerId } };
     }
 
@@ -143,12 +149,31 @@ export class SubscriptionImportService {
     const end = row.currentPeriodEnd === null ? null : new Date(row.currentPeriodEnd);
     if (end && end <= now) return { reason: 'current_period_end has passed: only grants still running are imported' };
     if (row.customerId) {
-      const grantKey = `${row.customerId}/${price!.id}`;
-      if (grantsInBatch.has(grantKey) || (await this.hasLiveGrant(manager, publicationId, row.customerId, price!.id))) return { found: 'unchanged' };
-      grantsInBatch.add(grantKey);
+      const key = `${row.customerId}/${price!.id}`;
+      if (held.grants.has(key)) return { found: 'unchanged' };
+      held.grants.add(key);
     }
     const grant = newSubscription({ publicationId, customerId: row.customerId ?? '', priceId: price!.id, status: 'active', source: 'manual', currentPeriodStart: now, currentPeriodEnd: end, now });
     return { found: { row, subscription: grant, processorCustomerId: row.processorCustomerId } };
+  }
+
+  /** What the batch's readers hold already (live manual grants by price, processor subscriptions by id), in two queries; rows of the batch add to it as they are accepted. */
+  private async held(manager: EntityManager, publicationId: string, rows: SubscriptionImport[]): Promise<Held> {
+    const customerIds = [...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])))];
+    const processorIds = rows.flatMap((row) => (row.processorSubscriptionId ? [row.processorSubscriptionId] : []));
+    const grants: Array<{ customer_id: string; price_id: string }> = await manager.query(
+      `SELECT customer_id, price_id FROM subscriptions WHERE publication_id = $1 AND customer_id = ANY($2) AND source = 'manual'
+         AND status <> 'cancelled' AND (current_period_end IS NULL OR current_period_end > $3)`,
+      [publicationId, customerIds, this.clock.now()],
+    );
+    const linked: Array<{ processor_subscription_id: string; customer_id: string }> = await manager.query(
+      'SELECT processor_subscription_id, customer_id FROM subscriptions WHERE publication_id = $1 AND processor_subscription_id = ANY($2)',
+      [publicationId, processorIds],
+    );
+    return {
+      grants: new Set(grants.map((row) => `${row.customer_id}/${row.price_id}`)),
+      linked: new Map(linked.map((row) => [row.processor_subscription_id, row.customer_id])),
+    };
   }
 
   private linked(publicationId: string, row: SubscriptionImport, priceId: string, snapshot: ProcessorSnapshot): Subscription {
@@ -181,15 +206,6 @@ export class SubscriptionImportService {
     for (const item of accepted) {
       if (item.processorCustomerId) await this.processorCustomers.learn(manager, publicationId, item.row.customerId!, item.processorCustomerId);
     }
-  }
-
-  private async hasLiveGrant(manager: EntityManager, publicationId: string, customerId: string, priceId: string): Promise<boolean> {
-    const [row] = await manager.query<Array<{ found: boolean }>>(
-      `SELECT EXISTS (SELECT 1 FROM subscriptions WHERE publication_id = $1 AND customer_id = $2 AND price_id = $3 AND source = 'manual'
-         AND status <> 'cancelled' AND (current_period_end IS NULL OR current_period_end > $4)) AS found`,
-      [publicationId, customerId, priceId, this.clock.now()],
-    );
-    return row.found;
   }
 
   /** Every price of the publication by the plan that names it, an active one first when two do. */
