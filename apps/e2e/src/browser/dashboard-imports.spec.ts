@@ -11,7 +11,7 @@ const FILE = [
   'email,name,product,interval,currency,amount,current_period_end',
   'ada@example.com,Ada Lovelace,Digital,month,eur,900,2031-06-30',
   'not-an-email,Bad Address,,,,,',
-  'grace@example.com,Grace Hopper,Gold,month,eur,900,',
+  'grace@example.com,Grace Hopper,<i>Gold</i>,month,eur,900,',
   'alan@example.com,=HYPERLINK("http://evil.example"),,,,,',
 ].join('\n');
 
@@ -45,7 +45,9 @@ describe('dashboard: import and export', () => {
     await job.getByText('Checked: nothing imported yet').waitFor();
     const problems = job.getByRole('table', { name: 'Rows with problems' });
     await problems.getByRole('row', { name: /^3 email must be an email address/ }).waitFor();
-    await problems.getByRole('row', { name: /^4 no price of "Gold" at 900 eur a month/ }).waitFor();
+    await problems.getByRole('row', { name: /^4 no price of "<i>Gold<\/i>" at 900 eur a month/ }).waitFor();
+    // Text from the file is shown as text, never as markup.
+    expect(await page.locator('i', { hasText: 'Gold' }).count()).toBe(0);
     await job.getByText('Customers: 2 to create, 0 already here. Subscriptions: 1 to create, 0 already here. Rows with problems: 2.').waitFor();
     expect((await system.api('/customers?email=ada@example.com', { session })).body.items).toEqual([]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
