@@ -228,7 +228,7 @@ describe('imports and exports of customers and subscriptions', () => {
       const got = await answer;
       expect({ status: got.status, code: got.body.code }).toEqual({ status, code });
       expect(got.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(got.body.detail).toMatch(detail);
+      expect(`${got.body.detail} ${JSON.stringify(got.body.errors ?? [])}`).toMatch(detail);
     }
     const viewer = await system.staffSession('viewer', system.publicationId);
     expect((await upload('email,name\nx@example.com,X\n', { session: viewer.session })).status).toBe(403);
