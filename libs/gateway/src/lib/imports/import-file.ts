@@ -159,14 +159,16 @@ async function* csvRecords(lines: AsyncGenerator<[number, string]>): AsyncGenera
   if (!columns) throw new AppError('validation_failed', 'The file is empty: it needs a header line and rows.');
 }
 
-function headerOf(names: string[]): TransferColumn[] {
+/** The header's columns; an empty one (a trailing comma) is ignored. */
+function headerOf(names: string[]): Array<TransferColumn | null> {
   const columns = names.map((name) => name.trim().replace(/^\ufeff/, '').toLowerCase());
-  const unknown = columns.filter((name) => !(TRANSFER_COLUMNS as readonly string[]).includes(name));
+  const unknown = columns.filter((name) => name !== '' && !(TRANSFER_COLUMNS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new AppError('validation_failed', `The header names columns the import does not know: ${unknown.join(', ')}. The columns are ${TRANSFER_COLUMNS.join(', ')}.`);
   const missing = REQUIRED.filter((name) => !columns.includes(name));
   if (missing.length > 0) throw new AppError('validation_failed', `The header lacks ${missing.join(' and ')}. The columns are ${TRANSFER_COLUMNS.join(', ')}.`);
-  if (new Set(columns).size !== columns.length) throw new AppError('validation_failed', 'The header names a column twice.');
-  return columns as TransferColumn[];
+  const named = columns.filter((name) => name !== '');
+  if (new Set(named).size !== named.length) throw new AppError('validation_failed', 'The header names a column twice.');
+  return columns.map((name) => (name === '' ? null : (name as TransferColumn)));
 }
 
 async function* jsonRecords(lines: AsyncGenerator<[number, string]>): AsyncGenerator<FileRecord> {
