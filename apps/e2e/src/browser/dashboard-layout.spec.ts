@@ -19,6 +19,7 @@ const SCREENS = [
   { path: 'experiments', title: 'Experiments' },
   { path: 'catalog', title: 'Catalog' },
   { path: 'customers', title: 'Customers' },
+  { path: 'imports', title: 'Import and export' },
   { path: 'stats', title: 'Stats' },
   { path: 'email', title: 'Email' },
 ] as const;
