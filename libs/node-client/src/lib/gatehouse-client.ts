@@ -112,7 +112,7 @@ export class Gatehouse {
    */
   readonly imports = {
     /** CSV (or JSON Lines with `format: 'jsonl'`): its dry run starts at once; `get` it until `checked`, then `run` it. Readers get no email unless `notifyReaders`. */
-    upload: (file: string | Uint8Array, options: { format?: 'csv' | 'jsonl'; notifyReaders?: boolean } = {}) =>
+    upload: (file: string, options: { format?: 'csv' | 'jsonl'; notifyReaders?: boolean } = {}) =>
       this.http.request<ImportJobView>({
         method: 'POST',
         path: '/admin/imports',

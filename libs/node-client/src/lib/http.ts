@@ -23,7 +23,7 @@ export interface ApiRequest {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** A body sent as it is (a file) with its media type, instead of `body` as JSON. */
-  file?: { contentType: string; content: string | Uint8Array };
+  file?: { contentType: string; content: string };
   /** The answer's body as text (a CSV file) rather than parsed JSON. */
   answersText?: boolean;
   /** None for the routes that take no key (the JWKS). */
