@@ -52,10 +52,13 @@ describe('reading an import file', () => {
   });
 
   it('refuses a header it cannot read, naming what is wrong', async () => {
-    await expect(read('email,name,colour\n')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/do not know: colour/) });
-    await expect(read('email\n')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/lacks name/) });
-    await expect(read('email,name,Email\n')).rejects.toMatchObject({ code: 'validation_failed', message: 'The header names a column twice.' });
-    await expect(read('')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/empty/) });
+    const refusal = (detail: string | RegExp) => ({ problem: { code: 'validation_failed', detail: typeof detail === 'string' ? detail : expect.stringMatching(detail) } });
+    await expect(read('email,name,colour\n')).rejects.toMatchObject(refusal(/does not know: colour\. The columns are email, name, product/));
+    await expect(read('email\n')).rejects.toMatchObject(refusal(/^The header lacks name\./));
+    await expect(read('email,name,Email\n')).rejects.toMatchObject(refusal('The header names a column twice.'));
+    await expect(read('')).rejects.toMatchObject(refusal('The file is empty: it needs a header line and rows.'));
+    // A trailing comma leaves an empty column, which is no column at all.
+    expect(await read('email,name,\na@example.com,A,\n')).toEqual([expect.objectContaining({ line: 2, email: 'a@example.com', name: 'A' })]);
   });
 
   it('reads JSON Lines keyed by the same columns', async () => {
@@ -70,6 +73,6 @@ describe('reading an import file', () => {
   it('stops reading past the size limit', async () => {
     const chunk = `a@example.com,${'x'.repeat(1024 * 1024)}\n`;
     const chunks = ['email,name\n', ...Array.from({ length: IMPORT_BODY_LIMIT / (1024 * 1024) + 1 }, () => chunk)];
-    await expect(read(chunks)).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(read(chunks)).rejects.toMatchObject({ problem: { code: 'payload_too_large', status: 413 } });
   });
 });
