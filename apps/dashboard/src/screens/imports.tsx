@@ -63,7 +63,7 @@ function UploadCard({ onUploaded }: { onUploaded: (id: string) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [notifyReaders, setNotifyReaders] = useState(false);
   const upload = useMutation({
-    mutationFn: () => api.imports.upload(file!, notifyReaders),
+    mutationFn: (chosen: File) => api.imports.upload(chosen, notifyReaders),
     onSuccess: (job) => {
       void queryClient.invalidateQueries({ queryKey: keys.imports.all });
       onUploaded(job.id);
@@ -71,7 +71,7 @@ function UploadCard({ onUploaded }: { onUploaded: (id: string) => void }) {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (file) upload.mutate();
+    if (file) upload.mutate(file);
   };
   return (
     <Card>

@@ -6,6 +6,7 @@ import {
   type RequestOf,
   type SubscriptionImport,
   type SubscriptionImportResult,
+  type SubscriptionStatus,
   type TransferPlan,
 } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
@@ -81,17 +82,14 @@ export class SubscriptionImportService {
     const { publicationId, customerIds } = request;
     const rows: Array<{
       customer_id: string;
-      product: string | null;
-      interval: TransferPlan['interval'] | null;
-      currency: string | null;
-      unit_amount: number | null;
+      plan: TransferPlan | null;
       current_period_end: Date | null;
       source: string | null;
       processor_subscription_id: string | null;
       processor_customer_id: string | null;
     }> = await this.dataSource.query(
-      `SELECT c.customer_id, p.name AS product, pr.interval, pr.currency, pr.unit_amount, s.current_period_end, s.source,
-              s.processor_subscription_id, pc.processor_customer_id
+      `SELECT c.customer_id, s.current_period_end, s.source, s.processor_subscription_id, pc.processor_customer_id,
+              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('product', p.name, 'interval', pr.interval, 'currency', pr.currency, 'amount', pr.unit_amount) END AS plan
        FROM unnest($2::uuid[]) AS c(customer_id)
          LEFT JOIN subscriptions s ON s.publication_id = $1 AND s.customer_id = c.customer_id AND s.status <> 'cancelled'
            AND NOT (s.source = 'manual' AND s.current_period_end IS NOT NULL AND s.current_period_end <= $3)
@@ -104,7 +102,7 @@ export class SubscriptionImportService {
     const subscriptions = rows.map(
       (row): ExportedSubscription => ({
         customerId: row.customer_id,
-        plan: row.product === null ? null : { product: row.product, interval: row.interval!, currency: row.currency!, amount: row.unit_amount! },
+        plan: row.plan,
         // A processor subscription's period is the processor's to say; a manual grant's end is its own.
         currentPeriodEnd: row.source === 'manual' ? (row.current_period_end?.toISOString() ?? null) : null,
         processorCustomerId: row.processor_customer_id,
@@ -127,13 +125,14 @@ export class SubscriptionImportService {
     if (row.plan && !price) return { reason: `no price of ${describePlan(row.plan)} in this publication: create it first` };
 
     if (row.processorSubscriptionId) {
-      const lookup = processor.get(row.processorSubscriptionId)!;
+      const lookup = processor.get(row.processorSubscriptionId) ?? { reason: `the processor was not asked about ${row.processorSubscriptionId}` };
       if ('reason' in lookup) return lookup;
       const snapshot = snapshotOf(lookup.found as Stripe.Subscription);
       if (row.processorCustomerId && snapshot.processorCustomerId !== row.processorCustomerId) {
         return { reason: `processor subscription ${row.processorSubscriptionId} belongs to processor customer ${snapshot.processorCustomerId}, not ${row.processorCustomerId}` };
       }
-      if (!snapshot.status) return { reason: `processor subscription ${row.processorSubscriptionId} is not paid for yet (incomplete)` };
+      const status = snapshot.status;
+      if (!status) return { reason: `processor subscription ${row.processorSubscriptionId} is not paid for yet (incomplete)` };
       const holder = held.linked.get(row.processorSubscriptionId);
       if (holder !== undefined) {
         return holder === row.customerId ? { found: 'unchanged' } : { reason: `processor subscription ${row.processorSubscriptionId} is another customer's here` };
@@ -141,19 +140,20 @@ export class SubscriptionImportService {
       const priceId = price?.id ?? [...prices.values()].find((known) => known.processorPriceId !== null && known.processorPriceId === snapshot.processorPriceId)?.id;
       if (!priceId) return { reason: `name the plan: the price of processor subscription ${row.processorSubscriptionId} is not one of this publication's` };
       held.linked.set(row.processorSubscriptionId, row.customerId);
-      return { found: { row, subscription: this.linked(publicationId, row, priceId, snapshot), processorCustomerId: snapshot.processorCustomerId } };
+      return { found: { row, subscription: this.linked(publicationId, row, priceId, { ...snapshot, status }), processorCustomerId: snapshot.processorCustomerId } };
     }
 
-    if (!row.plan) return row.processorCustomerId ? { found: { row, subscription: null, processorCustomerId: row.processorCustomerId } } : { found: 'none' };
+    // No price here means no plan (a plan without a price was refused above).
+    if (!price) return row.processorCustomerId ? { found: { row, subscription: null, processorCustomerId: row.processorCustomerId } } : { found: 'none' };
     const now = this.clock.now();
     const end = row.currentPeriodEnd === null ? null : new Date(row.currentPeriodEnd);
     if (end && end <= now) return { reason: 'current_period_end has passed: only grants still running are imported' };
     if (row.customerId) {
-      const key = `${row.customerId}/${price!.id}`;
+      const key = `${row.customerId}/${price.id}`;
       if (held.grants.has(key)) return { found: 'unchanged' };
       held.grants.add(key);
     }
-    const grant = newSubscription({ publicationId, customerId: row.customerId ?? '', priceId: price!.id, status: 'active', source: 'manual', currentPeriodStart: now, currentPeriodEnd: end, now });
+    const grant = newSubscription({ publicationId, customerId: row.customerId ?? '', priceId: price.id, status: 'active', source: 'manual', currentPeriodStart: now, currentPeriodEnd: end, now });
     return { found: { row, subscription: grant, processorCustomerId: row.processorCustomerId } };
   }
 
@@ -176,13 +176,13 @@ export class SubscriptionImportService {
     };
   }
 
-  private linked(publicationId: string, row: SubscriptionImport, priceId: string, snapshot: ProcessorSnapshot): Subscription {
+  private linked(publicationId: string, row: SubscriptionImport, priceId: string, snapshot: ProcessorSnapshot & { status: SubscriptionStatus }): Subscription {
     return newSubscription(
       {
         publicationId,
         customerId: row.customerId ?? '',
         priceId,
-        status: snapshot.status!,
+        status: snapshot.status,
         source: 'processor',
         currentPeriodStart: snapshot.currentPeriodStart,
         currentPeriodEnd: snapshot.currentPeriodEnd,
@@ -204,7 +204,7 @@ export class SubscriptionImportService {
     const subscriptions = accepted.flatMap((item) => (item.subscription ? [item.subscription] : []));
     await this.writer.insertAll(manager, publicationId, subscriptions);
     for (const item of accepted) {
-      if (item.processorCustomerId) await this.processorCustomers.learn(manager, publicationId, item.row.customerId!, item.processorCustomerId);
+      if (item.processorCustomerId && item.row.customerId) await this.processorCustomers.learn(manager, publicationId, item.row.customerId, item.processorCustomerId);
     }
   }
 

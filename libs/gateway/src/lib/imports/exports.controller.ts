@@ -26,9 +26,10 @@ export class ExportsController {
     const bus = this.bus;
     async function* lines(): AsyncGenerator<string> {
       yield csvLine([...TRANSFER_COLUMNS]) + '\r\n';
-      for (let page = first; ; page = await bus.request(ImportRequests.ExportPage, { publicationId, cursor: page.nextCursor! })) {
+      for (let page = first; ; ) {
         if (page.rows.length > 0) yield page.rows.map((row) => csvLine(cellsOf(row)) + '\r\n').join('');
         if (page.nextCursor === null) return;
+        page = await bus.request(ImportRequests.ExportPage, { publicationId, cursor: page.nextCursor });
       }
     }
     return new StreamableFile(Readable.from(lines()), { type: 'text/csv; charset=utf-8', disposition: 'attachment; filename="customers.csv"' });

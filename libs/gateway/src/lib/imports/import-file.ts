@@ -82,7 +82,7 @@ export function rowOf(record: FileRecord): ImportRow | RowProblem {
     line,
     email,
     name,
-    plan: product === null ? null : { product, interval: interval as PriceInterval, currency: currency!.toLowerCase(), amount: Number(amount) },
+    plan: product === null || currency === null ? null : { product, interval: interval as PriceInterval, currency: currency.toLowerCase(), amount: Number(amount) },
     currentPeriodEnd: end === null ? null : new Date(end).toISOString(),
     processorCustomerId: text('processor_customer_id'),
     processorSubscriptionId,
@@ -103,7 +103,7 @@ async function* linesOf(body: Readable): AsyncGenerator<[number, string]> {
     received += Buffer.byteLength(chunk);
     if (received > IMPORT_BODY_LIMIT) throw tooLarge();
     const parts = (rest + chunk).split('\n');
-    rest = parts.pop()!;
+    rest = parts.pop() ?? '';
     for (const part of parts) yield [++number, part.endsWith('\r') ? part.slice(0, -1) : part];
   }
   if (rest !== '') yield [++number, rest];
