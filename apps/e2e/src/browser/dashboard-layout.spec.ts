@@ -19,9 +19,9 @@ const SCREENS = [
   { path: 'experiments', title: 'Experiments' },
   { path: 'catalog', title: 'Catalog' },
   { path: 'customers', title: 'Customers' },
-  { path: 'imports', title: 'Import and export' },
   { path: 'stats', title: 'Stats' },
   { path: 'email', title: 'Email' },
+  { path: 'imports', title: 'Import and export' },
 ] as const;
 
 const PHONE = VIEWPORTS.phone;
