@@ -94,7 +94,7 @@ export async function runBench(options: BenchOptions): Promise<string> {
       const imported = only?.test(IMPORT_SCENARIO) ? await benchImport(system, fixtures, options.importRows) : undefined;
       const systemFigures = { coldStartMs: system.coldStartMs, rssBefore, rssAfter: system.rssMiB(), nodeBefore, nodeAfter: system.nodeMiB() };
       result = [
-        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}, ${options.connections} connections, ${options.durationSeconds} s per run, a distinct client address per request`,
+        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}${rows.length > 0 ? `, ${options.connections} connections, ${options.durationSeconds} s per run, a distinct client address per request` : ''}`,
         '',
         ...(rows.length > 0 ? [resultsTable(rows), '', fixedRateTable(rows, options), ''] : []),
         ...(imported ? [importLines(imported), ''] : []),
