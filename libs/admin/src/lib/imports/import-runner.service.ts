@@ -7,7 +7,7 @@ import type { ImportJob } from './import-job.entity';
 import { IMPORT_WORK_ADDED, ImportsService, type BatchOutcome } from './imports.service';
 
 /** Rows per batch: one request to identity and one to billing, each one transaction of a few statements there. */
-export const IMPORT_BATCH_ROWS = 500;
+const IMPORT_BATCH_ROWS = 500;
 /** A batch may wait on the processor for its look-ups: longer than the bus's usual 5 s. */
 const BATCH_TIMEOUT_MS = 60_000;
 

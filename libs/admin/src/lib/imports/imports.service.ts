@@ -17,8 +17,8 @@ import { ImportJob } from './import-job.entity';
 
 /** Set on a transaction that gave a job work to do, so the runner looks as soon as it commits. */
 export const IMPORT_WORK_ADDED = 'adminImportWorkAdded';
-/** How long a runner holds a job between batches; a runner that stopped leaves it to another after this. */
-const LEASE_MS = 120_000;
+/** How long a runner holds a job between batches (longer than a batch's two requests may wait); a runner that stopped leaves it to another after this. */
+const LEASE_MS = 180_000;
 /** A batch that failed (a service down, the processor failing) is tried again this much later. */
 const RETRY_MS = 5_000;
 const WORKING: ImportStatus[] = ['checking', 'importing'];
