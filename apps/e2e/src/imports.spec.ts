@@ -154,6 +154,20 @@ describe('imports and exports of customers and subscriptions', () => {
     expect(await exportOf()).toBe(exported);
   });
 
+  it("links a reader's processor account by its id, once the processor knows it", async () => {
+    const [digital] = await catalogPrices();
+    const { subscription } = await system.fake.createSubscription({ price: await system.processorPriceId(digital) });
+    const id = randomUUID().slice(0, 8);
+    const file = `email,name,processor_customer_id\naccount-${id}@example.com,Account Holder,${subscription.customer}\nnobody-${id}@example.com,Nobody,cus_doesnotexist\n`;
+    const job = await importFile(file);
+    expect(job).toMatchObject({ customers: { created: 1, unchanged: 0 }, subscriptions: { created: 0, unchanged: 0 } });
+    expect(job.problems).toEqual([{ line: 3, reason: 'the processor has no customer cus_doesnotexist' }]);
+    const [holder] = (await system.admin(`/customers?email=account-${id}@example.com`)).body.items;
+    expect(await system.subscriptionsOf(holder.id)).toEqual([]);
+    expect((await system.api('/subscriptions/portal', { key: system.secretKey, body: { customerId: holder.id, returnUrl: 'https://billing.example/account' } })).status).toBe(201);
+    expect((await exportOf()).split('\r\n')).toContain(`account-${id}@example.com,Account Holder,,,,,,${subscription.customer},`);
+  });
+
   it('sends the verification message to the new readers when asked, and only to them', async () => {
     const id = randomUUID().slice(0, 8);
     const existing = await system.reader();
