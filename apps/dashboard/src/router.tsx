@@ -87,6 +87,7 @@ const routeTree = rootRoute.addChildren([
     screen('retention', () => import('./screens/retention'), 'RetentionScreen'),
     screen('gifts', () => import('./screens/gifts'), 'GiftsScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
+    screen('imports', () => import('./screens/imports'), 'ImportsScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),
     screen('audit-log', () => import('./screens/audit-log'), 'AuditLogScreen'),

@@ -200,6 +200,19 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin('/admin/processor', { method: 'PUT', body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } }));
     await ok(400, admin('/admin/processor', { method: 'PUT', body: { secretKey: 'nope' } }));
 
+    // Imports and the export.
+    const csv = { 'Content-Type': 'text/csv' };
+    const file = `email,name,product,interval,currency,amount\nimported-${randomUUID()}@example.com,Imported,${product.body.name},month,eur,900\nnot-an-email,Bad,,,,\n`;
+    const upload = await ok(201, admin('/admin/imports', { body: file, headers: csv }));
+    await ok(200, admin('/admin/imports'));
+    await eventually(async () => ((await ok(200, admin(`/admin/imports/${upload.body.id}`))).body.status === 'checked' ? true : undefined));
+    await ok(200, admin(`/admin/imports/${upload.body.id}/run`, { method: 'POST' }));
+    await ok(409, admin(`/admin/imports/${upload.body.id}/run`, { method: 'POST' }));
+    await ok(404, admin(`/admin/imports/${randomUUID()}`));
+    await ok(400, admin('/admin/imports', { body: 'mail,name\n', headers: csv }));
+    await ok(415, admin('/admin/imports', { body: { email: 'a@example.com' } }));
+    await ok(200, admin('/admin/exports/customers'));
+
     const granted = await ok(201, admin('/admin/subscriptions', { body: { customerId: reader.id, priceId: price.body.id } }));
     await ok(200, admin('/admin/subscriptions?status=active'));
     await ok(200, admin(`/admin/subscriptions/${granted.body.subscriptionId}`));

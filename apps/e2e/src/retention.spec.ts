@@ -324,7 +324,7 @@ describe('retention', () => {
     await invitation('expired-lately@example.com', { expires: 2 });
     await invitation('pending@example.com', { expires: -3 });
 
-    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1, invitations: 3, auditEntries: 1 });
+    expect(await admin.app.get(AdminRetention).prune()).toEqual({ sessions: 3, teamChanges: 1, invitations: 3, auditEntries: 1, imports: 0 });
     const invitations = (await sql.query('SELECT email FROM admin.invitations WHERE publication_id = $1 ORDER BY email', [publication])).rows.map((r) => r.email);
     expect(invitations).toEqual(['expired-lately@example.com', 'pending@example.com']);
     const sessions = (await sql.query('SELECT token_hash FROM admin.sessions WHERE staff_id = $1 ORDER BY token_hash', [staff])).rows.map((r) => r.token_hash);

@@ -20,3 +20,5 @@ export * from './lib/page-paths';
 // Generated from the gateway's OpenAPI document (npm run generate:api-types): the typed client's paths.
 export type { paths as GatewayApiPaths, components as GatewayApiComponents } from './lib/gateway-api';
 export * from './lib/personal-data';
+export * from './lib/imports';
+export * from './lib/csv';

@@ -89,6 +89,9 @@ async function all<P extends PagedPath>(path: P, query: Record<string, string> =
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
+/** The export (GET, same origin, the session cookie): a link downloads it as it streams. */
+export const EXPORT_URL = '/api/v1/admin/exports/customers';
+
 export type BrandingConfiguration = AnswerOf<'/api/v1/branding/admin', 'get'>;
 type AuditLogQuery = NonNullable<Operation<'/api/v1/admin/audit-log', 'get'>['parameters']['query']>;
 
@@ -181,6 +184,21 @@ export const api = {
     page: (query: AuditLogQuery) => data(client.GET('/api/v1/admin/audit-log', { params: { query } })),
     /** The export with the same filters, for a plain link: the browser downloads it with the session cookie. */
     exportHref: (filter: AuditLogFilter) => `/api/v1/admin/audit-log/export?${new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1])))}`,
+  },
+  imports: {
+    list: async () => (await data(client.GET('/api/v1/admin/imports', { params: { query: { limit: 20 } } }))).items,
+    get: (id: string) => data(client.GET('/api/v1/admin/imports/{id}', byId(id))),
+    /** Sends the file as it is (CSV, or JSON Lines by its extension); its dry run starts at once. */
+    upload: async (file: File, notifyReaders: boolean) =>
+      data(
+        client.POST('/api/v1/admin/imports', {
+          params: { query: { notifyReaders: notifyReaders ? 'true' : 'false' } },
+          body: await file.text(),
+          bodySerializer: (body: string) => body,
+          headers: { 'Content-Type': /\.(jsonl|ndjson)$/i.test(file.name) ? 'application/x-ndjson' : 'text/csv' },
+        }),
+      ),
+    run: (id: string) => data(client.POST('/api/v1/admin/imports/{id}/run', byId(id))),
   },
   customers: {
     find: async (email: string) => (await data(client.GET('/api/v1/customers', { params: { query: { limit: 50, ...(email ? { email } : {}) } } }))).items,

@@ -26,6 +26,7 @@ const AREAS = [
   { to: '/retention', label: 'Retention' },
   { to: '/gifts', label: 'Gifts' },
   { to: '/customers', label: 'Customers' },
+  { to: '/imports', label: 'Import and export' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },
   { to: '/audit-log', label: 'Audit log' },

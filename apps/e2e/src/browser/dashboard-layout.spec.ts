@@ -22,6 +22,7 @@ const SCREENS = [
   { path: 'stats', title: 'Stats' },
   { path: 'email', title: 'Email' },
   { path: 'audit-log', title: 'Audit log' },
+  { path: 'imports', title: 'Import and export' },
 ] as const;
 
 const PHONE = VIEWPORTS.phone;

@@ -13,6 +13,7 @@ import { CheckoutSession } from './checkout/checkout-session.entity';
 import { CheckoutModule } from './checkout/checkout.module';
 import { Gift } from './gifts/gift.entity';
 import { GiftsModule } from './gifts/gifts.module';
+import { SubscriptionImportModule } from './imports/subscription-import.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ProcessorEventRecord } from './inbound/processor-event.entity';
 import { CreateBillingTables1763768421337 } from './migrations/1763768421337-create-billing-tables';
@@ -39,7 +40,7 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, GiftsModule, PersonalDataModule, CancellationModule, PassesModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, GiftsModule, PersonalDataModule, CancellationModule, PassesModule, SubscriptionImportModule], providers: [BillingRetention] })
 export class BillingModule {}
 
 /** Products, prices, subscriptions, processor settings and processed processor events. */

@@ -14,6 +14,7 @@ import { checkJsonShape, refuseUnstorableText } from './edge/input-limits';
 import { pagePolicy } from './edge/page-policies';
 import { UnroutedRateLimiter } from './edge/unrouted-rate-limiter.service';
 import { GatewayModule } from './gateway.module';
+import { IMPORT_BODY_LIMIT, IMPORT_MEDIA_TYPES, tooLarge } from './imports/import-file';
 import { DASHBOARD_PATH, dashboardDirectory, serveDashboard } from './dashboard/dashboard-assets';
 import { compressAnswersUnder } from './web-assets/compression';
 
@@ -22,6 +23,8 @@ export const JSON_BODY_LIMIT = 100 * 1024;
 /** ...but for the processor's webhooks, whose signature covers the exact bytes received. */
 export const PROCESSOR_WEBHOOK_PATH = '/api/v1/webhooks/processor';
 export const PROCESSOR_BODY_LIMIT = 1024 * 1024;
+/** Import files (text/csv, application/x-ndjson) are streamed to this route, up to IMPORT_BODY_LIMIT. */
+export const IMPORTS_PATH = '/api/v1/admin/imports';
 
 /** A request whose JSON body was parsed here; `rawBody` holds the bytes as received. */
 export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
@@ -97,6 +100,12 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
       }
       done(null, parsed);
     });
+  });
+  // Import files stream to their one route, under its own limit; anywhere else they are not JSON, so 415.
+  fastify.addContentTypeParser(Object.keys(IMPORT_MEDIA_TYPES), (request, payload, done) => {
+    if (request.url.split('?')[0] !== IMPORTS_PATH) return done(new AppError('unsupported_media_type', 'Only JSON bodies are accepted here.'), undefined);
+    if (Number(request.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) return done(tooLarge(), undefined);
+    done(null, payload);
   });
   // Text reaches the database, logs and other services from the query and the path too.
   fastify.addHook('preValidation', (request, _reply, done) => {

@@ -9,6 +9,7 @@ import { BillingRoutesModule } from './billing/billing-routes.module';
 import { WebhooksOutRoutesModule } from './webhooks-out/webhooks-out-routes.module';
 import { BrandingRoutesModule } from './branding/branding-routes.module';
 import { CustomersRoutesModule } from './customers/customers-routes.module';
+import { ImportsRoutesModule } from './imports/imports-routes.module';
 import { StatsRoutesModule } from './stats/stats-routes.module';
 import { WebAssetsModule } from './web-assets/web-assets.module';
 import { InvitationsController, TeamController } from './admin/team.controller';
@@ -53,6 +54,7 @@ export class GatewayModule {
         WebhooksOutRoutesModule,
         BrandingRoutesModule,
         CustomersRoutesModule,
+        ImportsRoutesModule,
         StatsRoutesModule,
         WebAssetsModule,
       ],

@@ -3,6 +3,7 @@ import type { ServiceDefinition } from '@gatehouse/platform';
 import { AccountEmailModule } from './account-email/account-email.module';
 import { EmailToken } from './account-email/email-token.entity';
 import { CustomerAuthModule } from './auth/customer-auth.module';
+import { CustomerImportModule } from './customer-import/customer-import.module';
 import { CustomerRecordsModule } from './customer-records/customer-records.module';
 import { Customer } from './customers/customer.entity';
 import { CustomersModule } from './customers/customers.module';
@@ -28,7 +29,7 @@ import { SigningKeysService } from './signing-keys/signing-keys.service';
 
 export { IdentityConfig, IdentityRetention, IdentitySecretsBox, SigningKeysService };
 
-@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule, PersonalDataModule], providers: [IdentityRetention] })
+@Module({ imports: [SigningKeysModule, CustomersModule, CustomerAuthModule, CustomerRecordsModule, EmailModule, AccountEmailModule, PersonalDataModule, CustomerImportModule], providers: [IdentityRetention] })
 export class IdentityModule {}
 
 /** Customers, password hashes, refresh-token families, the JWT signing keys and account email. */

@@ -12,6 +12,8 @@ import type {
   CustomerRecord,
   GiftRedemption,
   GiftView,
+  ImportJobSummary,
+  ImportJobView,
   Jwks,
   Page,
   PlanChangePreview,
@@ -111,6 +113,31 @@ export class Gatehouse {
     delete: (customerId: string) => this.http.request<void>({ method: 'DELETE', path: `/customers/${encodeURIComponent(customerId)}`, apiKey: this.secret() }),
   };
 
+  /**
+   * Moving a subscriber base in and out (docs/imports.md): upload a file, read its dry run's
+   * report, run it, watch it; and the export, in the same columns.
+   */
+  readonly imports = {
+    /** CSV (or JSON Lines with `format: 'jsonl'`): its dry run starts at once; `get` it until `checked`, then `run` it. Readers get no email unless `notifyReaders`. */
+    upload: (file: string, options: { format?: 'csv' | 'jsonl'; notifyReaders?: boolean } = {}) =>
+      this.http.request<ImportJobView>({
+        method: 'POST',
+        path: '/admin/imports',
+        query: { notifyReaders: options.notifyReaders },
+        file: { contentType: options.format === 'jsonl' ? 'application/x-ndjson' : 'text/csv', content: file },
+        apiKey: this.secret(),
+      }),
+    /** Where it stands: counts, and the bad rows with their lines and reasons. */
+    get: (importId: string) => this.http.request<ImportJobView>({ method: 'GET', path: `/admin/imports/${encodeURIComponent(importId)}`, apiKey: this.secret() }),
+    list: (params: { limit?: number; cursor?: string } = {}) =>
+      this.http.request<Page<ImportJobSummary>>({ method: 'GET', path: '/admin/imports', query: params, apiKey: this.secret() }),
+    /** Imports a checked file; the bad rows are skipped. */
+    run: (importId: string) =>
+      this.http.request<ImportJobView>({ method: 'POST', path: `/admin/imports/${encodeURIComponent(importId)}/run`, apiKey: this.secret(), idempotent: true }),
+    /** The customers and their live subscriptions, as CSV in the import's columns. */
+    export: () => this.http.request<string>({ method: 'GET', path: '/admin/exports/customers', apiKey: this.secret(), answersText: true, headers: { Accept: 'text/csv' } }),
+  };
+
   /** Subscriptions (spec 4.3; decisions F5-F8). */
   readonly subscriptions = {
     /** The customer's subscriptions, newest first, cancelled ones included. */
@@ -161,7 +188,7 @@ export class Gatehouse {
     list: (params: AuditLogFilter & { limit?: number; cursor?: string } = {}) =>
       this.http.request<Page<AuditEntryView>>({ method: 'GET', path: '/admin/audit-log', query: { ...params }, apiKey: this.secret() }),
     /** The filtered log as one CSV text, header line first. */
-    export: (filter: AuditLogFilter = {}) => this.http.request<string>({ method: 'GET', path: '/admin/audit-log/export', query: { ...filter }, apiKey: this.secret(), csv: true }),
+    export: (filter: AuditLogFilter = {}) => this.http.request<string>({ method: 'GET', path: '/admin/audit-log/export', query: { ...filter }, apiKey: this.secret(), answersText: true, headers: { Accept: 'text/csv' } }),
   };
 
   /** Gift subscriptions (docs/billing.md#gift-subscriptions): the publication's gifts, a void before redemption, and a reader's redemption. */

@@ -22,6 +22,10 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A body sent as it is (a file) with its media type, instead of `body` as JSON. */
+  file?: { contentType: string; content: string };
+  /** The answer's body as text (a CSV file) rather than parsed JSON. */
+  answersText?: boolean;
   /** None for the routes that take no key (the JWKS). */
   apiKey?: string;
   accessToken?: string;
@@ -31,8 +35,6 @@ export interface ApiRequest {
    */
   idempotent?: boolean;
   headers?: Record<string, string>;
-  /** The answer is CSV: resolve with its text instead of parsing JSON. */
-  csv?: boolean;
 }
 
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
@@ -58,9 +60,10 @@ export class Transport {
   async request<T>(request: ApiRequest): Promise<T> {
     const url = new URL(`${this.baseUrl}/api/v1${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { Accept: request.csv ? 'text/csv' : 'application/json', ...(request.apiKey ? { 'X-API-Key': request.apiKey } : {}), ...request.headers };
+    const headers: Record<string, string> = { Accept: 'application/json', ...(request.apiKey ? { 'X-API-Key': request.apiKey } : {}), ...request.headers };
     if (request.accessToken) headers['Authorization'] = `Bearer ${request.accessToken}`;
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (request.file) headers['Content-Type'] = request.file.contentType;
     if (request.idempotent) headers['Idempotency-Key'] ??= randomUUID();
     const safeToRepeat = request.method === 'GET' || request.method === 'DELETE' || request.idempotent === true;
 
@@ -70,7 +73,7 @@ export class Transport {
         response = await this.fetch(url, {
           method: request.method,
           headers,
-          body: request.body === undefined ? undefined : JSON.stringify(request.body),
+          body: request.file ? request.file.content : request.body === undefined ? undefined : JSON.stringify(request.body),
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (cause) {
@@ -83,8 +86,7 @@ export class Transport {
       }
       if (response.ok) {
         const text = await response.text();
-        if (request.csv) return text as T;
-        return (text ? JSON.parse(text) : undefined) as T;
+        return (request.answersText ? text : text ? JSON.parse(text) : undefined) as T;
       }
       const retryAfter = retryAfterMs(response.headers.get('retry-after'));
       // A 429 was refused before anything happened; a 5xx may have half-happened, so only repeatable requests go again.

@@ -19,6 +19,15 @@ describe('npm run bench', () => {
     expect(table).toMatch(/system memory, PSS .*: [\d,]+ MiB before the runs, [\d,]+ MiB after/);
   }, 240_000);
 
+  it('imports a generated file through the admin route, timing its dry run and import', async () => {
+    const table = await runBench(parseBenchArgs([...miniature, '--only=import', '--rows=1000']));
+    expect(table).not.toMatch(/\| scenario \|/);
+    expect(table).toMatch(
+      new RegExp(`import of 1,000 rows \\(${figure} MiB of CSV\\): upload ${figure} s, dry run ${figure} s, import ${figure} s \\(${figure} rows/s\\); 1,000 customers and 500 subscriptions created, 0 bad rows`),
+    );
+    expect(table).toMatch(/system memory during the import, PSS: [\d,]+ MiB before, [\d,]+ MiB at most/);
+  }, 240_000);
+
   it('spreads the check over two gateways and two access replicas on one NATS, each replica taking a part', async () => {
     const table = await runBench(parseBenchArgs([...miniature, '--spread']));
     expect(table).toMatch(new RegExp(`\\| check, no paywall covers the URL, gateway 1 only \\| ${figure} \\| ${figure} \\| ${figure} \\| 0 \\| 0 \\| ${figure} % \\|`));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { createBenchDatabase } from './database';
 import { prepare } from './fixtures';
+import { benchImport, importLines, IMPORT_SCENARIO } from './import';
 import { load, type Measured } from './load';
 import { sampleSum, scrape } from './metrics';
 import { summariseProfiles } from './profile';
@@ -19,8 +20,10 @@ export interface BenchOptions {
   fixedRate: number;
   databaseUrl?: string;
   natsUrl: string;
-  /** Only the scenarios whose name matches this regular expression (`--only=metered`, `--only='no paywall|mixed'`). */
+  /** Only the scenarios whose name matches this regular expression (`--only=metered`, `--only='no paywall|mixed'`); the import runs only when named (`--only=import`). */
   only?: string;
+  /** Rows of the import scenario's generated file. */
+  importRows: number;
   /** Profile `npm start` (node --cpu-prof) into this directory and summarise where the time went. */
   profileDir?: string;
 }
@@ -45,6 +48,7 @@ export function parseBenchArgs(args: string[]): BenchOptions {
     databaseUrl: value('database-url') ?? (overNats ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
     natsUrl: value('nats-url') ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
     only: value('only'),
+    importRows: number('rows', 100_000),
     profileDir: value('profile'),
   };
 }
@@ -79,19 +83,20 @@ export async function runBench(options: BenchOptions): Promise<string> {
       const rssBefore = system.rssMiB();
       const nodeBefore = system.nodeMiB();
       const only = options.only === undefined ? undefined : new RegExp(options.only);
+      const all = scenarios(fixtures);
+      const chosen = all.filter((scenario) => !scenario.baseline && (!only || only.test(scenario.name)));
       const rows: Row[] = [];
-      for (const scenario of scenarios(fixtures)) {
-        if (only && !scenario.baseline && !only.test(scenario.name)) continue;
+      // Bare Fastify runs with any load scenario, as the measure of its share.
+      for (const scenario of chosen.length > 0 ? all.filter((each) => each.baseline || chosen.includes(each)) : []) {
         rows.push(await measure(scenario.baseline ? bare.url : system.url, scenario, options));
       }
+      const imported = only?.test(IMPORT_SCENARIO) ? await benchImport(system, fixtures, options.importRows) : undefined;
       const systemFigures = { coldStartMs: system.coldStartMs, rssBefore, rssAfter: system.rssMiB(), nodeBefore, nodeAfter: system.nodeMiB() };
       result = [
-        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}, ${options.connections} connections, ${options.durationSeconds} s per run, a distinct client address per request`,
+        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}${rows.length > 0 ? `, ${options.connections} connections, ${options.durationSeconds} s per run, a distinct client address per request` : ''}`,
         '',
-        resultsTable(rows),
-        '',
-        fixedRateTable(rows, options),
-        '',
+        ...(rows.length > 0 ? [resultsTable(rows), '', fixedRateTable(rows, options), ''] : []),
+        ...(imported ? [importLines(imported), ''] : []),
         systemLines(options, systemFigures),
       ].join('\n');
     }

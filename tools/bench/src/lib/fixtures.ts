@@ -5,15 +5,18 @@ export interface Fixtures {
   publishableKey: string;
   /** An access token of a customer with an active subscription. */
   subscriberToken: string;
+  /** The bench admin's session cookie, for the admin routes (the import). */
+  adminCookie: string;
 }
 
 export const SITE = 'http://localhost';
 
-async function api(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<any> {
+/** A call to the API: `body` as JSON, or `raw` as it is (with its content-type among `headers`). */
+export async function api(base: string, path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<any> {
   const res = await fetch(`${base}/api/v1${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? 'POST'} ${path} answered ${res.status}: ${text}`);
@@ -51,5 +54,5 @@ export async function prepare(base: string): Promise<Fixtures> {
   const product = await admin('/products', { name: 'Digital' });
   const price = await admin(`/products/${product.id}/prices`, { currency: 'eur', unitAmount: 900, interval: 'month' });
   await admin('/subscriptions', { customerId: customer.customer.id, priceId: price.id });
-  return { publishableKey: keys.publishableKey, subscriberToken: customer.accessToken };
+  return { publishableKey: keys.publishableKey, subscriberToken: customer.accessToken, adminCookie: cookie };
 }

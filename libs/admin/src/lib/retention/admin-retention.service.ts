@@ -15,13 +15,19 @@ export interface AdminPruned {
   invitations: number;
   /** Entries of the audit log older than its retention. */
   auditEntries: number;
+  /** Imports (their files' rows, readers' names and emails among them) untouched for IMPORT_RETENTION_DAYS. */
+  imports: number;
 }
+
+/** An import's rows are the publisher's file: kept for its report and a resumed run, not for good. */
+export const IMPORT_RETENTION_DAYS = 7;
 
 /**
  * Keeps admin's tables from growing without bound: staff sessions STAFF_SESSION_RETENTION_DAYS
  * after they ended, invitations as long after they were accepted, revoked or expired (the team
  * change log keeps who invited whom), the team change log (the audit trail of who invited, changed or removed
- * whom) after TEAM_CHANGES_RETENTION_DAYS, and the audit log of staff writes after AUDIT_LOG_RETENTION_DAYS.
+ * whom) after TEAM_CHANGES_RETENTION_DAYS, the audit log of staff writes after AUDIT_LOG_RETENTION_DAYS, and
+ * import jobs with their rows after IMPORT_RETENTION_DAYS.
  */
 @Injectable()
 export class AdminRetention extends RetentionJob<AdminPruned> {
@@ -41,7 +47,10 @@ export class AdminRetention extends RetentionJob<AdminPruned> {
     const teamChanges = await deleteInBatches(this.dataSource, 'team_changes', 'created_at < $1', [daysBefore(now, this.config.TEAM_CHANGES_RETENTION_DAYS)]);
     const invitations = await deleteInBatches(this.dataSource, 'invitations', 'accepted_at < $1 OR revoked_at < $1 OR expires_at < $1', [ended]);
     const auditEntries = await this.pruneAuditLog(daysBefore(now, this.config.AUDIT_LOG_RETENTION_DAYS));
-    return { sessions, teamChanges, invitations, auditEntries };
+    const importedBefore = daysBefore(now, IMPORT_RETENTION_DAYS);
+    await deleteInBatches(this.dataSource, 'import_rows', 'job_id IN (SELECT id FROM import_jobs WHERE updated_at < $1)', [importedBefore], 10_000);
+    const imports = await deleteInBatches(this.dataSource, 'import_jobs', 'updated_at < $1', [importedBefore]);
+    return { sessions, teamChanges, invitations, auditEntries, imports };
   }
 
   /**

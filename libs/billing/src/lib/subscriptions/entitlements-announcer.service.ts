@@ -9,7 +9,12 @@ export class EntitlementsAnnouncer {
   constructor(private readonly outbox: Outbox) {}
 
   async customer(manager: EntityManager, publicationId: string, customerId: string): Promise<void> {
-    await this.outbox.add(manager, InternalEvents.EntitlementsChanged, { customerId }, publicationId);
+    await this.customers(manager, publicationId, [customerId]);
+  }
+
+  async customers(manager: EntityManager, publicationId: string, customerIds: string[]): Promise<void> {
+    const distinct = [...new Set(customerIds)];
+    await this.outbox.addAll(manager, InternalEvents.EntitlementsChanged, distinct.map((customerId) => ({ customerId })), publicationId);
   }
 
   /** Every customer whose live subscription or pass is to one of the product's prices: what they unlock just changed. */
@@ -22,6 +27,6 @@ export class EntitlementsAnnouncer {
        WHERE u.publication_id = $1 AND p.product_id = $2 AND u.kind = 'pass'`,
       [publicationId, productId],
     );
-    for (const { customer_id } of holders) await this.customer(manager, publicationId, customer_id);
+    await this.customers(manager, publicationId, holders.map((holder) => holder.customer_id));
   }
 }

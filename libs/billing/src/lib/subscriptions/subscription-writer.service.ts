@@ -36,11 +36,25 @@ export class SubscriptionWriter {
 
   /** False when a subscription with the same processor ids exists already (a concurrent delivery stored it first). */
   async insert(manager: EntityManager, subscription: Subscription): Promise<boolean> {
-    this.derive(null, subscription);
-    const inserted = await manager.createQueryBuilder().insert().into(Subscription).values(subscription).orIgnore().returning('id').execute();
-    if ((inserted.raw as unknown[]).length === 0) return false;
-    await this.announce(manager, null, subscription, false);
-    return true;
+    return (await this.insertAll(manager, subscription.publicationId, [subscription])).length > 0;
+  }
+
+  /** Subscriptions of the publication in one statement (an import's batch), announced as `insert` does; answers those stored. */
+  async insertAll(manager: EntityManager, publicationId: string, subscriptions: Subscription[]): Promise<Subscription[]> {
+    if (subscriptions.length === 0) return [];
+    for (const subscription of subscriptions) this.derive(null, subscription);
+    const inserted = await manager.createQueryBuilder().insert().into(Subscription).values(subscriptions).orIgnore().returning('id').execute();
+    const ids = new Set((inserted.raw as Array<{ id: string }>).map((row) => row.id));
+    const stored = subscriptions.filter((subscription) => ids.has(subscription.id));
+    const announced = new Map<SubscriptionAnnouncement, SubscriptionEventData[]>();
+    for (const subscription of stored) {
+      for (const announcement of announcementsFor(null, stateOf(subscription), false)) {
+        announced.set(announcement, [...(announced.get(announcement) ?? []), subscriptionEventData(subscription)]);
+      }
+    }
+    for (const [announcement, data] of announced) await this.outbox.addAll(manager, OUTBOUND[announcement], data, publicationId);
+    await this.entitlements.customers(manager, publicationId, stored.map((subscription) => subscription.customerId));
+    return stored;
   }
 
   /** Applies the change to a subscription the caller holds locked; says whether anything announced changed. */

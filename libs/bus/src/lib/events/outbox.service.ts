@@ -30,25 +30,25 @@ export function addedNotice(runner: QueryRunner): boolean {
 @Injectable()
 export class Outbox {
   async add<T>(manager: EntityManager, event: EventType<T>, data: T, publicationId: string | null): Promise<EventEnvelope<T>> {
+    const [envelope] = await this.addAll(manager, event, [data], publicationId);
+    return envelope;
+  }
+
+  /** Many events of one kind in one statement: a batch's worth (an import's), each its own envelope. */
+  async addAll<T>(manager: EntityManager, event: EventType<T>, items: T[], publicationId: string | null): Promise<Array<EventEnvelope<T>>> {
     const runner = manager.queryRunner;
     if (!runner?.isTransactionActive) throw new Error(`${event.name} must be added in the transaction of the change it announces`);
+    if (items.length === 0) return [];
     if (event.notice) runner.data[NOTICE_ADDED] = true;
-    const envelope: EventEnvelope<T> = {
-      id: randomUUID(),
-      name: event.name,
-      publicationId,
-      occurredAt: new Date().toISOString(),
-      data,
-    };
-    await manager.query('INSERT INTO outbox (id, name, publication_id, data, occurred_at) VALUES ($1, $2, $3, $4, $5)', [
-      envelope.id,
-      envelope.name,
-      envelope.publicationId,
-      JSON.stringify(envelope.data),
-      envelope.occurredAt,
-    ]);
+    const occurredAt = new Date().toISOString();
+    const envelopes = items.map((data): EventEnvelope<T> => ({ id: randomUUID(), name: event.name, publicationId, occurredAt, data }));
+    await manager.query(
+      `INSERT INTO outbox (id, name, publication_id, data, occurred_at)
+       SELECT unnest($1::uuid[]), $2, $3::uuid, unnest($4::jsonb[]), $5`,
+      [envelopes.map((e) => e.id), event.name, publicationId, envelopes.map((e) => JSON.stringify(e.data)), occurredAt],
+    );
     // Delivered to listeners only when the transaction commits, and folded with others of the same transaction.
     await manager.query(`SELECT pg_notify($1, '')`, [outboxChannelOf(manager.dataSource)]);
-    return envelope;
+    return envelopes;
   }
 }

@@ -13,6 +13,11 @@ export function currentDeadline(): number | undefined {
   return deadlines.getStore();
 }
 
+/** Runs `work` as nobody's request: what it sends (and any timer it sets) inherits no deadline. */
+export function apartFromRequests<T>(work: () => T): T {
+  return deadlines.exit(work);
+}
+
 /**
  * Runs one handler for a request and answers with its value or its error. A request whose caller
  * has already stopped waiting (answered 503 meanwhile, e.g. while the bus was frozen) is dropped

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '@gatehouse/platform';
 import type { DataSource, EntitySubscriberInterface, TransactionCommitEvent } from 'typeorm';
+import { apartFromRequests } from '../requests/request-handling';
 
 /** Work kept in PostgreSQL and done when due: a retry schedule, a queue of messages. */
 export interface DueWork<T> {
@@ -71,7 +72,9 @@ export class DueWorkScheduler<T> {
       return;
     }
     clearTimeout(this.wakeTimer);
-    this.round = this.startDueWork().finally(() => {
+    // A commit inside a request's handler wakes the scheduler; the work it then finds is nobody's
+    // request, and must not inherit (and die with) that request's deadline.
+    this.round = apartFromRequests(() => this.startDueWork()).finally(() => {
       this.round = null;
       if (this.roundRequested) {
         this.roundRequested = false;

@@ -1,7 +1,6 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AUDIT_CSV_COLUMNS, AuditRequests, auditCsvCells, PAGE_SIZE_MAX, type AuditEntryView, type AuditLogFilter, type Page } from '@gatehouse/contracts';
-import { csvLine } from '@gatehouse/contracts/csv';
+import { AUDIT_CSV_COLUMNS, AuditRequests, auditCsvCells, csvLine, PAGE_SIZE_MAX, type AuditEntryView, type AuditLogFilter, type Page } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import { Readable } from 'node:stream';
@@ -44,9 +43,9 @@ export class AuditLogController {
 
   /** The header, then every entry, a page at a time (each page one bus request). */
   private async *csvLines(caller: Principal, filter: AuditLogFilter, first: Page<AuditEntryView>): AsyncGenerator<string> {
-    yield csvLine([...AUDIT_CSV_COLUMNS]);
+    yield csvLine([...AUDIT_CSV_COLUMNS]) + '\r\n';
     for (let page = first; ; ) {
-      for (const entry of page.items) yield csvLine(auditCsvCells(entry));
+      for (const entry of page.items) yield csvLine(auditCsvCells(entry)) + '\r\n';
       if (!page.nextCursor) return;
       page = await this.page(caller, filter, { limit: PAGE_SIZE_MAX, cursor: page.nextCursor });
     }

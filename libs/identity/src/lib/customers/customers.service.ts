@@ -61,25 +61,40 @@ export class CustomersService {
    * any letter case.
    */
   async insert(manager: EntityManager, fields: NewCustomer): Promise<Customer> {
+    const { publicationId, ...customer } = fields;
+    const [inserted] = await this.insertAll(manager, publicationId, [customer]);
+    if (!inserted) throw emailTaken();
+    return inserted;
+  }
+
+  /**
+   * Inserts customers of the publication in one statement in the caller's transaction, each with
+   * its `customer.created`; one whose email is registered in the publication already is skipped (the
+   * unique index on (publication_id, email) decides, so of two simultaneous registrations one
+   * inserts nothing, and no row nor its hash reaches the error log). Answers those inserted.
+   */
+  async insertAll(manager: EntityManager, publicationId: string, fields: Array<Omit<NewCustomer, 'publicationId'>>): Promise<Customer[]> {
+    if (fields.length === 0) return [];
     const now = this.clock.now();
-    const customer = manager.create(Customer, {
-      id: randomUUID(),
-      publicationId: fields.publicationId,
-      email: normaliseEmail(fields.email),
-      name: fields.name,
-      passwordHash: fields.passwordHash,
-      emailVerifiedAt: null,
-      language: fields.language ?? 'en',
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
-    });
-    // The unique index on (publication_id, email) decides, so of two simultaneous registrations one
-    // inserts nothing; skipping the conflict instead of failing keeps the row (and its hash) out of the error log.
-    const inserted = await manager.createQueryBuilder().insert().into(Customer).values(customer).orIgnore().returning('id').execute();
-    if (inserted.raw.length === 0) throw emailTaken();
-    await this.outbox.add(manager, Events.CustomerCreated, toCustomerEventData(customer), customer.publicationId);
-    return customer;
+    const customers = fields.map((field) =>
+      manager.create(Customer, {
+        id: randomUUID(),
+        publicationId,
+        email: normaliseEmail(field.email),
+        name: field.name,
+        passwordHash: field.passwordHash,
+        emailVerifiedAt: null,
+        language: field.language ?? 'en',
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      }),
+    );
+    const inserted = await manager.createQueryBuilder().insert().into(Customer).values(customers).orIgnore().returning('id').execute();
+    const ids = new Set((inserted.raw as Array<{ id: string }>).map((row) => row.id));
+    const stored = customers.filter((customer) => ids.has(customer.id));
+    await this.outbox.addAll(manager, Events.CustomerCreated, stored.map(toCustomerEventData), publicationId);
+    return stored;
   }
 
   findByEmail(publicationId: string, email: string): Promise<Customer | null> {
