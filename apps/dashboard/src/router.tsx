@@ -84,6 +84,7 @@ const routeTree = rootRoute.addChildren([
     screen('experiments', () => import('./screens/experiments'), 'ExperimentsScreen'),
     screen('catalog', () => import('./screens/catalog'), 'CatalogScreen'),
     screen('offers', () => import('./screens/offers'), 'OffersScreen'),
+    screen('organisations', () => import('./screens/organisations'), 'OrganisationsScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),
     screen('email', () => import('./screens/email'), 'EmailScreen'),

@@ -8,6 +8,7 @@ export * from './lib/admin';
 export * from './lib/access';
 export * from './lib/billing';
 export * from './lib/offers';
+export * from './lib/organisations';
 export * from './lib/webhooks-out';
 export * from './lib/branding';
 export * from './lib/customers';

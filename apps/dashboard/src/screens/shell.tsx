@@ -23,6 +23,7 @@ const AREAS = [
   { to: '/experiments', label: 'Experiments' },
   { to: '/catalog', label: 'Catalog' },
   { to: '/offers', label: 'Offers' },
+  { to: '/organisations', label: 'Organisations' },
   { to: '/customers', label: 'Customers' },
   { to: '/stats', label: 'Stats' },
   { to: '/email', label: 'Email' },

@@ -27,9 +27,10 @@ export function unlocksPaywall(entitlement: CustomerEntitlement, paywallId: stri
   return entitlement.paywallIds.length === 0 || entitlement.paywallIds.includes(paywallId);
 }
 
-/** Whether the customer passes this paywall as a subscriber. */
-export function isSubscriberFor(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): boolean {
-  return entitlements.some((entitlement) => subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
+/** What lets the customer pass this paywall: their own subscription first, else an organisation's seat; undefined: nothing. */
+export function unlockingEntitlement(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): CustomerEntitlement | undefined {
+  const passing = entitlements.filter((entitlement) => subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
+  return passing.find((entitlement) => !entitlement.organisation) ?? passing[0];
 }
 
 /** The `subscriber` segment attribute: any subscription that counts, whatever it unlocks. */

@@ -9,7 +9,10 @@ import { eventType, requestPattern } from './patterns';
 
 /** One subscription as access needs it to decide whether a customer is a subscriber (decisions E6). */
 export interface CustomerEntitlement {
-  subscriptionId: string;
+  /** Null for a seat in an organisation. */
+  subscriptionId: string | null;
+  /** The organisation whose seat this is (docs/organisations.md); absent for a subscription. */
+  organisation?: { organisationId: string; name: string };
   status: SubscriptionStatus;
   /** When the subscription became past_due (ISO), for the grace period; null otherwise. */
   pastDueSince: string | null;

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'share_allowance_exceeded',
   'offer_expired',
   'offer_exhausted',
+  'organisation_full',
+  'invitation_invalid',
   'precondition_failed',
   'request_timeout',
   'payload_too_large',

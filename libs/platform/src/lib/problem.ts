@@ -28,6 +28,8 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   share_allowance_exceeded: { status: 429, title: 'Share allowance used up' },
   offer_expired: { status: 410, title: 'Offer expired' },
   offer_exhausted: { status: 410, title: 'Offer used up' },
+  organisation_full: { status: 409, title: 'Organisation full' },
+  invitation_invalid: { status: 410, title: 'Invitation invalid' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },

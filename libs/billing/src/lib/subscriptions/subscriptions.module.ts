@@ -18,6 +18,6 @@ import { SubscriptionSettingsService } from './subscription-settings.service';
   imports: [ProcessorModule, CatalogModule],
   controllers: [SubscriptionsHandler, SubscriptionChangesHandler],
   providers: [EntitlementsAnnouncer, SubscriptionWriter, ProcessorSubscriptionSync, SubscriptionsService, SubscriptionCancellation, ManualGrantExpiry, PlanChangeService, ScheduledPlanChanges, SubscriptionPauseService, SubscriptionSettingsService],
-  exports: [SubscriptionWriter, ProcessorSubscriptionSync],
+  exports: [SubscriptionWriter, ProcessorSubscriptionSync, EntitlementsAnnouncer],
 })
 export class SubscriptionsModule {}

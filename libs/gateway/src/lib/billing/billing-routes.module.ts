@@ -3,6 +3,7 @@ import { AdminPricesController, AdminProductsController } from './admin-catalog.
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
 import { AdminOffersController, OffersController } from './offers.controller';
+import { AdminOrganisationsController, OrganisationsController } from './organisations.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -22,6 +23,8 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminSubscriptionsController,
     AdminOffersController,
     OffersController,
+    AdminOrganisationsController,
+    OrganisationsController,
   ],
 })
 export class BillingRoutesModule {}

@@ -7,6 +7,8 @@ export interface EmailSecrets {
   code?: string;
   /** A payment email's whole link (the processor's billing portal session), itself a credential. */
   link?: string;
+  /** An organisation invitation's organisation, named in its copy; kept no longer than its token. */
+  organisation?: string;
 }
 
 /** The message's EmailSecrets as JSON, sealed with SIGNING_KEYS_KEY; kept only until the message is sent or given up. */

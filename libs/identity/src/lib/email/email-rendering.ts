@@ -1,6 +1,7 @@
 import {
   EMAIL_KINDS,
   EMAIL_LINK_PARAMETERS,
+  ORGANISATION_INVITATION_PARAMETER,
   type BrandingConfiguration,
   type EmailCopy,
   type EmailKind,
@@ -21,7 +22,7 @@ export interface EmailContext {
   publication: PublicationView;
   branding: BrandingConfiguration;
   /** The values of the copy's placeholders. */
-  values: { name: string; code?: string; minutes: number };
+  values: { name: string; code?: string; minutes: number; organisation?: string };
   /**
    * The link's page and the token its fragment carries; no link without a token. A payment
    * email's link is whole: its `token` is the URL (the processor's billing portal).
@@ -36,8 +37,8 @@ const SAFE_COLOUR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\))$/i;
 /** A message of one publication in its branding: plain text and HTML from the same copy. */
 export function renderEmail(context: EmailContext): RenderedEmail {
   const fill = (template: string) =>
-    template.replace(/\{\{\s*(name|publication|code|minutes)\s*\}\}/g, (_, key: string) =>
-      key === 'publication' ? context.publication.name : String(context.values[key as 'name' | 'code' | 'minutes'] ?? ''),
+    template.replace(/\{\{\s*(name|publication|code|minutes|organisation)\s*\}\}/g, (_, key: string) =>
+      key === 'publication' ? context.publication.name : String(context.values[key as 'name' | 'code' | 'minutes' | 'organisation'] ?? ''),
     );
   const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
   const paragraphs = fill(context.copy.body).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
@@ -98,15 +99,20 @@ export function redactedEmail(context: EmailContext, withCode: boolean, returnUr
  * a domain its owner proved carries a token: a `returnUrl` elsewhere is taken as if none was given.
  */
 export function linkUrl(kind: EmailKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
+  return pageLink(EMAIL_LINK_PARAMETERS[kind], publication, returnUrl, token);
+}
+
+function pageLink(parameter: string, publication: PublicationView, returnUrl: string | null, token: string): string | null {
   const page = returnUrl && isPageOf(returnUrl, publication.verifiedDomains) ? returnUrl : defaultPage(publication);
   if (!page) return null;
   const url = new URL(page);
-  url.hash = `${EMAIL_LINK_PARAMETERS[kind]}=${token}`;
+  url.hash = `${parameter}=${token}`;
   return url.toString();
 }
 
 function messageUrl(kind: MessageKind, publication: PublicationView, link: { returnUrl: string | null; token: string }): string | null {
   if (kind === 'staff_invitation') return invitationUrl(link.returnUrl, link.token);
+  if (kind === 'organisation_invitation') return pageLink(ORGANISATION_INVITATION_PARAMETER, publication, link.returnUrl, link.token);
   if (isAccountKind(kind)) return linkUrl(kind, publication, link.returnUrl, link.token);
   return link.token;
 }
