@@ -22,6 +22,7 @@ const WHY: Record<AccessReason, string> = {
   ai_crawler_allowed: 'an AI crawler, allowed by the crawler policy',
   ai_crawler_denied: 'an AI crawler, denied by the crawler policy',
   shared_link: 'a subscriber shared this page with the visitor',
+  organisation: "the visitor holds an organisation's seat or reads from its network",
 };
 
 /** "Try a URL": the decision an anonymous visitor would get, and why; counted in no stats. */
