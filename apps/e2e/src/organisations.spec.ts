@@ -236,4 +236,30 @@ describe('organisations', () => {
       expect(await premium(verified)).toMatchObject({ granted: false, reason: 'blocked' });
     });
   });
+
+  describe('bought at checkout', () => {
+    it('a checkout of several seats creates an organisation managed by the buyer; seat changes reach the processor subscription', async () => {
+      const price = await system.price(productId, { currency: 'eur', unitAmount: 500, interval: 'month' });
+      const buyer = await system.reader();
+      const bought = await system.subscribe(buyer, price.id, { seats: 5, organisationName: 'Buyer Team' });
+      expect((await system.fake.object('subscription', bought.processorId))['items'].data[0].quantity).toBe(5);
+      const organisation: OrganisationView = await eventually(async () =>
+        (await system.admin('/admin/organisations?limit=100')).body.items.find((o: OrganisationView) => o.processorSubscriptionId === bought.processorId),
+      );
+      expect(organisation).toMatchObject({ name: 'Buyer Team', productId, seats: 5, seatsUsed: 0, managerIds: [buyer.id] });
+      // The buyer manages it on the site.
+      const managed = await system.api('/organisations/managed', { key: system.publishableKey, token: buyer.accessToken });
+      expect(managed.body.organisations.map((o: { organisation: OrganisationView }) => o.organisation.id)).toEqual([organisation.id]);
+      const more = await system.admin(`/admin/organisations/${organisation.id}`, { method: 'PATCH', body: { seats: 8 } });
+      expect(more.status).toBe(200);
+      expect(more.body.seats).toBe(8);
+      expect((await system.fake.object('subscription', bought.processorId))['items'].data[0].quantity).toBe(8);
+      // Unlimited seats cannot be bought: refused, nothing changed here or at the processor.
+      expect((await system.admin(`/admin/organisations/${organisation.id}`, { method: 'PATCH', body: { seats: null } })).body).toMatchObject({ status: 400, errors: [{ field: 'seats' }] });
+      expect((await system.fake.object('subscription', bought.processorId))['items'].data[0].quantity).toBe(8);
+      // A lifetime price is not sold by the seat.
+      const lifetime = await system.price(productId, { currency: 'eur', unitAmount: 9900, interval: 'lifetime' });
+      expect((await system.checkout(buyer, lifetime.id, { seats: 3 })).body).toMatchObject({ status: 400, errors: [{ field: 'seats' }] });
+    });
+  });
 });

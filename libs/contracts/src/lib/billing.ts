@@ -193,6 +193,13 @@ export interface CheckoutRequest {
   paywallId?: string;
   /** An offer's code (case-insensitive): its discount or trial applies at the processor. */
   offerCode?: string;
+  /**
+   * A group purchase (docs/organisations.md): this many seats (the processor line's quantity) of a
+   * recurring price; once paid, an organisation of the price's product with the buyer as manager.
+   */
+  seats?: number;
+  /** The organisation's name for a group purchase; the buyer's name otherwise. */
+  organisationName?: string;
 }
 
 export interface CheckoutSessionView {

@@ -37,6 +37,7 @@ export class CheckoutService {
     const price = await this.prices.find(publicationId, request.priceId);
     const product = await this.products.find(publicationId, price.productId);
     if (!price.active || !product.active) throw new AppError('conflict', 'This price is not for sale: it or its product is inactive.');
+    if (request.seats !== undefined && price.interval === 'lifetime') throw AppError.invalid('seats', 'are sold with a recurring price only');
     if (!isUuid(customerId)) throw new AppError('not_found', 'No such customer.');
     const customer = await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
     const client = await this.settings.requireClient(publicationId);
@@ -45,7 +46,7 @@ export class CheckoutService {
 
     await this.prices.atProcessor(client, product, price);
     const processorCustomerId = await this.processorCustomers.processorIdOf(client, publicationId, customer);
-    const session = await this.createSession(client, request, price, processorCustomerId, offer);
+    const session = await this.createSession(client, request, price, processorCustomerId, offer, customer.name);
 
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Product, { id: product.id }, { processorProductId: product.processorProductId });
@@ -81,7 +82,14 @@ export class CheckoutService {
    * The service's ids ride in the metadata of the session and of the subscription it creates
    * (decisions F6): inbound events find the customer, the price and the experiment through them.
    */
-  private async createSession(client: Stripe, request: CheckoutRequest, price: Price, processorCustomerId: string, offer: Offer | null): Promise<Stripe.Checkout.Session> {
+  private async createSession(
+    client: Stripe,
+    request: CheckoutRequest,
+    price: Price,
+    processorCustomerId: string,
+    offer: Offer | null,
+    buyerName: string,
+  ): Promise<Stripe.Checkout.Session> {
     const metadata: Record<string, string> = {
       customerId: request.customerId,
       publicationId: request.publicationId,
@@ -90,6 +98,8 @@ export class CheckoutService {
       ...(request.variantId ? { variantId: request.variantId } : {}),
       ...(request.paywallId ? { paywallId: request.paywallId } : {}),
       ...(offer ? { offerId: offer.id, offerCode: offer.code } : {}),
+      // A group purchase: completing it creates the organisation (docs/organisations.md).
+      ...(request.seats !== undefined ? { seats: String(request.seats), organisationName: (request.organisationName ?? buyerName).trim().slice(0, 100) } : {}),
     };
     const lifetime = price.interval === 'lifetime';
     // A trial offer replaces the price's own trial; a discount rides on its promotion code.
@@ -100,7 +110,7 @@ export class CheckoutService {
         mode: lifetime ? 'payment' : 'subscription',
         customer: processorCustomerId,
         client_reference_id: request.customerId,
-        line_items: [{ price: price.processorPriceId as string, quantity: 1 }],
+        line_items: [{ price: price.processorPriceId as string, quantity: request.seats ?? 1 }],
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
         metadata,

@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { redeemedOffer } from '../offers/redeemed-offer';
+import { OrganisationsService } from '../organisations/organisations.service';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync.service';
@@ -39,6 +40,7 @@ export class CheckoutEventHandler {
     private readonly sync: ProcessorSubscriptionSync,
     private readonly writer: SubscriptionWriter,
     private readonly fresh: FreshSubscriptions,
+    private readonly organisations: OrganisationsService,
   ) {}
 
   async handle(context: InboundContext, session: Stripe.Checkout.Session): Promise<string> {
@@ -90,6 +92,7 @@ export class CheckoutEventHandler {
     }
     checkout.completedAt = now;
     await manager.save(checkout);
+    await this.organisationBought(manager, publicationId, session, customerId);
     if (checkout.experimentId && checkout.variantId) {
       await this.outbox.add(
         manager,
@@ -98,6 +101,22 @@ export class CheckoutEventHandler {
         publicationId,
       );
     }
+  }
+
+  /** A group purchase (`seats` in the metadata) creates its organisation, the buyer its manager. */
+  private async organisationBought(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string): Promise<void> {
+    const metadata = session.metadata ?? {};
+    const seats = Number(metadata['seats']);
+    if (!Number.isSafeInteger(seats) || seats < 1 || !session.subscription || !isUuid(metadata['priceId'])) return;
+    const price = await manager.findOneBy(Price, { publicationId, id: metadata['priceId'] });
+    if (!price) return;
+    await this.organisations.fromCheckout(manager, publicationId, {
+      name: metadata['organisationName'] || 'Organisation',
+      productId: price.productId,
+      seats,
+      buyerId: customerId,
+      processorSubscriptionId: idOf(session.subscription),
+    });
   }
 
   /** A lifetime price is paid once: the subscription it buys is active from `paidAt` on and never ends. */

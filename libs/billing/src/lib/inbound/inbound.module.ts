@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OrganisationsModule } from '../organisations/organisations.module';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { CheckoutConfirmationService } from './checkout-confirmation.service';
@@ -16,7 +17,7 @@ import { SubscriptionEventHandler } from './subscription-events.service';
 import { WebhookVerifier } from './webhook-verifier.service';
 
 @Module({
-  imports: [ProcessorModule, SubscriptionsModule],
+  imports: [ProcessorModule, SubscriptionsModule, OrganisationsModule],
   controllers: [InboundHandler],
   providers: [
     WebhookVerifier,

@@ -21,6 +21,8 @@ import { AppError, Clock, isUuid, parseCidr, parseTimestamp, rangesOverlap, rese
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Product } from '../catalog/product.entity';
+import { atProcessor } from '../processor/processor-clients.service';
+import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer.service';
 import { OrganisationMember } from './organisation-member.entity';
 import { Organisation } from './organisation.entity';
@@ -42,6 +44,7 @@ export class OrganisationsService {
     private readonly bus: BusClient,
     private readonly outbox: Outbox,
     private readonly announcer: EntitlementsAnnouncer,
+    private readonly settings: ProcessorSettingsService,
   ) {}
 
   async list(publicationId: string, page: PageRequest): Promise<Page<OrganisationView>> {
@@ -79,6 +82,7 @@ export class OrganisationsService {
     const current = await this.find(this.dataSource.manager, publicationId, organisationId);
     const columns = { ...(await this.validated(publicationId, { name: current.name, productId: current.productId, ...changes }, current)), updatedAt: this.clock.now() };
     const changed = Object.assign(new Organisation(), current, columns);
+    if (current.processorSubscriptionId && changed.seats !== current.seats) await this.sellSeats(current, changed.seats);
     return this.inPublicationLock(publicationId, async (manager) => {
       const used = await seatsUsed(manager, organisationId, true);
       if (changed.seats !== null && changed.seats < used) throw AppError.invalid('seats', `must be at least the ${used} seats in use: remove members first`);
@@ -98,6 +102,46 @@ export class OrganisationsService {
       await manager.delete(Organisation, { id: organisationId });
       await this.outbox.add(manager, Events.OrganisationDeleted, organisationEventData(organisation, used), publicationId);
     });
+  }
+
+  /**
+   * A paid group checkout (its metadata carries `seats`): the organisation of the price's product
+   * with the buyer as manager, once per processor subscription however often the completion is seen.
+   */
+  async fromCheckout(
+    manager: EntityManager,
+    publicationId: string,
+    purchase: { name: string; productId: string; seats: number; buyerId: string; processorSubscriptionId: string },
+  ): Promise<void> {
+    const now = this.clock.now();
+    const organisation = Object.assign(new Organisation(), {
+      id: randomUUID(),
+      publicationId,
+      name: purchase.name,
+      productId: purchase.productId,
+      seats: purchase.seats,
+      startsAt: now,
+      endsAt: null,
+      domains: [],
+      ipRanges: [],
+      allowReservedRanges: false,
+      managerIds: [purchase.buyerId],
+      processorSubscriptionId: purchase.processorSubscriptionId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const inserted = await manager.createQueryBuilder().insert().into(Organisation).values(organisation).orIgnore().returning('id').execute();
+    if ((inserted.raw as unknown[]).length > 0) await this.outbox.add(manager, Events.OrganisationCreated, organisationEventData(organisation, 0), publicationId);
+  }
+
+  /** A bought organisation's seats are its processor subscription's quantity: the processor is told first (502 changes nothing here). */
+  private async sellSeats(organisation: Organisation, seats: number | null): Promise<void> {
+    if (seats === null) throw AppError.invalid('seats', 'of an organisation bought at checkout are its subscription’s quantity: give a number');
+    const client = await this.settings.requireClient(organisation.publicationId);
+    const subscriptionId = organisation.processorSubscriptionId as string;
+    const subscription = await atProcessor('read the organisation’s subscription', () => client.subscriptions.retrieve(subscriptionId));
+    const [item] = subscription.items.data;
+    await atProcessor('change the seats', () => client.subscriptions.update(subscriptionId, { items: [{ id: item.id, quantity: seats }], proration_behavior: 'create_prorations' }));
   }
 
   /** The networks of the publication's organisations within their term, with what their products unlock. */
