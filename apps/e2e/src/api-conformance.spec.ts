@@ -220,21 +220,21 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, admin(`/admin/organisations/${organisation.body.id}`, { method: 'PATCH', body: { seats: 4 } }));
     const staffInvitation = await ok(201, admin(`/admin/organisations/${organisation.body.id}/invitations`, { body: { email: `staff-invited-${randomUUID()}@example.com` } }));
     await ok(204, admin(`/admin/organisations/${organisation.body.id}/invitations/${staffInvitation.body.id}`, { method: 'DELETE' }));
-    const member = await system.reader();
-    await ok(201, api(`/organisations/${organisation.body.id}/invitations`, { key: pk, token: reader.accessToken, body: { email: member.email, returnUrl: `${SITE}/join` } }));
+    const seatHolder = await system.reader();
+    await ok(201, api(`/organisations/${organisation.body.id}/invitations`, { key: pk, token: reader.accessToken, body: { email: seatHolder.email, returnUrl: `${SITE}/join` } }));
     await ok(200, api('/organisations/managed', { key: pk, token: reader.accessToken }));
-    const joinToken = await sink.invitationTokenTo(member.email);
-    await ok(200, api('/organisations/invitations/accept', { key: pk, token: member.accessToken, body: { token: joinToken } }));
-    await ok(410, api('/organisations/invitations/accept', { key: pk, token: member.accessToken, body: { token: joinToken } }));
+    const joinToken = await sink.invitationTokenTo(seatHolder.email);
+    await ok(200, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: joinToken } }));
+    await ok(410, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: joinToken } }));
     await ok(200, admin(`/admin/organisations/${organisation.body.id}/seats`));
     const second = await ok(201, api(`/organisations/${organisation.body.id}/invitations`, { key: pk, token: reader.accessToken, body: { email: `second-${randomUUID()}@example.com` } }));
     await ok(204, api(`/organisations/${organisation.body.id}/invitations/${second.body.id}`, { method: 'DELETE', key: pk, token: reader.accessToken }));
-    await ok(204, api(`/organisations/${organisation.body.id}/members/${member.id}`, { method: 'DELETE', key: pk, token: reader.accessToken }));
-    const staffMember = await ok(201, admin(`/admin/organisations/${organisation.body.id}/invitations`, { body: { email: member.email } }));
-    const staffToken = await sink.invitationTokenTo(member.email, 2);
-    expect(staffMember.body.email).toBe(member.email);
-    await ok(200, api('/organisations/invitations/accept', { key: pk, token: member.accessToken, body: { token: staffToken } }));
-    await ok(204, admin(`/admin/organisations/${organisation.body.id}/members/${member.id}`, { method: 'DELETE' }));
+    await ok(204, api(`/organisations/${organisation.body.id}/members/${seatHolder.id}`, { method: 'DELETE', key: pk, token: reader.accessToken }));
+    const staffMember = await ok(201, admin(`/admin/organisations/${organisation.body.id}/invitations`, { body: { email: seatHolder.email } }));
+    const staffToken = await sink.invitationTokenTo(seatHolder.email, 2);
+    expect(staffMember.body.email).toBe(seatHolder.email);
+    await ok(200, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: staffToken } }));
+    await ok(204, admin(`/admin/organisations/${organisation.body.id}/members/${seatHolder.id}`, { method: 'DELETE' }));
     await ok(204, admin(`/admin/organisations/${organisation.body.id}`, { method: 'DELETE' }));
 
     // Shared articles: the reader subscribes now; the check of the link grants with shared_link.
