@@ -139,8 +139,9 @@ describe('organisations', () => {
     it('grant a check from an IPv4 or IPv6 address in range behind a trusted proxy, naming the organisation, for anonymous readers too', async () => {
       expect(await from('81.2.69.40')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Acme U' }, customerId: null });
       expect(await from('2a02:1234:ab::7')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Acme U' } });
-      // The first address of the header is the client's; proxies append theirs.
+      // One trusted hop: the client is the address the proxy appended last; what came before is the client's own claim.
       expect(await from('81.2.69.41, 198.51.100.1')).toMatchObject({ granted: false, reason: 'blocked' });
+      expect(await from('198.51.100.1, 81.2.69.41')).toMatchObject({ granted: true, reason: 'organisation' });
       expect(await from('81.2.70.1')).toMatchObject({ granted: false, reason: 'blocked' });
       expect(await from('2a02:1235::1')).toMatchObject({ granted: false, reason: 'blocked' });
       const reader = await system.reader();
