@@ -25,6 +25,14 @@ const EVENT_GROUPS = {
   Experiments: ['experiment.assigned', 'experiment.converted'],
   'Newsletter and data walls': ['newsletter.subscribe', 'data.submit'],
   'Shared articles': ['share.created', 'share.opened'],
+  Organisations: [
+    'organisation.created',
+    'organisation.updated',
+    'organisation.deleted',
+    'organisation.member_invited',
+    'organisation.member_joined',
+    'organisation.member_removed',
+  ],
 } as const satisfies Record<string, readonly OutboundEventName[]>;
 
 const webhookSchema = z.object({
