@@ -4,8 +4,8 @@ import type { GatehouseElement } from './lib/base';
 import { accountClient, defineAccountElements } from './lib/account';
 
 /*
- * The classic script served at /sdk/v1/account.js: `<gatehouse-account>` and
- * `<gatehouse-account-button>`, and the account methods on the page's SDK client. It brings no lit
+ * The classic script served at /sdk/v1/account.js: `<gatehouse-account>`,
+ * `<gatehouse-account-button>` and `<gatehouse-organisation>`, and the account methods on the page's SDK client. It brings no lit
  * and no base element of its own: it builds on those of elements.js, loading elements.js from
  * beside itself when the page has no tag for it (with the same data attributes, so one tag is enough).
  */

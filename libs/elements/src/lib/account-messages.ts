@@ -64,6 +64,34 @@ export interface AccountMessages {
   code: string;
   deleted: string;
   failed: string;
+  /** `<gatehouse-organisation>`: a manager's seats, and a reader accepting an invitation (docs/organisations.md). */
+  organisation: OrganisationMessages;
+}
+
+export interface OrganisationMessages {
+  heading: string;
+  signedOut: string;
+  /** A reader who manages no organisation (and has no invitation on the page). */
+  none: string;
+  /** `{used}` and `{seats}` are counts. */
+  seats: string;
+  /** `{used}` is a count. */
+  unlimited: string;
+  members: string;
+  noMembers: string;
+  invited: string;
+  remove: string;
+  invite: string;
+  inviteEmail: string;
+  /** `{email}` is the address. */
+  invitationSent: string;
+  /** `{email}` is the member's address. */
+  removed: string;
+  /** `{organisation}` is its name. */
+  joined: string;
+  joinSignIn: string;
+  joinInvalid: string;
+  full: string;
 }
 
 const en: AccountMessages = {
@@ -126,7 +154,25 @@ const en: AccountMessages = {
   codeSentTo: 'We sent a 6-digit code to {email}. Enter it to confirm.',
   code: '6-digit code',
   deleted: 'Your account is deleted.',
-  failed: 'That did not work. Please try again.',
+  failed: 'That did not work. Please try again.',  organisation: {
+    heading: 'Your organisation',
+    signedOut: "Sign in to manage your organisation's seats, or to accept an invitation.",
+    none: 'You do not manage an organisation.',
+    seats: '{used} of {seats} seats used',
+    unlimited: '{used} seats used',
+    members: 'Members',
+    noMembers: 'No one holds a seat yet.',
+    invited: 'invited',
+    remove: 'Remove',
+    invite: 'Invite',
+    inviteEmail: 'Email address to invite',
+    invitationSent: 'Invitation sent to {email}.',
+    removed: '{email} no longer holds a seat.',
+    joined: 'Welcome: you now read with a seat of {organisation}.',
+    joinSignIn: 'Sign in or create an account with the invited address to accept your invitation.',
+    joinInvalid: 'This invitation cannot be used any more: ask for a new one.',
+    full: 'Every seat is taken: a manager can free one.',
+  },
 };
 
 const de: AccountMessages = {
@@ -189,7 +235,25 @@ const de: AccountMessages = {
   codeSentTo: 'Wir haben einen 6-stelligen Code an {email} gesendet. Geben Sie ihn zur Bestätigung ein.',
   code: '6-stelliger Code',
   deleted: 'Ihr Konto ist gelöscht.',
-  failed: 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
+  failed: 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',  organisation: {
+    heading: 'Ihre Organisation',
+    signedOut: 'Melden Sie sich an, um die Plätze Ihrer Organisation zu verwalten oder eine Einladung anzunehmen.',
+    none: 'Sie verwalten keine Organisation.',
+    seats: '{used} von {seats} Plätzen belegt',
+    unlimited: '{used} Plätze belegt',
+    members: 'Mitglieder',
+    noMembers: 'Noch belegt niemand einen Platz.',
+    invited: 'eingeladen',
+    remove: 'Entfernen',
+    invite: 'Einladen',
+    inviteEmail: 'E-Mail-Adresse zum Einladen',
+    invitationSent: 'Einladung an {email} gesendet.',
+    removed: '{email} hat keinen Platz mehr.',
+    joined: 'Willkommen: Sie lesen jetzt mit einem Platz von {organisation}.',
+    joinSignIn: 'Melden Sie sich mit der eingeladenen Adresse an oder erstellen Sie ein Konto, um die Einladung anzunehmen.',
+    joinInvalid: 'Diese Einladung ist nicht mehr gültig: Bitten Sie um eine neue.',
+    full: 'Alle Plätze sind belegt: Eine Verwalterin oder ein Verwalter kann einen freigeben.',
+  },
 };
 
 const fr: AccountMessages = {
@@ -252,7 +316,25 @@ const fr: AccountMessages = {
   codeSentTo: 'Nous avons envoyé un code à 6 chiffres à {email}. Saisissez-le pour confirmer.',
   code: 'Code à 6 chiffres',
   deleted: 'Votre compte est supprimé.',
-  failed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
+  failed: 'Cela n’a pas fonctionné. Veuillez réessayer.',  organisation: {
+    heading: 'Votre organisation',
+    signedOut: 'Connectez-vous pour gérer les places de votre organisation ou accepter une invitation.',
+    none: 'Vous ne gérez aucune organisation.',
+    seats: '{used} places occupées sur {seats}',
+    unlimited: '{used} places occupées',
+    members: 'Membres',
+    noMembers: 'Personne n’occupe encore de place.',
+    invited: 'invité',
+    remove: 'Retirer',
+    invite: 'Inviter',
+    inviteEmail: 'Adresse e-mail à inviter',
+    invitationSent: 'Invitation envoyée à {email}.',
+    removed: '{email} n’a plus de place.',
+    joined: 'Bienvenue : vous lisez désormais avec une place de {organisation}.',
+    joinSignIn: 'Connectez-vous ou créez un compte avec l’adresse invitée pour accepter votre invitation.',
+    joinInvalid: 'Cette invitation n’est plus valable : demandez-en une nouvelle.',
+    full: 'Toutes les places sont prises : un gestionnaire peut en libérer une.',
+  },
 };
 
 const es: AccountMessages = {
@@ -315,7 +397,25 @@ const es: AccountMessages = {
   codeSentTo: 'Hemos enviado un código de 6 dígitos a {email}. Escríbelo para confirmar.',
   code: 'Código de 6 dígitos',
   deleted: 'Tu cuenta está eliminada.',
-  failed: 'No ha funcionado. Inténtalo de nuevo.',
+  failed: 'No ha funcionado. Inténtalo de nuevo.',  organisation: {
+    heading: 'Tu organización',
+    signedOut: 'Inicia sesión para gestionar las plazas de tu organización o aceptar una invitación.',
+    none: 'No gestionas ninguna organización.',
+    seats: '{used} de {seats} plazas ocupadas',
+    unlimited: '{used} plazas ocupadas',
+    members: 'Miembros',
+    noMembers: 'Nadie ocupa una plaza todavía.',
+    invited: 'invitado',
+    remove: 'Quitar',
+    invite: 'Invitar',
+    inviteEmail: 'Correo electrónico para invitar',
+    invitationSent: 'Invitación enviada a {email}.',
+    removed: '{email} ya no tiene plaza.',
+    joined: 'Bienvenido: ahora lees con una plaza de {organisation}.',
+    joinSignIn: 'Inicia sesión o crea una cuenta con la dirección invitada para aceptar tu invitación.',
+    joinInvalid: 'Esta invitación ya no se puede usar: pide una nueva.',
+    full: 'Todas las plazas están ocupadas: un gestor puede liberar una.',
+  },
 };
 
 const ar: AccountMessages = {
@@ -378,7 +478,25 @@ const ar: AccountMessages = {
   codeSentTo: 'أرسلنا رمزًا من 6 أرقام إلى {email}. أدخله للتأكيد.',
   code: 'رمز من 6 أرقام',
   deleted: 'تم حذف حسابك.',
-  failed: 'لم ينجح ذلك. حاول مرة أخرى.',
+  failed: 'لم ينجح ذلك. حاول مرة أخرى.',  organisation: {
+    heading: 'مؤسستك',
+    signedOut: 'سجّل الدخول لإدارة مقاعد مؤسستك أو لقبول دعوة.',
+    none: 'أنت لا تدير أي مؤسسة.',
+    seats: '{used} من {seats} مقاعد مستخدمة',
+    unlimited: '{used} مقاعد مستخدمة',
+    members: 'الأعضاء',
+    noMembers: 'لا أحد يشغل مقعدًا بعد.',
+    invited: 'مدعو',
+    remove: 'إزالة',
+    invite: 'دعوة',
+    inviteEmail: 'البريد الإلكتروني للدعوة',
+    invitationSent: 'أُرسلت الدعوة إلى {email}.',
+    removed: 'لم يعد لدى {email} مقعد.',
+    joined: 'مرحبًا: أنت تقرأ الآن بمقعد من {organisation}.',
+    joinSignIn: 'سجّل الدخول أو أنشئ حسابًا بالعنوان المدعو لقبول دعوتك.',
+    joinInvalid: 'لم يعد من الممكن استخدام هذه الدعوة: اطلب دعوة جديدة.',
+    full: 'جميع المقاعد مشغولة: يمكن للمدير تحرير مقعد.',
+  },
 };
 
 export const ACCOUNT_MESSAGES: Record<string, AccountMessages> = { en, de, fr, es, ar };
