@@ -253,6 +253,19 @@ describe('organisations', () => {
       // Unlimited seats cannot be bought: refused, nothing changed here or at the processor.
       expect((await system.admin(`/admin/organisations/${organisation.id}`, { method: 'PATCH', body: { seats: null } })).body).toMatchObject({ status: 400, errors: [{ field: 'seats' }] });
       expect((await system.fake.object('subscription', bought.processorId))['items'].data[0].quantity).toBe(8);
+      // The processor cancels the subscription: the organisation's term ends, and its member's access with it.
+      const member = await system.reader();
+      await system.admin(`/admin/organisations/${organisation.id}/invitations`, { body: { email: member.email } });
+      const token = await sink.invitationTokenTo(member.email);
+      expect((await system.api('/organisations/invitations/accept', { key: system.publishableKey, token: member.accessToken, body: { token } })).status).toBe(200);
+      expect(await premium(member)).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Buyer Team' } });
+      await system.deliverOk(await system.fake.deleteSubscription(bought.processorId));
+      const ended: OrganisationView = await eventually(async () => {
+        const current = (await system.admin(`/admin/organisations/${organisation.id}`)).body;
+        return current.endsAt ? current : undefined;
+      });
+      expect(Date.parse(ended.endsAt as string)).toBeLessThanOrEqual(Date.now());
+      expect(await premium(member)).toMatchObject({ granted: false, reason: 'blocked' });
       // A lifetime price is not sold by the seat.
       const lifetime = await system.price(productId, { currency: 'eur', unitAmount: 9900, interval: 'lifetime' });
       expect((await system.checkout(buyer, lifetime.id, { seats: 3 })).body).toMatchObject({ status: 400, errors: [{ field: 'seats' }] });

@@ -24,6 +24,7 @@ import { Product } from '../catalog/product.entity';
 import { atProcessor } from '../processor/processor-clients.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
 import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer.service';
+import type { ProcessorSnapshot } from '../subscriptions/processor-snapshot';
 import { OrganisationMember } from './organisation-member.entity';
 import { Organisation } from './organisation.entity';
 
@@ -82,10 +83,14 @@ export class OrganisationsService {
     const current = await this.find(this.dataSource.manager, publicationId, organisationId);
     const columns = { ...(await this.validated(publicationId, { name: current.name, productId: current.productId, ...changes }, current)), updatedAt: this.clock.now() };
     const changed = Object.assign(new Organisation(), current, columns);
-    if (current.processorSubscriptionId && changed.seats !== current.seats) await this.sellSeats(current, changed.seats);
+    if (current.processorSubscriptionId && changed.seats !== current.seats) {
+      // Refused here before the processor is told; checked again under the lock below.
+      assertSeatsCover(changed.seats, await seatsUsed(this.dataSource.manager, organisationId));
+      await this.sellSeats(current, changed.seats);
+    }
     return this.inPublicationLock(publicationId, async (manager) => {
       const used = await seatsUsed(manager, organisationId, true);
-      if (changed.seats !== null && changed.seats < used) throw AppError.invalid('seats', `must be at least the ${used} seats in use: remove members first`);
+      assertSeatsCover(changed.seats, used);
       await this.assertNoConflicts(manager, changed);
       await manager.update(Organisation, { id: organisationId }, columns);
       await this.outbox.add(manager, Events.OrganisationUpdated, organisationEventData(changed, used), publicationId);
@@ -132,6 +137,25 @@ export class OrganisationsService {
     });
     const inserted = await manager.createQueryBuilder().insert().into(Organisation).values(organisation).orIgnore().returning('id').execute();
     if ((inserted.raw as unknown[]).length > 0) await this.outbox.add(manager, Events.OrganisationCreated, organisationEventData(organisation, 0), publicationId);
+  }
+
+  /**
+   * The processor's word on a bought organisation's subscription: its quantity is the seats (a
+   * change in the processor's portal included; never fewer than the members), and its cancellation
+   * ends the organisation's term. Nothing for a subscription no organisation was bought with.
+   */
+  async followSubscription(manager: EntityManager, publicationId: string, snapshot: ProcessorSnapshot, at: Date): Promise<void> {
+    const current = await manager.findOne(Organisation, { where: { publicationId, processorSubscriptionId: snapshot.processorSubscriptionId }, lock: { mode: 'pessimistic_write' } });
+    if (!current) return;
+    const used = await seatsUsed(manager, current.id);
+    const ended = snapshot.status === 'cancelled';
+    const endsAt = ended ? (current.endsAt && current.endsAt <= at ? current.endsAt : new Date(Math.max(at.getTime(), current.startsAt.getTime() + 1))) : current.endsAt;
+    const seats = Math.max(snapshot.quantity, used);
+    if (seats === current.seats && endsAt?.getTime() === current.endsAt?.getTime()) return;
+    const changed = Object.assign(new Organisation(), current, { seats, endsAt, updatedAt: this.clock.now() });
+    await manager.update(Organisation, { id: current.id }, { seats, endsAt, updatedAt: changed.updatedAt });
+    await this.outbox.add(manager, Events.OrganisationUpdated, organisationEventData(changed, used), publicationId);
+    await this.announceChange(manager, current, changed);
   }
 
   /** A bought organisation's seats are its processor subscription's quantity: the processor is told first (502 changes nothing here). */
@@ -255,6 +279,10 @@ export class OrganisationsService {
     }
     return unique;
   }
+}
+
+function assertSeatsCover(seats: number | null, used: number): void {
+  if (seats !== null && seats < used) throw AppError.invalid('seats', `must be at least the ${used} seats in use: remove members first`);
 }
 
 function timestampOf(value: string, field: string): Date {
