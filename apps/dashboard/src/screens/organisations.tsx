@@ -130,7 +130,7 @@ function Seats({ organisationId }: { organisationId: string }) {
   return (
     <div className="mt-2 space-y-2 text-left text-sm">
       <ul aria-label="Members">
-        {seats.data.members.length === 0 && <li className="text-slate-600">No members yet.</li>}
+        {seats.data.members.length === 0 && seats.data.invitations.length === 0 && <li className="text-slate-600">No members yet.</li>}
         {seats.data.members.map((member) => (
           <li key={member.customerId} className="flex items-center justify-between gap-2">
             <span>
