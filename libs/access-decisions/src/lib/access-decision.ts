@@ -16,7 +16,7 @@ import type { PageAddress } from './page-url';
 import type { CandidatePaywall, PublicationRules } from './publication-rules';
 import { segmentMatches, usesAttribute, type VisitorFacts } from './segment-conditions';
 import type { NetworkTable } from './organisation-networks';
-import { isSubscriber, unlockingEntitlement } from './subscription-rules';
+import { isSubscriber, unlockingEntitlement, unlocksPaywall } from './subscription-rules';
 import { assignVariant } from './variant-assignment';
 
 /** One access check as the decision sees it: the page, who reads, and what they bring. */
@@ -111,7 +111,7 @@ async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: Deci
   }
   // An organisation's network lets anyone in it read, signed in or not.
   const network = check.client?.ip ? (await sources.networks()).organisationAt(check.client.ip) : null;
-  if (network && (network.paywallIds.length === 0 || network.paywallIds.includes(rule.paywallId))) {
+  if (network && unlocksPaywall(network, rule.paywallId)) {
     return { granted: true, reason: 'organisation', organisation: { name: network.name }, experiment };
   }
   const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };

@@ -22,9 +22,9 @@ export function subscriptionCounts(entitlement: CustomerEntitlement, now: Date, 
   }
 }
 
-/** A product's entitlements list the paywalls it unlocks; an empty list unlocks every paywall. */
-export function unlocksPaywall(entitlement: CustomerEntitlement, paywallId: string): boolean {
-  return entitlement.paywallIds.length === 0 || entitlement.paywallIds.includes(paywallId);
+/** A product's entitlements list the paywalls it unlocks (a subscription's, an organisation's); an empty list unlocks every paywall. */
+export function unlocksPaywall(grant: { paywallIds: readonly string[] }, paywallId: string): boolean {
+  return grant.paywallIds.length === 0 || grant.paywallIds.includes(paywallId);
 }
 
 /** What lets the customer pass this paywall: their own subscription first, else an organisation's seat; undefined: nothing. */
