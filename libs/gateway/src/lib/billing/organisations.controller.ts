@@ -10,7 +10,7 @@ import {
 } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { EmailWithReturnUrlDto } from '../auth/dtos/account-email.dto';
-import { Auth } from '../edge/credentials';
+import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
@@ -158,6 +158,8 @@ export class OrganisationsController {
 
   @Post(':id/invitations')
   @Auth('customer')
+  // It sends mail: limited as the account email routes are.
+  @RateLimit('account-email')
   @ApiOperation({ summary: "A manager invites an address to a seat; the email's link opens `returnUrl` (a page of the publication's site). Emits `organisation.member_invited`." })
   @ApiCreatedResponse({ type: OrganisationInvitationViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
