@@ -86,6 +86,7 @@ const routeTree = rootRoute.addChildren([
     screen('offers', () => import('./screens/offers'), 'OffersScreen'),
     screen('retention', () => import('./screens/retention'), 'RetentionScreen'),
     screen('gifts', () => import('./screens/gifts'), 'GiftsScreen'),
+    screen('organisations', () => import('./screens/organisations'), 'OrganisationsScreen'),
     screen('customers', () => import('./screens/customers'), 'CustomersScreen'),
     screen('imports', () => import('./screens/imports'), 'ImportsScreen'),
     screen('stats', () => import('./screens/stats'), 'StatsScreen'),

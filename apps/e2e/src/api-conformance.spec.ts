@@ -224,6 +224,32 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api('/subscriptions/me', { key: pk, token: reader.accessToken }));
     await ok(401, api('/subscriptions/me', { key: pk }));
 
+    // Organisations: staff keep one; its manager invites, the invitee joins from the email, the manager removes them.
+    const organisation = await ok(201, admin('/admin/organisations', { body: { name: 'Conf University', productId: product.body.id, seats: 3, ipRanges: ['81.2.69.0/24'], managerIds: [reader.id] } }));
+    await ok(400, admin('/admin/organisations', { body: { name: 'Overlap', productId: product.body.id, ipRanges: ['81.2.69.0/25'] } }));
+    await ok(200, admin('/admin/organisations'));
+    await ok(200, admin(`/admin/organisations/${organisation.body.id}`));
+    await ok(404, admin(`/admin/organisations/${randomUUID()}`));
+    await ok(200, admin(`/admin/organisations/${organisation.body.id}`, { method: 'PATCH', body: { seats: 4 } }));
+    const staffInvitation = await ok(201, admin(`/admin/organisations/${organisation.body.id}/invitations`, { body: { email: `staff-invited-${randomUUID()}@example.com` } }));
+    await ok(204, admin(`/admin/organisations/${organisation.body.id}/invitations/${staffInvitation.body.id}`, { method: 'DELETE' }));
+    const seatHolder = await system.reader();
+    await ok(201, api(`/organisations/${organisation.body.id}/invitations`, { key: pk, token: reader.accessToken, body: { email: seatHolder.email, returnUrl: `${SITE}/join` } }));
+    await ok(200, api('/organisations/managed', { key: pk, token: reader.accessToken }));
+    const joinToken = await sink.invitationTokenTo(seatHolder.email);
+    await ok(200, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: joinToken } }));
+    await ok(410, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: joinToken } }));
+    await ok(200, admin(`/admin/organisations/${organisation.body.id}/seats`));
+    const second = await ok(201, api(`/organisations/${organisation.body.id}/invitations`, { key: pk, token: reader.accessToken, body: { email: `second-${randomUUID()}@example.com` } }));
+    await ok(204, api(`/organisations/${organisation.body.id}/invitations/${second.body.id}`, { method: 'DELETE', key: pk, token: reader.accessToken }));
+    await ok(204, api(`/organisations/${organisation.body.id}/members/${seatHolder.id}`, { method: 'DELETE', key: pk, token: reader.accessToken }));
+    const staffMember = await ok(201, admin(`/admin/organisations/${organisation.body.id}/invitations`, { body: { email: seatHolder.email } }));
+    const staffToken = await sink.invitationTokenTo(seatHolder.email, 2);
+    expect(staffMember.body.email).toBe(seatHolder.email);
+    await ok(200, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: staffToken } }));
+    await ok(204, admin(`/admin/organisations/${organisation.body.id}/members/${seatHolder.id}`, { method: 'DELETE' }));
+    await ok(204, admin(`/admin/organisations/${organisation.body.id}`, { method: 'DELETE' }));
+
     // Shared articles: the reader subscribes now; the check of the link grants with shared_link.
     await ok(200, admin('/admin/share-settings'));
     await ok(200, admin('/admin/share-settings', { method: 'PUT', body: { opensPerLink: 3 } }));

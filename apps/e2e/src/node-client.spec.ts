@@ -40,6 +40,21 @@ describe('@gatehouse/node', () => {
     await expect(client.auth.refresh(refreshed.refreshToken)).rejects.toMatchObject({ status: 401, code: 'refresh_token_invalid' });
   });
 
+  it('keeps organisations: create, read, change, invite, withdraw and delete', async () => {
+    const organisation = await client.organisations.create({ name: 'Node University', productId, seats: 5, ipRanges: ['81.2.90.0/24'], domains: ['node-university.example'] });
+    expect(organisation).toMatchObject({ name: 'Node University', productId, seats: 5, seatsUsed: 0, ipRanges: ['81.2.90.0/24'] });
+    expect((await client.organisations.list()).items.map((o) => o.id)).toContain(organisation.id);
+    expect(await client.organisations.update(organisation.id, { seats: 10 })).toMatchObject({ id: organisation.id, seats: 10 });
+    const invitation = await client.organisations.invite(organisation.id, 'Member@Example.com');
+    expect(invitation).toMatchObject({ email: 'member@example.com', expiresAt: expect.any(String) });
+    expect((await client.organisations.seats(organisation.id)).invitations.map((i) => i.id)).toEqual([invitation.id]);
+    await client.organisations.cancelInvitation(organisation.id, invitation.id);
+    expect(await client.organisations.seats(organisation.id)).toMatchObject({ members: [], invitations: [] });
+    await expect(client.organisations.create({ name: 'Overlap', productId, ipRanges: ['81.2.90.128/25'] })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+    await client.organisations.delete(organisation.id);
+    await expect(client.organisations.get(organisation.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
   it('carries the problem details and the request id of a refusal', async () => {
     const email = newEmail();
     await client.auth.register({ email, password: 'reader-password', name: 'Twice' });

@@ -2,6 +2,7 @@
 // the rules, the check and what its sources answer. No state, no I/O of its own.
 export * from './lib/access-decision';
 export * from './lib/known-crawlers';
+export * from './lib/organisation-networks';
 export * from './lib/page-url';
 export * from './lib/path-glob';
 export * from './lib/publication-rules';

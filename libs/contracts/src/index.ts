@@ -11,6 +11,7 @@ export * from './lib/billing';
 export * from './lib/offers';
 export * from './lib/cancellation';
 export * from './lib/gifts';
+export * from './lib/organisations';
 export * from './lib/webhooks-out';
 export * from './lib/branding';
 export * from './lib/customers';

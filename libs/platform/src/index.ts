@@ -17,3 +17,4 @@ export * from './lib/operations';
 export * from './lib/unavailable';
 export * from './lib/http-edge';
 export * from './lib/custom-css';
+export * from './lib/ip-ranges';

@@ -239,6 +239,17 @@ export const api = {
     get: (id: string) => data(client.GET('/api/v1/admin/gifts/{id}', byId(id))),
     void: (id: string) => data(client.POST('/api/v1/admin/gifts/{id}/void', byId(id))),
   },
+  organisations: {
+    list: () => all('/api/v1/admin/organisations'),
+    create: (body: BodyOf<'/api/v1/admin/organisations', 'post'>) => data(client.POST('/api/v1/admin/organisations', { body })),
+    update: (id: string, body: BodyOf<'/api/v1/admin/organisations/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/organisations/{id}', { ...byId(id), body })),
+    remove: (id: string) => done(client.DELETE('/api/v1/admin/organisations/{id}', byId(id))),
+    seats: (id: string) => data(client.GET('/api/v1/admin/organisations/{id}/seats', byId(id))),
+    invite: (id: string, email: string) => data(client.POST('/api/v1/admin/organisations/{id}/invitations', { ...byId(id), body: { email } })),
+    cancelInvitation: (id: string, invitationId: string) =>
+      done(client.DELETE('/api/v1/admin/organisations/{id}/invitations/{invitationId}', { params: { path: { id, invitationId } } })),
+    removeMember: (id: string, customerId: string) => done(client.DELETE('/api/v1/admin/organisations/{id}/members/{customerId}', { params: { path: { id, customerId } } })),
+  },
   processor: {
     get: () => data(client.GET('/api/v1/admin/processor')),
     save: (body: BodyOf<'/api/v1/admin/processor', 'put'>) => data(client.PUT('/api/v1/admin/processor', { body })),

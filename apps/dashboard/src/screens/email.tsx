@@ -22,7 +22,7 @@ const KIND_LABELS: Record<TemplateKind, string> = {
   gift_received: 'Gift received',
   gift_ending: 'Gift ending',
 };
-const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation' };
+const MESSAGE_LABELS: Record<MessageKind, string> = { ...KIND_LABELS, staff_invitation: 'Staff invitation', organisation_invitation: 'Organisation invitation' };
 const LANGUAGE_LABELS: Record<EmailLanguage, string> = { en: 'English', de: 'German' };
 const STATUS_TONE = { pending: 'neutral', sending: 'neutral', sent: 'good', failed: 'bad' } as const;
 

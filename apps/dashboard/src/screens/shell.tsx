@@ -25,6 +25,7 @@ const AREAS = [
   { to: '/offers', label: 'Offers' },
   { to: '/retention', label: 'Retention' },
   { to: '/gifts', label: 'Gifts' },
+  { to: '/organisations', label: 'Organisations' },
   { to: '/customers', label: 'Customers' },
   { to: '/imports', label: 'Import and export' },
   { to: '/stats', label: 'Stats' },

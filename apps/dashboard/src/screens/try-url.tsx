@@ -24,6 +24,7 @@ const WHY: Record<AccessReason, string> = {
   shared_link: 'a subscriber shared this page with the visitor',
   pass: 'the visitor holds a time pass',
   single_article: 'the visitor bought this article',
+  organisation: "the visitor holds an organisation's seat or reads from its network",
 };
 
 /** "Try a URL": the decision an anonymous visitor would get, and why; counted in no stats. */

@@ -27,6 +27,14 @@ const EVENT_GROUPS = {
   'Shared articles': ['share.created', 'share.opened'],
   'Passes and single articles': ['pass.purchased', 'article.purchased'],
   Gifts: ['gift.purchased', 'gift.redeemed'],
+  Organisations: [
+    'organisation.created',
+    'organisation.updated',
+    'organisation.deleted',
+    'organisation.member_invited',
+    'organisation.member_joined',
+    'organisation.member_removed',
+  ],
 } as const satisfies Record<string, readonly OutboundEventName[]>;
 
 const webhookSchema = z.object({

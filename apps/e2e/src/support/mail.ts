@@ -62,6 +62,11 @@ export class SmtpSink {
     return eventually(() => this.to(address)[count - 1], timeoutMs);
   }
 
+  /** Waits for the `count`-th organisation invitation to an address, and answers its link's token (`#gatehouse-join=`). */
+  invitationTokenTo(address: string, count = 1, timeoutMs = 20_000): Promise<string> {
+    return eventually(() => this.to(address).flatMap((mail) => /#gatehouse-join=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? [])[count - 1], timeoutMs);
+  }
+
   async close(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = null;

@@ -15,7 +15,8 @@ import { aiCrawlerOf, searchEngineOf, type SearchEngine } from './known-crawlers
 import type { PageAddress } from './page-url';
 import type { CandidatePaywall, PublicationRules } from './publication-rules';
 import { segmentMatches, usesAttribute, type VisitorFacts } from './segment-conditions';
-import { isSubscriber, isSubscriberFor, purchaseGrant } from './subscription-rules';
+import type { NetworkTable } from './organisation-networks';
+import { isSubscriber, purchaseGrant, unlockingEntitlement, unlocksPaywall } from './subscription-rules';
 import { assignVariant } from './variant-assignment';
 
 /** One access check as the decision sees it: the page, who reads, and what they bring. */
@@ -53,6 +54,8 @@ export interface DecisionSources {
   consumeMeter(paywallId: string, config: MeteredConfig): Promise<{ granted: boolean; meter: MeterState }>;
   /** Opens the page with the share link of this token when it is the link's page and it has opens and time left (a write); null otherwise. */
   openSharedLink(token: string): Promise<{ firstName: string } | null>;
+  /** The publication's organisations' IP ranges, compiled (`compileNetworks`). */
+  networks(): Promise<NetworkTable>;
 }
 
 export type Decision = Omit<AccessCheckResult, 'customerId'>;
@@ -94,17 +97,27 @@ export async function decideAccess(rules: PublicationRules, check: CheckFacts, s
 
 /** The answer of a check, in the order of its fields on the wire. */
 export function checkResultOf({ decision }: Outcome, customerId: string | null): AccessCheckResult {
-  const { granted, reason, paywallRule, meter, experiment, sharedBy } = decision;
-  return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy };
+  const { granted, reason, paywallRule, meter, experiment, sharedBy, organisation } = decision;
+  return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy, organisation };
 }
 
 async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
   const { rule, experiment } = withVariant(paywall, check);
   if (check.customerId) {
     const entitlements = await facts.entitlements();
-    if (isSubscriberFor(entitlements, rule.paywallId, sources.now, sources.pastDueGraceDays)) return { granted: true, reason: 'subscriber', experiment };
+    const entitlement = unlockingEntitlement(entitlements, rule.paywallId, sources.now, sources.pastDueGraceDays);
+    if (entitlement) {
+      return entitlement.organisation
+        ? { granted: true, reason: 'organisation', organisation: { name: entitlement.organisation.name }, experiment }
+        : { granted: true, reason: 'subscriber', experiment };
+    }
     const purchase = purchaseGrant(entitlements, rule.paywallId, check.page.key, sources.now);
     if (purchase) return { granted: true, reason: purchase, experiment };
+  }
+  // An organisation's network lets anyone in it read, signed in or not.
+  const network = check.client?.ip ? (await sources.networks()).organisationAt(check.client.ip) : null;
+  if (network && unlocksPaywall(network, rule.paywallId)) {
+    return { granted: true, reason: 'organisation', organisation: { name: network.name }, experiment };
   }
   const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };
   // A share link opens only what the wall would keep shut, so an open is spent only where it is needed.

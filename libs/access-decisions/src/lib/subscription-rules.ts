@@ -22,14 +22,17 @@ export function subscriptionCounts(entitlement: SubscriptionEntitlement, now: Da
   }
 }
 
-/** A product's entitlements list the paywalls it unlocks (a subscription's, a pass's); an empty list unlocks every paywall. */
-export function unlocksPaywall(entitlement: CustomerEntitlement, paywallId: string): boolean {
-  return entitlement.paywallIds.length === 0 || entitlement.paywallIds.includes(paywallId);
+/** A product's entitlements list the paywalls it unlocks (a subscription's, a pass's, an organisation's); an empty list unlocks every paywall. */
+export function unlocksPaywall(grant: { paywallIds: readonly string[] }, paywallId: string): boolean {
+  return grant.paywallIds.length === 0 || grant.paywallIds.includes(paywallId);
 }
 
-/** Whether the customer passes this paywall as a subscriber. */
-export function isSubscriberFor(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): boolean {
-  return entitlements.some((entitlement) => entitlement.kind === 'subscription' && subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId));
+/** What lets the customer pass this paywall as a subscriber: their own subscription first, else an organisation's seat; undefined: nothing. */
+export function unlockingEntitlement(entitlements: readonly CustomerEntitlement[], paywallId: string, now: Date, graceDays: number): SubscriptionEntitlement | undefined {
+  const passing = entitlements.filter(
+    (entitlement): entitlement is SubscriptionEntitlement => entitlement.kind === 'subscription' && subscriptionCounts(entitlement, now, graceDays) && unlocksPaywall(entitlement, paywallId),
+  );
+  return passing.find((entitlement) => !entitlement.organisation) ?? passing[0];
 }
 
 /** The `subscriber` segment attribute: any subscription that counts, whatever it unlocks (a pass or an article bought is no subscription). */

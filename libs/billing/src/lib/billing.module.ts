@@ -27,6 +27,11 @@ import { OffersModule } from './offers/offers.module';
 import { CreatePurchases1795900000000 } from './migrations/1795900000000-create-purchases';
 import { PassesModule } from './passes/passes.module';
 import { Purchase } from './passes/purchase.entity';
+import { CreateOrganisations1796400000000 } from './migrations/1796400000000-create-organisations';
+import { OrganisationInvitation } from './organisations/organisation-invitation.entity';
+import { OrganisationMember } from './organisations/organisation-member.entity';
+import { Organisation } from './organisations/organisation.entity';
+import { OrganisationsModule } from './organisations/organisations.module';
 import { RecordCancellationReasons1764300000000 } from './migrations/1764300000000-record-cancellation-reasons';
 import { AddPlanChangesAndPauses1764400000000 } from './migrations/1764400000000-add-plan-changes-and-pauses';
 import { CreateErasedProcessorCustomers1764500000000 } from './migrations/1764500000000-create-erased-processor-customers';
@@ -40,17 +45,17 @@ import { SubscriptionSettings } from './subscriptions/subscription-settings.enti
 import { Subscription } from './subscriptions/subscription.entity';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
-@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, GiftsModule, PersonalDataModule, CancellationModule, PassesModule, SubscriptionImportModule], providers: [BillingRetention] })
+@Module({ imports: [ProcessorModule, CatalogModule, SubscriptionsModule, CheckoutModule, InboundModule, StatsModule, OffersModule, GiftsModule, OrganisationsModule, PersonalDataModule, CancellationModule, PassesModule, SubscriptionImportModule], providers: [BillingRetention] })
 export class BillingModule {}
 
-/** Products, prices, subscriptions, processor settings and processed processor events. */
+/** Products, prices, subscriptions, organisations, processor settings and processed processor events. */
 export const billingService: ServiceDefinition<BillingConfig> = {
   name: 'billing',
   schema: 'billing',
   module: BillingModule,
   config: BillingConfig,
-  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase, Gift],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, CreateGifts1796000000000, AddSaveOffersAndWinBack1796100000000],
+  entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase, Gift, Organisation, OrganisationMember, OrganisationInvitation],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, CreateGifts1796000000000, AddSaveOffersAndWinBack1796100000000, CreateOrganisations1796400000000],
 };
 
 export { BillingConfig, BillingRetention };

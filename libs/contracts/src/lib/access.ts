@@ -279,6 +279,7 @@ export const ACCESS_REASONS = [
   'shared_link',
   'pass',
   'single_article',
+  'organisation',
 ] as const;
 export type AccessReason = (typeof ACCESS_REASONS)[number];
 
@@ -321,6 +322,8 @@ export interface AccessCheckResult {
   experiment?: ExperimentAssignment;
   /** With `shared_link`: who shared the page (their first name), for the recipient to see. */
   sharedBy?: { firstName: string };
+  /** With `organisation`: whose seat or network the reader reads on, for "Access provided by …". */
+  organisation?: { name: string };
 }
 
 // Shared articles (issue #25 item 3; docs/access.md#shared-articles)

@@ -48,8 +48,8 @@ export interface GiftEmailValues {
 export const TEMPLATE_KINDS = [...EMAIL_KINDS, ...PAYMENT_EMAIL_KINDS, ...GIFT_EMAIL_KINDS] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
-/** Every message identity sends: account and payment email to readers, and invitations to a publication's staff. */
-export const MESSAGE_KINDS = [...TEMPLATE_KINDS, 'staff_invitation'] as const;
+/** Every message identity sends: account and payment email to readers, invitations to a publication's staff and to an organisation's seats. */
+export const MESSAGE_KINDS = [...TEMPLATE_KINDS, 'staff_invitation', 'organisation_invitation'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** How long a staff invitation, and the link its email carries, stays valid. */
@@ -166,6 +166,19 @@ export const StaffEmailRequests = {
   SendInvitation: requestPattern<{ publicationId: string; invitationId: string; to: string; acceptUrl: string; token: string }, { queued: true }>(
     'identity.staff-email.invitation',
   ),
+} as const;
+
+export const OrganisationEmailRequests = {
+  /**
+   * Queues an organisation's invitation to a seat in identity's durable email queue, in the
+   * publication's branding; its button opens `returnUrl` (a page of the publication's site, its
+   * first domain otherwise) with `#gatehouse-join=<token>` (ORGANISATION_INVITATION_PARAMETER). The invitation's id is
+   * the message's, so a retried request queues nothing twice.
+   */
+  SendInvitation: requestPattern<
+    { publicationId: string; invitationId: string; to: string; organisationName: string; token: string; returnUrl: string | null },
+    { queued: true }
+  >('identity.organisation-email.invitation'),
 } as const;
 
 export const PaymentEmailRequests = {

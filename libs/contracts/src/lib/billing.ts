@@ -17,7 +17,10 @@ export type CustomerEntitlement = SubscriptionEntitlement | PurchaseEntitlement;
 /** One subscription as access needs it to decide whether a customer is a subscriber (decisions E6). */
 export interface SubscriptionEntitlement {
   kind: 'subscription';
-  subscriptionId: string;
+  /** Null for a seat in an organisation. */
+  subscriptionId: string | null;
+  /** The organisation whose seat this is (docs/organisations.md); absent for a subscription. */
+  organisation?: { organisationId: string; name: string };
   status: SubscriptionStatus;
   /** When the subscription became past_due (ISO), for the grace period; null otherwise. */
   pastDueSince: string | null;
@@ -239,6 +242,13 @@ export interface CheckoutRequest {
   offerCode?: string;
   /** A single-article price: the page it buys (required then, refused for any other price). */
   articleUrl?: string;
+  /**
+   * A group purchase (docs/organisations.md): this many seats (the processor line's quantity) of a
+   * recurring price; once paid, an organisation of the price's product with the buyer as manager.
+   */
+  seats?: number;
+  /** The organisation's name for a group purchase; the buyer's name otherwise. */
+  organisationName?: string;
 }
 
 export interface CheckoutSessionView {

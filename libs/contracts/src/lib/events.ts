@@ -166,6 +166,43 @@ export interface GiftRedeemedData {
   endsAt: string;
 }
 
+/** An organisation as it is after the change (before it, for `organisation.deleted`). */
+export interface OrganisationEventData {
+  organisationId: string;
+  name: string;
+  productId: string;
+  seats: number | null;
+  seatsUsed: number;
+  startsAt: string;
+  endsAt: string | null;
+  domains: string[];
+  ipRanges: string[];
+}
+
+/**
+ * A seat taken or freed. `via`: how the member joined. `reason` (member_removed): `removed` by a
+ * manager or staff, `email_changed` (a domain member whose email left the domain), `organisation_deleted`.
+ */
+export interface OrganisationMemberEventData {
+  organisationId: string;
+  organisationName: string;
+  customerId: string;
+  email: string;
+  via: 'invitation' | 'domain';
+  seats: number | null;
+  seatsUsed: number;
+  reason?: 'removed' | 'email_changed';
+}
+
+/** An invitation's email was queued; never its token. */
+export interface OrganisationMemberInvitedData {
+  organisationId: string;
+  organisationName: string;
+  invitationId: string;
+  email: string;
+  expiresAt: string;
+}
+
 export const Events = {
   NewsletterSubscribe: eventType<NewsletterSubscribeData>('newsletter.subscribe'),
   DataSubmit: eventType<DataSubmitData>('data.submit'),
@@ -193,6 +230,12 @@ export const Events = {
   ArticlePurchased: eventType<PurchaseEventData>('article.purchased'),
   GiftPurchased: eventType<GiftPurchasedData>('gift.purchased'),
   GiftRedeemed: eventType<GiftRedeemedData>('gift.redeemed'),
+  OrganisationCreated: eventType<OrganisationEventData>('organisation.created'),
+  OrganisationUpdated: eventType<OrganisationEventData>('organisation.updated'),
+  OrganisationDeleted: eventType<OrganisationEventData>('organisation.deleted'),
+  OrganisationMemberInvited: eventType<OrganisationMemberInvitedData>('organisation.member_invited'),
+  OrganisationMemberJoined: eventType<OrganisationMemberEventData>('organisation.member_joined'),
+  OrganisationMemberRemoved: eventType<OrganisationMemberEventData>('organisation.member_removed'),
 } as const;
 
 /** The events a publisher can subscribe an outbound webhook to (spec 6.2). */
@@ -221,4 +264,6 @@ export const InternalEvents = {
   AccessRulesChanged: changeNotice<Record<string, never>>('internal.access.rules.changed'),
   /** Every gateway replica forgets the publication's keys, whose lookups carry its domains and self-registration setting. */
   PublicationChanged: changeNotice<{ publicationId: string }>('internal.publication.changed'),
+  /** Every access and gateway replica forgets the IP ranges of the envelope's publication's organisations. */
+  OrganisationNetworksChanged: changeNotice<Record<string, never>>('internal.organisations.networks.changed'),
 } as const;

@@ -523,6 +523,111 @@ export interface paths {
         patch: operations["AdminOffersController_update"];
         trace?: never;
     };
+    "/api/v1/admin/organisations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication's organisations, newest first, cursor paginated, with the seats each uses. */
+        get: operations["AdminOrganisationsController_list"];
+        put?: never;
+        /** Create an organisation: group access to a product by seats, email domains and IP ranges, for a term. Emits `organisation.created`. */
+        post: operations["AdminOrganisationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/organisations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One organisation. */
+        get: operations["AdminOrganisationsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete an organisation: its members and networks lose access at their next check. Emits `organisation.deleted`. */
+        delete: operations["AdminOrganisationsController_delete"];
+        options?: never;
+        head?: never;
+        /** Change an organisation; what is absent stays as it is. Members and networks follow at the next check. Emits `organisation.updated`. */
+        patch: operations["AdminOrganisationsController_update"];
+        trace?: never;
+    };
+    "/api/v1/admin/organisations/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite an address to a seat: a branded email whose link (valid 14 days, on the publication's first domain) lets the reader sign in or up and join. A second invitation of the address replaces the first. Emits `organisation.member_invited`. */
+        post: operations["AdminOrganisationsController_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/organisations/{id}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an open invitation: its link stops working. */
+        delete: operations["AdminOrganisationsController_cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/organisations/{id}/members/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Free a member's seat: their access ends at their next check. Emits `organisation.member_removed`. */
+        delete: operations["AdminOrganisationsController_removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/organisations/{id}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who holds a seat, and the open invitations. */
+        get: operations["AdminOrganisationsController_seats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/paywalls": {
         parameters: {
             query?: never;
@@ -1487,6 +1592,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A manager invites an address to a seat; the email's link opens `returnUrl` (a page of the publication's site). Emits `organisation.member_invited`. */
+        post: operations["OrganisationsController_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{id}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** A manager withdraws an open invitation. */
+        delete: operations["OrganisationsController_cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{id}/members/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** A manager frees a member's seat: the member's access ends at their next check. Emits `organisation.member_removed`. */
+        delete: operations["OrganisationsController_removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in reader takes the invitation's seat (from the email link's `#gatehouse-join=` token). Emits `organisation.member_joined`. */
+        post: operations["OrganisationsController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/managed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisations the signed-in reader manages, with their members and open invitations. */
+        get: operations["OrganisationsController_managed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/prices": {
         parameters: {
             query?: never;
@@ -1757,10 +1947,12 @@ export interface components {
             granted: boolean;
             /** @description When a metered paywall applied. */
             meter?: components["schemas"]["MeterDto"];
+            /** @description With `organisation`: the organisation whose seat the reader holds or whose network the check came from. */
+            organisation?: components["schemas"]["GrantingOrganisationDto"];
             /** @description When denied, and as a hint with `soft`: the paywall with the variant applied. */
             paywallRule?: components["schemas"]["PaywallRuleDto"];
             /** @enum {string} */
-            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied" | "shared_link" | "pass" | "single_article";
+            reason: "no_rule" | "subscriber" | "meter_allowance" | "registered" | "newsletter_passed" | "data_passed" | "soft" | "blocked" | "search_crawler_granted" | "search_crawler_denied" | "ai_crawler_allowed" | "ai_crawler_denied" | "shared_link" | "pass" | "single_article" | "organisation";
             /** @description With `shared_link`: who shared the page. */
             sharedBy?: components["schemas"]["SharedByDto"];
         };
@@ -1973,6 +2165,8 @@ export interface components {
              * @example SPRING3
              */
             offerCode?: string;
+            /** @description With `seats`: the organisation’s name (the buyer’s name otherwise). */
+            organisationName?: string;
             /**
              * Format: uuid
              * @description The paywall that led here, carried into `experiment.converted`.
@@ -1980,6 +2174,8 @@ export interface components {
             paywallId?: string;
             /** Format: uuid */
             priceId: string;
+            /** @description A group purchase: this many seats of a recurring price, charged per seat; once paid, an organisation of the price's product with the buyer as its manager (docs/organisations.md). */
+            seats?: number;
             /** @example https://news.example/welcome */
             successUrl: string;
             /**
@@ -2173,6 +2369,52 @@ export interface components {
             /** @description For `trial`: free days, instead of the price's own. */
             trialDays?: number;
         };
+        CreateOrganisationDto: {
+            /**
+             * @description Admit private and reserved ranges (an intranet whose traffic reaches the gateway through the publisher’s own proxy).
+             * @default false
+             */
+            allowReservedRanges?: boolean;
+            /**
+             * @description A reader whose verified email is at one of them joins while seats are free, and leaves when the email changes. Not a domain of another organisation.
+             * @example [
+             *       "acme.edu"
+             *     ]
+             */
+            domains?: string[];
+            /**
+             * Format: date-time
+             * @description When its access ends; null (the default): no end.
+             */
+            endsAt?: string | null;
+            /**
+             * @description IPv4 and IPv6 CIDR ranges (`81.2.69.0/24`, `2a02:1234::/32`, no host bits set), stored canonical. A check from an address in one is granted with `reason: organisation`, signed in or not. None may overlap a range of another organisation of the publication, and none may touch private or reserved space unless `allowReservedRanges`.
+             * @example [
+             *       "81.2.69.0/24",
+             *       "2a02:1234::/32"
+             *     ]
+             */
+            ipRanges?: string[];
+            /** @description Customers of the publication who invite and remove members (the `<gatehouse-organisation>` element). */
+            managerIds?: string[];
+            /**
+             * @description Shown to readers: "Access provided by Acme University".
+             * @example Acme University
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The product whose paywalls the members and networks unlock.
+             */
+            productId: string;
+            /** @description How many members it may have; null (the default): unlimited. */
+            seats?: number | null;
+            /**
+             * Format: date-time
+             * @description When its access begins; now by default.
+             */
+            startsAt?: string;
+        };
         CreatePaywallDto: {
             /**
              * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
@@ -2303,7 +2545,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed")[];
+            events: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed" | "organisation.created" | "organisation.updated" | "organisation.deleted" | "organisation.member_invited" | "organisation.member_joined" | "organisation.member_removed")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -2469,10 +2711,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description An account email to a reader, or `staff_invitation`.
+             * @description An account email to a reader, `staff_invitation`, or `organisation_invitation` (a seat in an organisation).
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation" | "organisation_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2503,10 +2745,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description An account email to a reader, or `staff_invitation`.
+             * @description An account email to a reader, `staff_invitation`, or `organisation_invitation` (a seat in an organisation).
              * @enum {string}
              */
-            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation";
+            kind: "password_reset" | "email_verification" | "login_code" | "payment_failed" | "payment_retry" | "payment_final" | "card_expiring" | "win_back" | "gift_received" | "gift_ending" | "staff_invitation" | "organisation_invitation";
             /** @enum {string} */
             language: "en" | "de";
             lastError: string | null;
@@ -2693,6 +2935,13 @@ export interface components {
             /** @enum {string|null} */
             voidReason: "refunded" | "cancelled" | null;
         };
+        GrantingOrganisationDto: {
+            /**
+             * @description For "Access provided by …".
+             * @example Acme University
+             */
+            name: string;
+        };
         GrantSubscriptionDto: {
             /**
              * Format: date-time
@@ -2785,7 +3034,7 @@ export interface components {
             role: "admin" | "editor" | "viewer";
         };
         InvitationTokenDto: {
-            /** @description The token of the invitation link. */
+            /** @description The token from the fragment of the invitation email’s link (`#gatehouse-join=`). */
             token: string;
         };
         InvitationViewDto: {
@@ -2820,6 +3069,22 @@ export interface components {
              */
             role: "admin" | "editor" | "viewer";
         };
+        JoinedOrganisationDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        JoinedSeatDto: {
+            /** Format: uuid */
+            customerId: string;
+            /** @description The address the seat was taken with. */
+            email: string;
+            /** Format: date-time */
+            joinedAt: string;
+            organisation: components["schemas"]["JoinedOrganisationDto"];
+            /** @enum {string} */
+            via: "invitation" | "domain";
+        };
         JwksDto: {
             keys: components["schemas"]["PublicJwkDto"][];
         };
@@ -2843,6 +3108,9 @@ export interface components {
             everywhere?: boolean;
             /** @description The refresh token from the last auth result. */
             refreshToken: string;
+        };
+        ManagedOrganisationsDto: {
+            organisations: components["schemas"]["OrganisationSeatsViewDto"][];
         };
         MembershipPageDto: {
             items: components["schemas"]["MembershipViewDto"][];
@@ -2996,6 +3264,73 @@ export interface components {
             /** Format: date-time */
             startsAt: string | null;
             trialDays: number | null;
+        };
+        OrganisationInvitationDto: {
+            /**
+             * @description Trimmed and lower-cased.
+             * @example reader@example.com
+             */
+            email: string;
+        };
+        OrganisationInvitationViewDto: {
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+        };
+        OrganisationMemberViewDto: {
+            /** Format: uuid */
+            customerId: string;
+            /** @description The address the seat was taken with. */
+            email: string;
+            /** Format: date-time */
+            joinedAt: string;
+            /** @enum {string} */
+            via: "invitation" | "domain";
+        };
+        OrganisationPageDto: {
+            items: components["schemas"]["OrganisationViewDto"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        OrganisationSeatsViewDto: {
+            /** @description Open invitations, oldest first. */
+            invitations: components["schemas"]["OrganisationInvitationViewDto"][];
+            members: components["schemas"]["OrganisationMemberViewDto"][];
+            organisation: components["schemas"]["OrganisationViewDto"];
+        };
+        OrganisationViewDto: {
+            allowReservedRanges: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            domains: string[];
+            /** Format: date-time */
+            endsAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Canonical CIDR ranges. */
+            ipRanges: string[];
+            managerIds: string[];
+            /** @example Acme University */
+            name: string;
+            /** @description For an organisation bought at checkout: the processor subscription whose quantity is the seats. */
+            processorSubscriptionId: string | null;
+            /** Format: uuid */
+            productId: string;
+            /** @description Null: unlimited. */
+            seats: number | null;
+            /** @description Members holding a seat. */
+            seatsUsed: number;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         PasswordResetConfirmDto: {
             /**
@@ -3374,7 +3709,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "share_not_subscriber" | "sharing_disabled" | "share_allowance_exceeded" | "offer_expired" | "offer_exhausted" | "gift_voided" | "gift_redeemed" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
+            code: "validation_failed" | "signature_invalid" | "api_key_missing" | "api_key_invalid" | "invalid_credentials" | "refresh_token_invalid" | "email_token_invalid" | "code_invalid" | "token_invalid" | "token_expired" | "customer_token_required" | "session_required" | "api_key_wrong_kind" | "url_not_in_publication" | "forbidden" | "csrf_failed" | "registration_closed" | "not_found" | "email_taken" | "conflict" | "offer_not_applicable" | "share_not_subscriber" | "sharing_disabled" | "share_allowance_exceeded" | "offer_expired" | "offer_exhausted" | "gift_voided" | "gift_redeemed" | "organisation_full" | "invitation_invalid" | "precondition_failed" | "request_timeout" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "service_unavailable" | "internal_error";
             /** @example The request is invalid. */
             detail: string;
             /** @description With `validation_failed`: each invalid field. */
@@ -4153,6 +4488,52 @@ export interface components {
             active?: boolean;
             name?: string;
         };
+        UpdateOrganisationDto: {
+            /**
+             * @description Admit private and reserved ranges (an intranet whose traffic reaches the gateway through the publisher’s own proxy).
+             * @default false
+             */
+            allowReservedRanges?: boolean;
+            /**
+             * @description A reader whose verified email is at one of them joins while seats are free, and leaves when the email changes. Not a domain of another organisation.
+             * @example [
+             *       "acme.edu"
+             *     ]
+             */
+            domains?: string[];
+            /**
+             * Format: date-time
+             * @description When its access ends; null (the default): no end.
+             */
+            endsAt?: string | null;
+            /**
+             * @description IPv4 and IPv6 CIDR ranges (`81.2.69.0/24`, `2a02:1234::/32`, no host bits set), stored canonical. A check from an address in one is granted with `reason: organisation`, signed in or not. None may overlap a range of another organisation of the publication, and none may touch private or reserved space unless `allowReservedRanges`.
+             * @example [
+             *       "81.2.69.0/24",
+             *       "2a02:1234::/32"
+             *     ]
+             */
+            ipRanges?: string[];
+            /** @description Customers of the publication who invite and remove members (the `<gatehouse-organisation>` element). */
+            managerIds?: string[];
+            /**
+             * @description Shown to readers: "Access provided by Acme University".
+             * @example Acme University
+             */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The product whose paywalls the members and networks unlock.
+             */
+            productId?: string;
+            /** @description How many members it may have; null (the default): unlimited. */
+            seats?: number | null;
+            /**
+             * Format: date-time
+             * @description When its access begins; now by default.
+             */
+            startsAt?: string;
+        };
         UpdatePaywallDto: {
             /**
              * @description By `type`: metered `{limit: 1-10000, period: day|week|month}`; data `{fields: [{name, label, type: text|email|tel|number|checkbox, required}]}` (1-20 fields); registration `{requireVerifiedEmail?: boolean}`; hard, soft and newsletter `{}`.
@@ -4269,7 +4650,7 @@ export interface components {
              *       "subscription.cancelled"
              *     ]
              */
-            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed")[];
+            events?: ("newsletter.subscribe" | "data.submit" | "subscription.created" | "subscription.updated" | "subscription.cancelled" | "subscription.trial_ended" | "subscription.paused" | "subscription.resumed" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "customer.created" | "customer.updated" | "customer.verified" | "customer.deleted" | "paywall.shown" | "paywall.dismissed" | "paywall.converted" | "experiment.assigned" | "experiment.converted" | "share.created" | "share.opened" | "pass.purchased" | "article.purchased" | "gift.purchased" | "gift.redeemed" | "organisation.created" | "organisation.updated" | "organisation.deleted" | "organisation.member_invited" | "organisation.member_joined" | "organisation.member_removed")[];
             /**
              * @description https; its host must not resolve to a private, loopback or link-local address (both allowed when ALLOW_INSECURE_WEBHOOK_URLS=true).
              * @example https://hooks.example.com/gatehouse
@@ -8765,6 +9146,1019 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationPageDto"];
+                };
+            };
+            /** @description `validation_failed`: a bad `limit`, or a `cursor` this list did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganisationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationViewDto"];
+                };
+            };
+            /** @description `validation_failed` naming the field: a product or manager not of the publication, a range that is not CIDR, overlaps another organisation’s or is reserved without `allowReservedRanges`, a domain of another organisation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganisationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationViewDto"];
+                };
+            };
+            /** @description `validation_failed`: as for creation, or fewer seats than members */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationInvitationViewDto"];
+                };
+            };
+            /** @description `validation_failed`: not an email address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `organisation_full`: every seat is taken; `conflict`: the address already holds a seat */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict" | "organisation_full";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_seats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSeatsViewDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };
@@ -18016,6 +19410,533 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "offer_expired" | "offer_exhausted";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    OrganisationsController_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailWithReturnUrlDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationInvitationViewDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `url_not_in_publication`: `returnUrl` is not on the publication's domains */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "url_not_in_publication";
+                    };
+                };
+            };
+            /** @description `not_found`: no organisation the reader manages */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `organisation_full`: every seat is taken; `conflict`: the address already holds a seat */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "conflict" | "organisation_full";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    OrganisationsController_cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    OrganisationsController_removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    OrganisationsController_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedSeatDto"];
+                };
+            };
+            /** @description `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
+                    };
+                };
+            };
+            /** @description `organisation_full`: every seat is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "organisation_full";
+                    };
+                };
+            };
+            /** @description `invitation_invalid`: unknown, used, withdrawn or expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "invitation_invalid";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The JSON body is over 100 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    OrganisationsController_managed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedOrganisationsDto"];
+                };
+            };
+            /** @description `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key); `customer_token_required`, `token_invalid` or `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "token_invalid" | "token_expired" | "customer_token_required";
                     };
                 };
             };

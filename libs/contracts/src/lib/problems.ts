@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'offer_exhausted',
   'gift_voided',
   'gift_redeemed',
+  'organisation_full',
+  'invitation_invalid',
   'precondition_failed',
   'request_timeout',
   'payload_too_large',

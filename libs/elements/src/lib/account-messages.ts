@@ -89,6 +89,34 @@ export interface AccountMessages {
   code: string;
   deleted: string;
   failed: string;
+  /** `<gatehouse-organisation>`: a manager's seats, and a reader accepting an invitation (docs/organisations.md). */
+  organisation: OrganisationMessages;
+}
+
+export interface OrganisationMessages {
+  heading: string;
+  signedOut: string;
+  /** A reader who manages no organisation (and has no invitation on the page). */
+  none: string;
+  /** `{used}` and `{seats}` are counts. */
+  seats: string;
+  /** `{used}` is a count. */
+  unlimited: string;
+  members: string;
+  noMembers: string;
+  invited: string;
+  remove: string;
+  invite: string;
+  inviteEmail: string;
+  /** `{email}` is the address. */
+  invitationSent: string;
+  /** `{email}` is the member's address. */
+  removed: string;
+  /** `{organisation}` is its name. */
+  joined: string;
+  joinSignIn: string;
+  joinInvalid: string;
+  full: string;
 }
 
 /** English, built into account.js; the other languages' tables travel in the elements' message tables (`account`), fetched with them. */
@@ -171,4 +199,23 @@ export const ACCOUNT_MESSAGES_EN: AccountMessages = {
   code: '6-digit code',
   deleted: 'Your account is deleted.',
   failed: 'That did not work. Please try again.',
+  organisation: {
+    heading: 'Your organisation',
+    signedOut: "Sign in to manage your organisation's seats, or to accept an invitation.",
+    none: 'You do not manage an organisation.',
+    seats: '{used} of {seats} seats used',
+    unlimited: '{used} seats used',
+    members: 'Members',
+    noMembers: 'No one holds a seat yet.',
+    invited: 'invited',
+    remove: 'Remove',
+    invite: 'Invite',
+    inviteEmail: 'Email address to invite',
+    invitationSent: 'Invitation sent to {email}.',
+    removed: '{email} no longer holds a seat.',
+    joined: 'Welcome: you now read with a seat of {organisation}.',
+    joinSignIn: 'Sign in or create an account with the invited address to accept your invitation.',
+    joinInvalid: 'This invitation cannot be used any more: ask for a new one.',
+    full: 'Every seat is taken: a manager can free one.',
+  },
 };

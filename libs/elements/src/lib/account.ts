@@ -1,4 +1,14 @@
-import type { CancellationOptions, CancellationReason, CustomerProfile, OfferedPriceView, PlanChangePreview, SaveOfferView, SubscriptionView } from '@gatehouse/contracts';
+import type {
+  CancellationOptions,
+  CancellationReason,
+  CustomerProfile,
+  OfferedPriceView,
+  OrganisationMemberView,
+  OrganisationSeatsView,
+  PlanChangePreview,
+  SaveOfferView,
+  SubscriptionView,
+} from '@gatehouse/contracts';
 import type { AccountMethods, Gatehouse, Session } from '@gatehouse/sdk';
 import type { html as litHtml, nothing as litNothing, PropertyDeclarations, TemplateResult } from 'lit';
 import { ACCOUNT_MESSAGES_EN, type AccountMessages } from './account-messages';
@@ -46,6 +56,8 @@ const ACCOUNT_CSS = `
   dialog { border: 0; padding: 24px; max-width: min(440px, calc(100vw - 16px)); border-radius: var(--gh-radius); box-shadow: 0 12px 40px rgba(0, 0, 0, 0.3); color: inherit; }
   dialog::backdrop { background: rgba(15, 17, 26, 0.6); }
   .compact { display: inline-block; }
+  .seats { list-style: none; padding: 0; margin: 0 0 12px; }
+  .seats li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 8px; padding-block: 4px; overflow-wrap: anywhere; }
   .compact [part~='account-button'] { min-height: 40px; padding: 6px 14px; font: inherit; font-family: var(--gh-font); border: 0; border-radius: var(--gh-radius); background: var(--gh-primary); color: var(--gh-on-primary, #fff); cursor: pointer; }
 `;
 
@@ -85,9 +97,14 @@ function inherited(element: Element, attribute: 'lang' | 'dir'): string | null {
   return null;
 }
 
+/** The fragment parameter of an organisation invitation's link (ORGANISATION_INVITATION_PARAMETER). */
+const JOIN_PARAMETER = 'gatehouse-join';
+
+const codeOf = (err: unknown): string | undefined => (err as { code?: string } | null)?.code;
+
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
-/** Defines the two tags (once) on the given base class and lit. */
+/** Defines the three tags (once) on the given base class and lit. */
 export function defineAccountElements(parts: AccountElementParts, client: Promise<Client>): void {
   const { Base, html, nothing } = parts;
   const styles = [Base.styles, sheet(ACCOUNT_CSS)];
@@ -728,6 +745,136 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     }
   }
 
+  /**
+   * `<gatehouse-organisation>` (docs/organisations.md): for a manager, each organisation they
+   * manage with its seats used, members and open invitations, an invite form and Remove; on the
+   * page an invitation's link opens (`#gatehouse-join=<token>`), the way to sign in or up, after
+   * which the seat is taken.
+   */
+  class GatehouseOrganisation extends AccountBase {
+    static override properties: PropertyDeclarations = {
+      ...AccountBase.properties,
+      organisations: { state: true },
+      status: { state: true },
+      joinToken: { state: true },
+    };
+    declare organisations: OrganisationSeatsView[] | null;
+    declare status: string;
+    declare joinToken: string | null;
+
+    constructor() {
+      super();
+      this.organisations = null;
+      this.status = '';
+      this.joinToken = new URLSearchParams(location.hash.slice(1)).get(JOIN_PARAMETER);
+    }
+
+    protected override sessionChanged(session: Session | null): void {
+      const changed = session?.customer.id !== this.session?.customer.id;
+      super.sessionChanged(session);
+      if (!session) this.organisations = null;
+      else if (changed) void this.load();
+    }
+
+    private async load(): Promise<void> {
+      const sdk = this.sdk;
+      if (!sdk || !this.session) return;
+      if (this.joinToken) await this.join(sdk, this.joinToken);
+      try {
+        this.organisations = await sdk.getManagedOrganisations();
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+
+    /** Takes the invitation's seat once, and drops its token from the address. */
+    private async join(sdk: Client, token: string): Promise<void> {
+      const o = this.text.organisation;
+      this.joinToken = null;
+      history.replaceState(history.state, '', location.pathname + location.search);
+      try {
+        const joined = await sdk.acceptOrganisationInvitation(token);
+        this.status = fill(o.joined, { organisation: joined.organisation.name });
+      } catch (err) {
+        this.status = codeOf(err) === 'organisation_full' ? o.full : o.joinInvalid;
+      }
+    }
+
+    override render() {
+      const o = this.text.organisation;
+      const status = html`<p class="status" part="status" role="status" aria-live="polite">${this.status}</p>`;
+      if (!this.session) {
+        return this.frame(html`${this.logo()}<h2 part="heading">${o.heading}</h2>
+          ${status}
+          <p class="muted" part="description">${this.joinToken ? o.joinSignIn : o.signedOut}</p>
+          ${this.signInButtons()}`);
+      }
+      const list = this.organisations;
+      const body = list === null ? nothing : list.length === 0 ? html`<p class="muted" part="description">${o.none}</p>` : list.map((seats) => this.organisationSection(seats));
+      return this.frame(html`${this.logo()}<h2 part="heading">${o.heading}</h2>
+        ${status} ${body}`);
+    }
+
+    private organisationSection({ organisation, members, invitations }: OrganisationSeatsView): TemplateResult {
+      const o = this.text.organisation;
+      const used = String(organisation.seatsUsed);
+      const count = organisation.seats === null ? fill(o.unlimited, { used }) : fill(o.seats, { used, seats: String(organisation.seats) });
+      const id = `organisation-${organisation.id}`;
+      return html`<section part="organisation" aria-labelledby=${id}>
+        <h3 id=${id}>${organisation.name}</h3>
+        <p class="muted" part="seats">${count}</p>
+        <ul class="seats" part="members" aria-label=${o.members}>
+          ${members.length === 0 && invitations.length === 0 ? html`<li class="muted">${o.noMembers}</li>` : nothing}
+          ${members.map(
+            (member) =>
+              html`<li>
+                <span>${member.email}</span>
+                <button type="button" class="secondary" part="secondary-button" aria-label=${`${o.remove} ${member.email}`} @click=${() => void this.removeMember(organisation.id, member)}>
+                  ${o.remove}
+                </button>
+              </li>`,
+          )}
+          ${invitations.map((invitation) => html`<li><span>${invitation.email}</span> <span class="badge">${o.invited}</span></li>`)}
+        </ul>
+        <form part="form" novalidate @submit=${(event: SubmitEvent) => void this.invite(event, organisation.id)}>
+          <div>
+            <label for=${`${id}-email`}>${o.inviteEmail}</label>
+            <input id=${`${id}-email`} name="email" type="email" autocomplete="off" required />
+          </div>
+          <div class="actions"><button type="submit" part="primary-button">${o.invite}</button></div>
+        </form>
+      </section>`;
+    }
+
+    private async invite(event: SubmitEvent, organisationId: string): Promise<void> {
+      event.preventDefault();
+      const o = this.text.organisation;
+      const form = event.target as HTMLFormElement;
+      const email = String(new FormData(form).get('email') ?? '').trim();
+      if (!email || !this.sdk) return;
+      try {
+        await this.sdk.inviteToOrganisation(organisationId, email, location.href.split('#')[0]);
+        form.reset();
+        this.status = fill(o.invitationSent, { email });
+        this.organisations = await this.sdk.getManagedOrganisations();
+      } catch (err) {
+        this.status = codeOf(err) === 'organisation_full' ? o.full : this.text.failed;
+      }
+    }
+
+    private async removeMember(organisationId: string, member: OrganisationMemberView): Promise<void> {
+      if (!this.sdk) return;
+      try {
+        await this.sdk.removeOrganisationMember(organisationId, member.customerId);
+        this.status = fill(this.text.organisation.removed, { email: member.email });
+        this.organisations = await this.sdk.getManagedOrganisations();
+      } catch {
+        this.status = this.text.failed;
+      }
+    }
+  }
+
   if (!customElements.get('gatehouse-account')) customElements.define('gatehouse-account', GatehouseAccount);
+  if (!customElements.get('gatehouse-organisation')) customElements.define('gatehouse-organisation', GatehouseOrganisation);
   if (!customElements.get('gatehouse-account-button')) customElements.define('gatehouse-account-button', GatehouseAccountButton);
 }

@@ -15,6 +15,11 @@ import type {
   ImportJobSummary,
   ImportJobView,
   Jwks,
+  NewOrganisation,
+  OrganisationChanges,
+  OrganisationInvitationView,
+  OrganisationSeatsView,
+  OrganisationView,
   Page,
   PlanChangePreview,
   PlanChangeResult,
@@ -201,6 +206,46 @@ export class Gatehouse {
     /** Redeems a code for the reader of `accessToken`: a subscription with `source: gift` ending after the gift's months. */
     redeem: (accessToken: string, code: string) =>
       this.http.request<GiftRedemption>({ method: 'POST', path: '/gifts/redeem', body: { code }, apiKey: this.secret(), accessToken, idempotent: true }),
+  };
+
+  /**
+   * Organisations (docs/organisations.md): group access to a product by seats, email domains and
+   * IP ranges, kept from the publisher's server as staff keep them in the dashboard.
+   */
+  readonly organisations = {
+    list: (params: { limit?: number; cursor?: string } = {}) =>
+      this.http.request<Page<OrganisationView>>({ method: 'GET', path: '/admin/organisations', query: params, apiKey: this.secret() }),
+    get: (organisationId: string) => this.http.request<OrganisationView>({ method: 'GET', path: `/admin/organisations/${encodeURIComponent(organisationId)}`, apiKey: this.secret() }),
+    create: (body: NewOrganisation) => this.http.request<OrganisationView>({ method: 'POST', path: '/admin/organisations', body, apiKey: this.secret(), idempotent: true }),
+    update: (organisationId: string, changes: OrganisationChanges) =>
+      this.http.request<OrganisationView>({ method: 'PATCH', path: `/admin/organisations/${encodeURIComponent(organisationId)}`, body: changes, apiKey: this.secret(), idempotent: true }),
+    /** Its members and networks lose access at their next check. */
+    delete: (organisationId: string) => this.http.request<void>({ method: 'DELETE', path: `/admin/organisations/${encodeURIComponent(organisationId)}`, apiKey: this.secret() }),
+    /** Who holds a seat, and the open invitations. */
+    seats: (organisationId: string) =>
+      this.http.request<OrganisationSeatsView>({ method: 'GET', path: `/admin/organisations/${encodeURIComponent(organisationId)}/seats`, apiKey: this.secret() }),
+    /** Emails an invitation to a seat; refused with `organisation_full` when every seat is taken. */
+    invite: (organisationId: string, email: string) =>
+      this.http.request<OrganisationInvitationView>({
+        method: 'POST',
+        path: `/admin/organisations/${encodeURIComponent(organisationId)}/invitations`,
+        body: { email },
+        apiKey: this.secret(),
+        idempotent: true,
+      }),
+    cancelInvitation: (organisationId: string, invitationId: string) =>
+      this.http.request<void>({
+        method: 'DELETE',
+        path: `/admin/organisations/${encodeURIComponent(organisationId)}/invitations/${encodeURIComponent(invitationId)}`,
+        apiKey: this.secret(),
+      }),
+    /** Frees the member's seat: their access ends at their next check. */
+    removeMember: (organisationId: string, customerId: string) =>
+      this.http.request<void>({
+        method: 'DELETE',
+        path: `/admin/organisations/${encodeURIComponent(organisationId)}/members/${encodeURIComponent(customerId)}`,
+        apiKey: this.secret(),
+      }),
   };
 
   /** Access decisions (spec 4.2), with the publishable key. */

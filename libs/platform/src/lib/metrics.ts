@@ -62,7 +62,7 @@ export const edgeMetrics = {
   /** Access checks the gateway answered from its read models, and those it sent to access (with the reason). */
   checks: new Counter({
     name: 'gatehouse_access_checks_total',
-    help: 'Access checks by who decided them: decided_by="gateway" (from its read models) or "access" (forwarded, with the reason: share, meter, pass, visit_count, crawler, past_due, time_pass, rules, entitlements, not_caught_up, invalid).',
+    help: 'Access checks by who decided them: decided_by="gateway" (from its read models) or "access" (forwarded, with the reason: share, meter, pass, visit_count, crawler, past_due, time_pass, rules, entitlements, networks, not_caught_up, invalid).',
     labelNames: ['decided_by', 'reason'] as const,
   }),
   /** Edge-answered checks whose record (visit, rollup) access has not taken yet and that were dropped past the buffer's bound. */

@@ -30,6 +30,8 @@ const CODES: Record<ErrorCode, { status: number; title: string }> = {
   offer_exhausted: { status: 410, title: 'Offer used up' },
   gift_voided: { status: 410, title: 'Gift voided' },
   gift_redeemed: { status: 409, title: 'Gift already redeemed' },
+  organisation_full: { status: 409, title: 'Organisation full' },
+  invitation_invalid: { status: 410, title: 'Invitation invalid' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },

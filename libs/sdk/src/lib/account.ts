@@ -1,4 +1,4 @@
-import type { CancellationOptions, CancellationReason, CustomerProfile, SaveAcceptance, SubscriptionView } from '@gatehouse/contracts';
+import type { CancellationOptions, CancellationReason, CustomerProfile, OrganisationInvitationView, OrganisationSeatsView, SaveAcceptance, SubscriptionView } from '@gatehouse/contracts';
 import type { Gatehouse } from './gatehouse';
 
 /** How a reader confirms the deletion of their account: their password, or a code emailed to them. */
@@ -26,6 +26,14 @@ export interface AccountMethods {
   exportMyData(): Promise<unknown>;
   /** Deletes the reader's account for good (GDPR art. 17) and signs them out everywhere. */
   deleteMyAccount(proof: AccountDeletionProof): Promise<void>;
+  /** The organisations the reader manages, with their members and open invitations (docs/organisations.md). */
+  getManagedOrganisations(): Promise<OrganisationSeatsView[]>;
+  /** A manager invites an address to a seat; the email's link opens `returnUrl` (a page of the site). */
+  inviteToOrganisation(organisationId: string, email: string, returnUrl?: string): Promise<OrganisationInvitationView>;
+  /** A manager frees a member's seat. */
+  removeOrganisationMember(organisationId: string, customerId: string): Promise<void>;
+  /** The reader takes the seat of an invitation (the `#gatehouse-join=` token of its email's link). */
+  acceptOrganisationInvitation(token: string): Promise<{ organisation: { id: string; name: string } }>;
 }
 
 /** Adds the account methods to a client (once); returns it typed with them. */
@@ -44,6 +52,12 @@ export function installAccount(gatehouse: Gatehouse): Gatehouse & AccountMethods
       await gatehouse.authorized('/auth/customers/me', { method: 'DELETE', body: proof });
       await gatehouse.logout();
     },
+    getManagedOrganisations: async () => (await gatehouse.authorized<{ organisations: OrganisationSeatsView[] }>('/organisations/managed')).organisations,
+    inviteToOrganisation: (organisationId, email, returnUrl) =>
+      gatehouse.authorized(`/organisations/${encodeURIComponent(organisationId)}/invitations`, { body: { email, returnUrl } }),
+    removeOrganisationMember: (organisationId, customerId) =>
+      gatehouse.authorized(`/organisations/${encodeURIComponent(organisationId)}/members/${encodeURIComponent(customerId)}`, { method: 'DELETE' }),
+    acceptOrganisationInvitation: (token) => gatehouse.authorized('/organisations/invitations/accept', { body: { token } }),
   };
   return Object.assign(client, methods);
 }

@@ -9,6 +9,11 @@ export interface Fixtures {
   adminCookie: string;
 }
 
+/** The organisations' networks: 100 organisations of 100 ranges each, `a.b.0.0/16` for a = 20 + i / 256, b = i % 256 (i < 10,000). */
+export const NETWORK_ORGANISATIONS = 100;
+export const RANGES_PER_ORGANISATION = 100;
+export const networkRange = (i: number) => `${20 + (i >> 8)}.${i & 255}.0.0/16`;
+
 export const SITE = 'http://localhost';
 
 /** A call to the API: `body` as JSON, or `raw` as it is (with its content-type among `headers`). */
@@ -23,7 +28,7 @@ export async function api(base: string, path: string, init: { method?: string; b
   return { body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/** Keys, a paywall of each kind the scenarios visit, a segment on visit_count, a running experiment and a subscriber. */
+/** Keys, a paywall of each kind the scenarios visit, a segment on visit_count, a running experiment, a subscriber and 10,000 organisations' ranges. */
 export async function prepare(base: string): Promise<Fixtures> {
   const login = await api(base, '/admin/session', { body: BENCH_ADMIN });
   const cookie = (/service_session=[^;]*/.exec(login.headers.get('set-cookie') ?? '') ?? [''])[0];
@@ -54,5 +59,9 @@ export async function prepare(base: string): Promise<Fixtures> {
   const product = await admin('/products', { name: 'Digital' });
   const price = await admin(`/products/${product.id}/prices`, { currency: 'eur', unitAmount: 900, interval: 'month' });
   await admin('/subscriptions', { customerId: customer.customer.id, priceId: price.id });
+  for (let o = 0; o < NETWORK_ORGANISATIONS; o++) {
+    const ipRanges = Array.from({ length: RANGES_PER_ORGANISATION }, (_, r) => networkRange(o * RANGES_PER_ORGANISATION + r));
+    await admin('/organisations', { name: `Campus ${o}`, productId: product.id, ipRanges });
+  }
   return { publishableKey: keys.publishableKey, subscriberToken: customer.accessToken, adminCookie: cookie };
 }

@@ -16,6 +16,8 @@ export interface Scenario {
 export const NO_RULE = 'check, no paywall covers the URL';
 
 const clientAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+/** An address in one of the 10,000 organisations' ranges (20.0.0.0 to 59.15.255.255), a distinct one for each n. */
+const networkAddress = (n: number) => `${20 + ((n >> 8) % 39)}.${n & 255}.${(n >> 16) & 255}.${(n >> 24) & 255}`;
 const check = (query: Record<string, string>) => `/api/v1/access/check?${new URLSearchParams(query)}`;
 
 export function scenarios(fixtures: Fixtures): Scenario[] {
@@ -50,6 +52,10 @@ export function scenarios(fixtures: Fixtures): Scenario[] {
     },
     meteredNewUrl,
     subscriber,
+    {
+      name: "check, hard paywall, anonymous on an organisation's network (10,000 ranges)",
+      request: (n) => ({ method: 'GET', path: check({ url: `${SITE}/hard/${n % 1000}` }), headers: { ...key, 'x-forwarded-for': networkAddress(n) } }),
+    },
     { name: 'check, experiment on the paywall', request: get((n) => check({ url: `${SITE}/experiment/${n % 1000}`, userId: `e${n % 5000}` })) },
     { name: 'check, segment on visit_count', request: get((n) => check({ url: `${SITE}/segment/${n % 1000}`, userId: `s${n % 200}` })) },
     {

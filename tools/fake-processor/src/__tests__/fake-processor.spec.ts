@@ -206,6 +206,27 @@ describe('fake processor', () => {
     await expect(stripe.subscriptions.update(changed.id, { pause_collection: { behavior: 'void', resumes_at: 1 } })).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it('sells seats: a checkout line of several units, an item of that quantity charged per unit, and a change of quantity alone', async () => {
+    const customer = await stripe.customers.create({ email: 'buyer@example.com' });
+    const product = await stripe.products.create({ name: 'Team' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'eur', unit_amount: 500, recurring: { interval: 'month' } });
+    const checkout = (quantity: number) =>
+      stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: price.id, quantity }], success_url: 'https://news.example/ok', cancel_url: 'https://news.example/no' });
+    await expect(checkout(0)).rejects.toMatchObject({ statusCode: 400 });
+    const session = await checkout(5);
+    expect(session.amount_subtotal).toBe(2500);
+    const { subscription, events } = fake.completeCheckout(session.id);
+    const item = subscription!['items'].data[0];
+    expect(item.quantity).toBe(5);
+    expect(events.find((e) => e.type === 'invoice.payment_succeeded')?.data.object).toMatchObject({ amount_paid: 2500 });
+
+    await expect(stripe.subscriptions.update(subscription!['id'], { items: [{ id: 'si_other', quantity: 8 }] })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(stripe.subscriptions.update(subscription!['id'], { items: [{ id: item.id, quantity: 0 }] })).rejects.toMatchObject({ statusCode: 400 });
+    const more = await stripe.subscriptions.update(subscription!['id'], { items: [{ id: item.id, quantity: 8 }] });
+    expect(more.items.data[0]).toMatchObject({ quantity: 8, price: { id: price.id } });
+    expect(fake.events.at(-1)).toMatchObject({ type: 'customer.subscription.updated', data: { previous_attributes: { items: { data: [{ quantity: 5 }] } } } });
+  });
+
   it('deletes a customer for good, cancelling its subscriptions, as the processor does', async () => {
     const customer = await stripe.customers.create({ email: 'leaving@example.com' });
     const product = await stripe.products.create({ name: 'Leaving' });

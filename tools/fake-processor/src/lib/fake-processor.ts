@@ -248,6 +248,7 @@ export class FakeProcessor {
     const session = this.required('checkout.session', sessionId);
     const customer = session['customer'] ?? this.save('customer', customerObject({ email: session['customer_email'] ?? '' }))['id'];
     const price = this.priceFor(session['line_items_requested'][0]?.price);
+    const quantity: number = session['line_items_requested'][0]?.quantity ?? 1;
     const events: ProcessorEvent[] = [];
     let subscription: ProcessorObject | null = null;
     const [asked] = session['discounts'] as Array<{ coupon: string; promotion_code: string | null }>;
@@ -256,7 +257,7 @@ export class FakeProcessor {
       const requested = session['subscription_data_requested'];
       subscription = this.save(
         'subscription',
-        subscriptionObject({ customer, price, status: options.status, metadata: requested.metadata, trialDays: requested.trial_period_days }),
+        subscriptionObject({ customer, price, status: options.status, metadata: requested.metadata, trialDays: requested.trial_period_days, quantity }),
       );
     }
     if (asked && coupon) this.redeem(coupon, asked.promotion_code, customer, subscription, session['id']);
@@ -272,7 +273,7 @@ export class FakeProcessor {
     Object.assign(session, { customer, status: 'complete', payment_status: 'paid', subscription: subscription?.['id'] ?? null, payment_intent: paymentIntent?.['id'] ?? null });
     events.push(this.event('checkout.session.completed', this.publicView(session), options));
     if (subscription && subscription['status'] === 'active') {
-      const invoice = invoiceObject(subscription, 'paid', discounted(price['unit_amount'] ?? 0, coupon));
+      const invoice = invoiceObject(subscription, 'paid', discounted((price['unit_amount'] ?? 0) * quantity, coupon));
       subscription['latest_invoice'] = invoice['id'];
       events.push(this.event('invoice.payment_succeeded', invoice, options));
     }
@@ -490,7 +491,9 @@ export class FakeProcessor {
       this.redeemableCoupon(couponId);
       return { coupon: couponId, promotion_code: promotionCode?.['id'] ?? null };
     });
-    const price = this.get('price', session['line_items_requested'][0]?.price ?? '');
+    const [line] = session['line_items_requested'];
+    if (line && (!Number.isSafeInteger(line.quantity) || line.quantity < 1)) throw new ApiError(400, 'invalid_request_error', 'Invalid line_items[0][quantity]: must be a positive integer.');
+    const price = this.get('price', line?.price ?? '');
     // As the processor refuses them: a subscription needs a recurring price, a payment a one-time one.
     if (price && session['mode'] === 'subscription' && price['type'] !== 'recurring') {
       throw new ApiError(400, 'invalid_request_error', 'You must specify at least one recurring price in `subscription` mode when using prices.');
@@ -499,7 +502,7 @@ export class FakeProcessor {
       throw new ApiError(400, 'invalid_request_error', 'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.');
     }
     const coupon = session['discounts'][0] ? this.required('coupon', session['discounts'][0].coupon) : null;
-    const subtotal = price?.['unit_amount'] ?? 0;
+    const subtotal = (price?.['unit_amount'] ?? 0) * (line?.quantity ?? 1);
     const trial = session['mode'] === 'subscription' && session['subscription_data_requested'].trial_period_days;
     Object.assign(session, { currency: price?.['currency'] ?? null, amount_subtotal: subtotal, amount_total: trial ? 0 : discounted(subtotal, coupon) });
     return this.save('checkout.session', session);
@@ -630,10 +633,11 @@ export class FakeProcessor {
     const cancelAtPeriodEnd = flag(fields['cancel_at_period_end']);
     const details = cancellationDetailsOf(fields['cancellation_details']);
     // Everything is checked before anything changes: a refused update leaves the subscription as it was.
-    const change = this.priceChangeOf(subscription, fields['items'], fields['proration_behavior'], fields['proration_date']);
+    const quantity = this.quantityChangeOf(subscription, fields['items']);
+    const change = quantity === null ? this.priceChangeOf(subscription, fields['items'], fields['proration_behavior'], fields['proration_date']) : null;
     const pause = fields['pause_collection'] === undefined ? undefined : this.pauseOf(fields['pause_collection']);
     const discounts = fields['discounts'] === undefined ? undefined : this.discountsOf(fields['discounts']);
-    if ((change || discounts) && subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is canceled and cannot be updated.`);
+    if ((change || discounts || quantity !== null) && subscription['status'] === 'canceled') throw new ApiError(400, 'invalid_request_error', `The subscription ${id} is canceled and cannot be updated.`);
     const previous = this.applySubscriptionChanges(subscription, {
       ...(cancelAtPeriodEnd === null ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
       ...(fields['metadata'] ? { metadata: { ...subscription['metadata'], ...metadataOf(fields['metadata']) } } : {}),
@@ -656,6 +660,10 @@ export class FakeProcessor {
       );
     }
     const invoice = change ? this.applyPriceChange(subscription, change, previous) : null;
+    if (quantity !== null) {
+      previous['items'] = structuredClone(subscription['items']);
+      subscription['items'].data[0].quantity = quantity;
+    }
     this.event('customer.subscription.updated', subscription, {}, previous);
     if (invoice) this.event('invoice.payment_succeeded', invoice);
     return subscription;
@@ -675,6 +683,20 @@ export class FakeProcessor {
    * credited at the old price and, on the same interval, the remaining share charged at the new
    * one; another interval restarts the period now and charges the new price in full.
    */
+  /**
+   * `items[0][quantity]` without a price: the item's units change (seats), as the processor allows
+   * on the same price; null when the update asks for a price (or nothing) instead.
+   */
+  private quantityChangeOf(subscription: ProcessorObject, items: FormValue | undefined): number | null {
+    const requested = listOf(items).map(fieldsOf)[0];
+    if (!requested || requested['quantity'] === undefined || text(requested['price']) !== null) return null;
+    const itemId = text(requested['id']);
+    if (itemId !== subscription['items'].data[0].id) throw new ApiError(400, 'invalid_request_error', `No such subscription item: '${itemId ?? ''}'`);
+    const quantity = integer(requested['quantity']);
+    if (quantity === null || !Number.isSafeInteger(quantity) || quantity < 1) throw new ApiError(400, 'invalid_request_error', 'Invalid items[0][quantity]: must be a positive integer.');
+    return quantity;
+  }
+
   private priceChangeOf(subscription: ProcessorObject, items: FormValue | undefined, behaviorField: FormValue | undefined, dateField: FormValue | undefined): PriceChange | null {
     const requested = listOf(items).map(fieldsOf)[0];
     if (!requested) return null;

@@ -161,6 +161,8 @@ export interface NewSubscription {
   trialDays?: number | null;
   start?: number;
   discounts?: string[];
+  /** Units of the price (seats); 1 unless given. */
+  quantity?: number;
 }
 
 export function subscriptionObject(spec: NewSubscription): ProcessorObject {
@@ -197,7 +199,7 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
           object: 'subscription_item',
           subscription: id,
           price: spec.price,
-          quantity: 1,
+          quantity: spec.quantity ?? 1,
           current_period_start: start,
           current_period_end: end,
           created: start,
@@ -212,7 +214,7 @@ export function subscriptionObject(spec: NewSubscription): ProcessorObject {
 
 export function invoiceObject(subscription: ProcessorObject, status: 'paid' | 'open' | 'draft', amountPaid: number | null): ProcessorObject {
   const item = subscription['items'].data[0];
-  const amountDue = amountPaid ?? item.price.unit_amount ?? 0;
+  const amountDue = amountPaid ?? (item.price.unit_amount ?? 0) * item.quantity;
   return {
     id: status === 'draft' ? undefined : newId('in'),
     object: 'invoice',

@@ -1,5 +1,7 @@
 import type { CustomerEntitlement, PurchaseEntitlement, SubscriptionEntitlement, SubscriptionStatus } from '@gatehouse/contracts';
-import { isSubscriber, isSubscriberFor, purchaseGrant } from '../subscription-rules';
+import { isSubscriber, purchaseGrant, unlockingEntitlement } from '../subscription-rules';
+
+const isSubscriberFor = (...args: Parameters<typeof unlockingEntitlement>) => unlockingEntitlement(...args) !== undefined;
 
 const NOW = new Date('2031-03-10T12:00:00.000Z');
 const GRACE_DAYS = 3;
@@ -47,6 +49,13 @@ describe('who is a subscriber (decisions E6)', () => {
     expect(isSubscriberFor([sports, entitlement('cancelled')], 'business', NOW, GRACE_DAYS)).toBe(false);
     // The segment attribute asks whether the customer subscribes to anything.
     expect(isSubscriber([sports], NOW, GRACE_DAYS)).toBe(true);
+  });
+
+  it("the reader's own subscription names the grant before an organisation's seat", () => {
+    const seat = entitlement('active', { subscriptionId: null, organisation: { organisationId: 'o1', name: 'Acme University' } });
+    const own = entitlement('active', { paywallIds: ['sports'] });
+    expect(unlockingEntitlement([seat, own], 'sports', NOW, GRACE_DAYS)).toBe(own);
+    expect(unlockingEntitlement([seat, own], 'business', NOW, GRACE_DAYS)).toBe(seat);
   });
 });
 

@@ -58,6 +58,7 @@ export class AccessDecisionService {
         now,
         pastDueGraceDays: this.config.PAST_DUE_GRACE_DAYS,
         entitlements: (customerId) => this.subscribers.entitlementsOf(request.publicationId, customerId),
+        networks: () => this.subscribers.networksOf(request.publicationId),
         visits: () => this.readers.visitsOf(reader),
         crawlerVerified: (engine, ip) => this.verification.verify(engine, ip),
         passed: (kind, requiredFields) => this.passes.hasPassed(reader, kind, requiredFields),

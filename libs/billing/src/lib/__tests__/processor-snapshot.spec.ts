@@ -23,6 +23,7 @@ describe('reading a processor subscription', () => {
       processorSubscriptionId: 'sub_1',
       processorCustomerId: 'cus_1',
       processorPriceId: 'price_1',
+      quantity: 1,
       status: 'past_due',
       currentPeriodStart: new Date(1_900_000_000_000),
       currentPeriodEnd: new Date(1_902_592_000_000),

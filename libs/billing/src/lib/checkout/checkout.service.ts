@@ -40,6 +40,7 @@ export class CheckoutService {
       throw AppError.invalid('articleUrl', price.interval === 'single_article' ? 'is required for a single-article price: the page it buys' : 'is only for a single-article price');
     }
     if (!price.active || !product.active) throw new AppError('conflict', 'This price is not for sale: it or its product is inactive.');
+    if (request.seats !== undefined && price.interval === 'lifetime') throw AppError.invalid('seats', 'are sold with a recurring price only');
     if (!isUuid(customerId)) throw new AppError('not_found', 'No such customer.');
     const customer = await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
     const client = await this.settings.requireClient(publicationId);
@@ -48,7 +49,7 @@ export class CheckoutService {
 
     await this.prices.atProcessor(client, product, price);
     const processorCustomerId = await this.processorCustomers.processorIdOf(client, publicationId, customer);
-    const session = await this.createSession(client, request, price, processorCustomerId, offer);
+    const session = await this.createSession(client, request, price, processorCustomerId, offer, customer.name);
 
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Product, { id: product.id }, { processorProductId: product.processorProductId });
@@ -84,7 +85,14 @@ export class CheckoutService {
    * The service's ids ride in the metadata of the session and of the subscription it creates
    * (decisions F6): inbound events find the customer, the price and the experiment through them.
    */
-  private async createSession(client: Stripe, request: CheckoutRequest, price: Price, processorCustomerId: string, offer: Offer | null): Promise<Stripe.Checkout.Session> {
+  private async createSession(
+    client: Stripe,
+    request: CheckoutRequest,
+    price: Price,
+    processorCustomerId: string,
+    offer: Offer | null,
+    buyerName: string,
+  ): Promise<Stripe.Checkout.Session> {
     const metadata: Record<string, string> = {
       customerId: request.customerId,
       publicationId: request.publicationId,
@@ -94,6 +102,8 @@ export class CheckoutService {
       ...(request.paywallId ? { paywallId: request.paywallId } : {}),
       ...(offer ? { offerId: offer.id, offerCode: offer.code } : {}),
       ...(request.articleUrl ? { articleUrl: request.articleUrl } : {}),
+      // A group purchase: completing it creates the organisation (docs/organisations.md).
+      ...(request.seats !== undefined ? { seats: String(request.seats), organisationName: (request.organisationName ?? buyerName).trim().slice(0, 100) } : {}),
     };
     // A one-time price (lifetime, pass, single article) is one payment: the processor's payment mode.
     const oneTime = isOneTime(price.interval);
@@ -105,7 +115,7 @@ export class CheckoutService {
         mode: oneTime ? 'payment' : 'subscription',
         customer: processorCustomerId,
         client_reference_id: request.customerId,
-        line_items: [{ price: price.processorPriceId as string, quantity: 1 }],
+        line_items: [{ price: price.processorPriceId as string, quantity: request.seats ?? 1 }],
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
         metadata,

@@ -10,6 +10,7 @@ import { GiftPayments } from '../gifts/gift-payments.service';
 import { redeemedOffer } from '../offers/redeemed-offer';
 import type { Purchase } from '../passes/purchase.entity';
 import { PurchasesService } from '../passes/purchases.service';
+import { OrganisationsService } from '../organisations/organisations.service';
 import { newSubscription } from '../subscriptions/new-subscription';
 import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync, type SyncResult } from '../subscriptions/processor-subscription-sync.service';
@@ -44,6 +45,7 @@ export class CheckoutEventHandler {
     private readonly fresh: FreshSubscriptions,
     private readonly purchases: PurchasesService,
     private readonly gifts: GiftPayments,
+    private readonly organisations: OrganisationsService,
   ) {}
 
   async handle(context: InboundContext, session: Stripe.Checkout.Session): Promise<string> {
@@ -104,6 +106,7 @@ export class CheckoutEventHandler {
     }
     checkout.completedAt = now;
     await manager.save(checkout);
+    await this.organisationBought(manager, publicationId, session, customerId);
     if (checkout.experimentId && checkout.variantId) {
       await this.outbox.add(
         manager,
@@ -112,6 +115,22 @@ export class CheckoutEventHandler {
         publicationId,
       );
     }
+  }
+
+  /** A group purchase (`seats` in the metadata) creates its organisation, the buyer its manager. */
+  private async organisationBought(manager: EntityManager, publicationId: string, session: Stripe.Checkout.Session, customerId: string): Promise<void> {
+    const metadata = session.metadata ?? {};
+    const seats = Number(metadata['seats']);
+    if (!Number.isSafeInteger(seats) || seats < 1 || !session.subscription || !isUuid(metadata['priceId'])) return;
+    const price = await manager.findOneBy(Price, { publicationId, id: metadata['priceId'] });
+    if (!price) return;
+    await this.organisations.fromCheckout(manager, publicationId, {
+      name: metadata['organisationName'] || 'Organisation',
+      productId: price.productId,
+      seats,
+      buyerId: customerId,
+      processorSubscriptionId: idOf(session.subscription),
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassesModule } from '../passes/passes.module';
 import { GiftsModule } from '../gifts/gifts.module';
+import { OrganisationsModule } from '../organisations/organisations.module';
 import { ProcessorModule } from '../processor/processor.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { ChargeEventHandler } from './charge-events.service';
@@ -19,7 +20,7 @@ import { SubscriptionEventHandler } from './subscription-events.service';
 import { WebhookVerifier } from './webhook-verifier.service';
 
 @Module({
-  imports: [ProcessorModule, SubscriptionsModule, PassesModule, GiftsModule],
+  imports: [ProcessorModule, SubscriptionsModule, PassesModule, GiftsModule, OrganisationsModule],
   controllers: [InboundHandler],
   providers: [
     WebhookVerifier,

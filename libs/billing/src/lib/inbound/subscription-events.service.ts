@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import type Stripe from 'stripe';
-import { idOf, snapshotOf } from '../subscriptions/processor-snapshot';
+import { OrganisationsService } from '../organisations/organisations.service';
+import { idOf, snapshotOf, type ProcessorSnapshot } from '../subscriptions/processor-snapshot';
 import { ProcessorSubscriptionSync } from '../subscriptions/processor-subscription-sync.service';
 import { FreshSubscriptions } from './fresh-subscriptions.service';
 import { eventTime, readTime, type InboundContext } from './inbound-context';
@@ -19,6 +20,7 @@ export class SubscriptionEventHandler {
     private readonly resolver: PublicationResolver,
     private readonly sync: ProcessorSubscriptionSync,
     private readonly fresh: FreshSubscriptions,
+    private readonly organisations: OrganisationsService,
   ) {}
 
   async handle(context: InboundContext, subscription: Stripe.Subscription): Promise<string> {
@@ -36,10 +38,17 @@ export class SubscriptionEventHandler {
       const current = await this.fresh.fetch(publicationId, subscription.id);
       if (!current) return 'stale: as recent as the state held, and the processor cannot be asked';
       const readAt = readTime(context.event, this.clock.now());
-      return (await this.sync.apply(context.manager, publicationId, snapshotOf(current), readAt)).outcome;
+      return this.apply(context, publicationId, snapshotOf(current), readAt);
     }
     const snapshot = snapshotOf(subscription);
     if (context.event.type === 'customer.subscription.deleted') snapshot.status = 'cancelled';
-    return (await this.sync.apply(context.manager, publicationId, snapshot, happenedAt)).outcome;
+    return this.apply(context, publicationId, snapshot, happenedAt);
+  }
+
+  /** The subscription, and the organisation bought with it (its seats and its end follow the processor's). */
+  private async apply(context: InboundContext, publicationId: string, snapshot: ProcessorSnapshot, stateAt: Date): Promise<string> {
+    const { outcome } = await this.sync.apply(context.manager, publicationId, snapshot, stateAt);
+    await this.organisations.followSubscription(context.manager, publicationId, snapshot, stateAt);
+    return outcome;
   }
 }

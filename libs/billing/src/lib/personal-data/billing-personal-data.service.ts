@@ -137,6 +137,9 @@ export class BillingPersonalDataService {
          WHERE publication_id = $1 AND (redeemed_by = $2 OR lower(recipient_email) = lower($3))`,
         [publicationId, customerId, reader.email, pseudonym],
       );
+      // Their seats (customer.deleted frees them too, with its event) and their part in managing organisations.
+      await manager.query('DELETE FROM organisation_members WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
+      await manager.query('UPDATE organisations SET manager_ids = array_remove(manager_ids, $2::uuid) WHERE publication_id = $1 AND $2::uuid = ANY(manager_ids)', [publicationId, customerId]);
       await manager.query(`UPDATE processor_events SET payload = $2 WHERE processed_at IS NOT NULL AND ${EVENTS_NAMING}`, [needles, REDACTED_PAYLOAD]);
       const [{ unprocessed }]: Array<{ unprocessed: number }> = await manager.query(
         `SELECT count(*)::int AS unprocessed FROM processor_events WHERE processed_at IS NULL AND ${EVENTS_NAMING}`,

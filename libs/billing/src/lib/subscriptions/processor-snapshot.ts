@@ -7,6 +7,8 @@ export interface ProcessorSnapshot {
   processorSubscriptionId: string;
   processorCustomerId: string;
   processorPriceId: string | null;
+  /** Units of the price: an organisation's seats when it was bought by the seat. */
+  quantity: number;
   /** Null while the processor has no subscription to speak of yet (`incomplete`). */
   status: SubscriptionStatus | null;
   currentPeriodStart: Date;
@@ -29,6 +31,7 @@ export function snapshotOf(subscription: Stripe.Subscription): ProcessorSnapshot
     processorSubscriptionId: subscription.id,
     processorCustomerId: idOf(subscription.customer),
     processorPriceId: item?.price?.id ?? null,
+    quantity: item?.quantity ?? 1,
     status: serviceStatusOf(subscription.status),
     currentPeriodStart: fromUnix(item?.current_period_start ?? subscription.start_date),
     currentPeriodEnd: item?.current_period_end ? fromUnix(item.current_period_end) : null,

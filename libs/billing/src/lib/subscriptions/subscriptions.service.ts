@@ -81,7 +81,11 @@ export class SubscriptionsService {
     return subscriptionView(subscription);
   }
 
-  /** Decisions E6: the subscriptions that may make the customer a subscriber, with what their products unlock; a paused one only when the publication keeps access while paused. */
+  /**
+   * Decisions E6: the subscriptions that may make the customer a subscriber, with what their
+   * products unlock; a paused one only when the publication keeps access while paused. Then the
+   * seats the customer holds in organisations within their term (docs/organisations.md).
+   */
   async entitlements(publicationId: string, customerId: string): Promise<SubscriptionEntitlement[]> {
     if (!isUuid(customerId)) return [];
     const rows: Array<{ id: string; status: SubscriptionStatus; past_due_since: Date | null; current_period_end: Date | null; entitlements: string[]; past_due_grace_days: number | null }> =
@@ -95,15 +99,33 @@ export class SubscriptionsService {
          ORDER BY s.created_at DESC`,
         [publicationId, customerId, this.clock.now()],
       );
-    return rows.map((row) => ({
-      kind: 'subscription',
-      subscriptionId: row.id,
-      status: row.status,
-      pastDueSince: row.past_due_since?.toISOString() ?? null,
-      currentPeriodEnd: row.current_period_end?.toISOString() ?? NEVER_ENDS,
-      paywallIds: row.entitlements,
-      ...(row.past_due_grace_days === null ? {} : { pastDueGraceDays: row.past_due_grace_days }),
-    }));
+    const seats: Array<{ id: string; name: string; ends_at: Date | null; entitlements: string[] }> = await this.dataSource.query(
+      `SELECT o.id, o.name, o.ends_at, p.entitlements::text[] AS entitlements
+       FROM organisation_members m JOIN organisations o ON o.id = m.organisation_id JOIN products p ON p.id = o.product_id
+       WHERE m.publication_id = $1 AND m.customer_id = $2 AND o.starts_at <= $3 AND (o.ends_at IS NULL OR o.ends_at > $3)
+       ORDER BY m.joined_at`,
+      [publicationId, customerId, this.clock.now()],
+    );
+    return [
+      ...rows.map((row) => ({
+        kind: 'subscription' as const,
+        subscriptionId: row.id,
+        status: row.status,
+        pastDueSince: row.past_due_since?.toISOString() ?? null,
+        currentPeriodEnd: row.current_period_end?.toISOString() ?? NEVER_ENDS,
+        paywallIds: row.entitlements,
+        ...(row.past_due_grace_days === null ? {} : { pastDueGraceDays: row.past_due_grace_days }),
+      })),
+      ...seats.map((seat) => ({
+        kind: 'subscription' as const,
+        subscriptionId: null,
+        organisation: { organisationId: seat.id, name: seat.name },
+        status: 'active' as const,
+        pastDueSince: null,
+        currentPeriodEnd: seat.ends_at?.toISOString() ?? NEVER_ENDS,
+        paywallIds: seat.entitlements,
+      })),
+    ];
   }
 
   async find(publicationId: string, subscriptionId: string): Promise<Subscription> {

@@ -1,22 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   checkResultOf,
+  compileNetworks,
   compileRules,
   decideAccess,
   MAX_MATCHED_PATH_LENGTH,
   parsePageUrl,
   requirePublicationHost,
+  type NetworkTable,
   type Outcome,
   type PageAddress,
   type PublicationRules,
 } from '@gatehouse/access-decisions';
-import { AccessRequests, BillingRequests, InternalEvents, type AccessCheckRequest, type AccessCheckResult, type CustomerEntitlement } from '@gatehouse/contracts';
+import { AccessRequests, BillingRequests, InternalEvents, OrganisationRequests, type AccessCheckRequest, type AccessCheckResult, type CustomerEntitlement } from '@gatehouse/contracts';
 import { BusClient, on, ReadModels, type ReadModel } from '@gatehouse/bus';
 import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
-export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'not_caught_up' | 'invalid' | 'error';
+export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'networks' | 'not_caught_up' | 'invalid' | 'error';
 
 /** Thrown when the check must go to access. */
 export class Forward {
@@ -32,7 +34,7 @@ const ENTITLEMENTS_TIMEOUT_MS = 1_000;
 /**
  * The access check decided at the gateway when nothing but the rules and entitlements is needed
  * (issue 29, docs/performance.md#deciding-at-the-gateway): the same decision function access runs
- * (`decideAccess`), over read models of access's rules and billing's entitlements fed by the
+ * (`decideAccess`), over read models of access's rules, billing's entitlements and organisations' networks fed by the
  * change notices access's own copies hear. A share link to open, a meter to count, a pass or a visit count to read, a
  * search crawler to verify, a past_due subscription (its grace is a matter of access's clock), a
  * time pass (its end is too), a model that cannot be loaded or not known to be caught up, a URL
@@ -43,6 +45,7 @@ export class EdgeDecisions {
   private readonly logger = new Logger(EdgeDecisions.name);
   private readonly rules: ReadModel<string, PublicationRules>;
   private readonly entitlements: ReadModel<{ publicationId: string; customerId: string }, CustomerEntitlement[]>;
+  private readonly networks: ReadModel<string, NetworkTable>;
 
   constructor(
     bus: BusClient,
@@ -66,6 +69,13 @@ export class EdgeDecisions {
       changedBy: [
         on(InternalEvents.EntitlementsChanged, ({ publicationId, data }, model) => publicationId && model.forget({ publicationId, customerId: data.customerId })),
       ],
+    });
+    this.networks = readModels.define({
+      name: 'gateway-organisation-networks',
+      load: async (publicationId) => compileNetworks((await bus.request(OrganisationRequests.Networks, { publicationId }, ENTITLEMENTS_TIMEOUT_MS)).networks),
+      max: 10_000,
+      freshMs: 60_000,
+      changedBy: [on(InternalEvents.OrganisationNetworksChanged, (event, model) => event.publicationId && model.forget(event.publicationId))],
     });
   }
 
@@ -94,7 +104,10 @@ export class EdgeDecisions {
     // own). With the bus down no notice can arrive and access cannot be asked: the models answer.
     if (!(await this.readModels.caughtUp()) && this.readModels.connected()) throw new Forward('not_caught_up');
     const rules = await this.rules.get(publicationId).catch(forward('rules'));
-    const outcome = await decideAtEdge(rules, request, page, (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')));
+    const outcome = await decideAtEdge(rules, request, page, {
+      entitlementsOf: (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')),
+      networks: () => this.networks.get(publicationId).catch(forward('networks')),
+    });
     this.recorder.record({
       publicationId,
       customerId: request.customerId,
@@ -119,8 +132,14 @@ export function edgePageOf(request: AccessCheckRequest): PageAddress {
   throw new Forward('invalid');
 }
 
+/** What the gateway holds beyond the rules: the customer's entitlements and the organisations' networks. */
+export interface EdgeSources {
+  entitlementsOf(customerId: string): Promise<readonly CustomerEntitlement[]>;
+  networks(): Promise<NetworkTable>;
+}
+
 /**
- * The access decision with what the gateway holds: the rules and the customer's entitlements.
+ * The access decision with what the gateway holds: the rules, the customer's entitlements and the organisations' networks.
  * Throws Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
  * verified address), a past_due subscription's grace or a time pass's end, which are matters of
  * access's clock. A single article bought is decided here: it does not end.
@@ -129,7 +148,7 @@ export function decideAtEdge(
   rules: PublicationRules,
   request: AccessCheckRequest,
   page: PageAddress,
-  entitlementsOf: (customerId: string) => Promise<readonly CustomerEntitlement[]>,
+  { entitlementsOf, networks }: EdgeSources,
 ): Promise<Outcome> {
   return decideAccess(
     rules,
@@ -157,6 +176,7 @@ export function decideAtEdge(
       passed: forward('pass'),
       consumeMeter: forward('meter'),
       openSharedLink: forward('share'),
+      networks,
     },
   );
 }

@@ -5,6 +5,7 @@ import { AdminSubscriptionsController } from './admin-subscriptions.controller';
 import { AdminCancellationController, CancellationController } from './cancellation.controller';
 import { AdminGiftsController, GiftsController } from './gifts.controller';
 import { AdminOffersController, OffersController } from './offers.controller';
+import { AdminOrganisationsController, OrganisationsController } from './organisations.controller';
 import { PricesController } from './prices.controller';
 import { ProcessorWebhookController } from './processor-webhook.controller';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -28,6 +29,8 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     OffersController,
     GiftsController,
     AdminGiftsController,
+    AdminOrganisationsController,
+    OrganisationsController,
   ],
 })
 export class BillingRoutesModule {}

@@ -128,6 +128,16 @@ export const DEFAULT_COPY: Record<TemplateKind, Record<EmailLanguage, EmailCopy>
  * The staff invitation, in English (staff have no language setting) and in the publication's
  * branding; its copy is not edited per publication: it comes from Gatehouse, not from the site.
  */
+/**
+ * An invitation to a seat in an organisation (docs/organisations.md), in English: its copy is not
+ * edited per publication, as the staff invitation's is not.
+ */
+export const ORGANISATION_INVITATION_COPY: EmailCopy = {
+  subject: '{{organisation}} gives you access to {{publication}}',
+  body: 'Hello,\n\n{{organisation}} invites you to read {{publication}} on one of its seats. Accept with the button below and sign in or create your account with this email address: the link works once, for 14 days.\n\nIf you did not expect this invitation, ignore this email.',
+  action: 'Accept the invitation',
+};
+
 export const STAFF_INVITATION_COPY: EmailCopy = {
   subject: 'You are invited to {{publication}} on Gatehouse',
   body: 'Hello,\n\nyou are invited to join the team of {{publication}} in its Gatehouse dashboard. Accept with the button below: the link works once, for 7 days.\n\nIf you did not expect this invitation, ignore this email.',

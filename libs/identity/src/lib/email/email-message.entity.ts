@@ -9,6 +9,8 @@ export interface EmailSecrets {
   link?: string;
   /** What a gift email says: who gave it, and their message, which is theirs and the recipient's alone. */
   values?: GiftEmailValues;
+  /** An organisation invitation's organisation, named in its copy; kept no longer than its token. */
+  organisation?: string;
 }
 
 /** The message's EmailSecrets as JSON, sealed with SIGNING_KEYS_KEY; kept only until the message is sent or given up. */

@@ -2,6 +2,7 @@ import {
   EMAIL_KINDS,
   EMAIL_LINK_PARAMETERS,
   GIFT_LINK_PARAMETER,
+  ORGANISATION_INVITATION_PARAMETER,
   type BrandingConfiguration,
   type GiftEmailValues,
   type EmailCopy,
@@ -22,8 +23,8 @@ export interface EmailContext {
   copy: EmailCopy;
   publication: PublicationView;
   branding: BrandingConfiguration;
-  /** The values of the copy's placeholders; a gift email's too. */
-  values: { name: string; code?: string; minutes: number } & Partial<GiftEmailValues>;
+  /** The values of the copy's placeholders; a gift email's and an organisation invitation's too. */
+  values: { name: string; code?: string; minutes: number; organisation?: string } & Partial<GiftEmailValues>;
   /**
    * The link's page and the token its fragment carries; no link without a token. A payment
    * email's link is whole: its `token` is the URL (the processor's billing portal).
@@ -38,7 +39,7 @@ const SAFE_COLOUR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\))$/i;
 /** A message of one publication in its branding: plain text and HTML from the same copy. */
 export function renderEmail(context: EmailContext): RenderedEmail {
   const fill = (template: string) =>
-    template.replace(/\{\{\s*(name|publication|code|minutes|sender|product|months|date|message)\s*\}\}/g, (_, key: string) =>
+    template.replace(/\{\{\s*(name|publication|code|minutes|sender|product|months|date|message|organisation)\s*\}\}/g, (_, key: string) =>
       key === 'publication' ? context.publication.name : String(context.values[key as Exclude<keyof EmailContext['values'], 'publication'>] ?? ''),
     );
   const subject = fill(context.copy.subject).replace(/[\r\n]+/g, ' ');
@@ -100,8 +101,8 @@ export function redactedEmail(context: EmailContext, withCode: boolean, returnUr
  * a domain its owner proved carries a token: a `returnUrl` elsewhere is taken as if none was given.
  */
 /** The fragment parameter each kind's link carries its token in. */
-const LINK_PARAMETERS: Record<LinkKind, string> = { ...EMAIL_LINK_PARAMETERS, gift_received: GIFT_LINK_PARAMETER };
-type LinkKind = EmailKind | 'gift_received';
+const LINK_PARAMETERS: Record<LinkKind, string> = { ...EMAIL_LINK_PARAMETERS, gift_received: GIFT_LINK_PARAMETER, organisation_invitation: ORGANISATION_INVITATION_PARAMETER };
+type LinkKind = EmailKind | 'gift_received' | 'organisation_invitation';
 
 export function linkUrl(kind: LinkKind, publication: PublicationView, returnUrl: string | null, token: string): string | null {
   const page = returnUrl && isPageOf(returnUrl, publication.verifiedDomains) ? returnUrl : defaultPage(publication);
@@ -119,7 +120,7 @@ function messageUrl(kind: MessageKind, publication: PublicationView, link: { ret
 
 /** Kinds whose link is a page of the publication with a token of ours; the others' link is whole (the processor's portal, a page to subscribe). */
 function isTokenKind(kind: MessageKind): kind is LinkKind {
-  return kind === 'gift_received' || (EMAIL_KINDS as readonly string[]).includes(kind);
+  return kind === 'gift_received' || kind === 'organisation_invitation' || (EMAIL_KINDS as readonly string[]).includes(kind);
 }
 
 /** The dashboard's accept page (admin names it) with the token in its fragment, as the team screen's copied link has it. */

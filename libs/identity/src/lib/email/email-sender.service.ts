@@ -4,9 +4,12 @@ import {
   BrandingRequests,
   EMAIL_VERIFICATION_TTL_MINUTES,
   LOGIN_CODE_TTL_MINUTES,
+  ORGANISATION_INVITATION_TTL_DAYS,
   PASSWORD_RESET_TTL_MINUTES,
   STAFF_INVITATION_TTL_MINUTES,
+  type EmailCopy,
   type MessageKind,
+  type TemplateKind,
 } from '@gatehouse/contracts';
 import { BusClient, DueWorkScheduler } from '@gatehouse/bus';
 import { Clock } from '@gatehouse/platform';
@@ -15,7 +18,7 @@ import type { EmailMessage } from './email-message.entity';
 import { EMAIL_QUEUED, EmailQueue } from './email-queue.service';
 import { redactedEmail, renderEmail, type EmailContext, type RenderedEmail } from './email-rendering';
 import { EmailTemplatesService } from './email-templates.service';
-import { STAFF_INVITATION_COPY } from './default-copy';
+import { ORGANISATION_INVITATION_COPY, STAFF_INVITATION_COPY } from './default-copy';
 import { EmailTransport } from './email-transport.service';
 
 const VALID_MINUTES: Record<MessageKind, number> = {
@@ -23,6 +26,7 @@ const VALID_MINUTES: Record<MessageKind, number> = {
   email_verification: EMAIL_VERIFICATION_TTL_MINUTES,
   login_code: LOGIN_CODE_TTL_MINUTES,
   staff_invitation: STAFF_INVITATION_TTL_MINUTES,
+  organisation_invitation: ORGANISATION_INVITATION_TTL_DAYS * 24 * 60,
   // Payment email carries no credential of ours; the processor's portal link has its own life.
   payment_failed: 0,
   payment_retry: 0,
@@ -33,6 +37,9 @@ const VALID_MINUTES: Record<MessageKind, number> = {
   gift_received: 0,
   gift_ending: 0,
 };
+
+/** The messages whose copy comes from Gatehouse, not from the publication's templates. */
+const FIXED_COPY: Partial<Record<MessageKind, EmailCopy>> = { staff_invitation: STAFF_INVITATION_COPY, organisation_invitation: ORGANISATION_INVITATION_COPY };
 
 /**
  * Sends queued account email as soon as the transaction that queued it commits. Each message is
@@ -78,8 +85,9 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
       const base = await this.contextOf(message);
       const context = secrets.values ? { ...base, values: { ...base.values, ...secrets.values } } : base;
       const token = secrets.token ?? secrets.link;
-      rendered = renderEmail({ ...context, values: { ...context.values, code: secrets.code }, link: token ? { returnUrl: message.returnUrl, token } : null });
-      kept = redactedEmail(context, Boolean(secrets.code), token ? message.returnUrl : undefined);
+      const named = { ...context, values: { ...context.values, organisation: secrets.organisation } };
+      rendered = renderEmail({ ...named, values: { ...named.values, code: secrets.code }, link: token ? { returnUrl: message.returnUrl, token } : null });
+      kept = redactedEmail(named, Boolean(secrets.code), token ? message.returnUrl : undefined);
       await this.transport.send({ ...rendered, messageId: message.id, to: message.toAddress, fromName: context.publication.name });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -102,7 +110,7 @@ export class EmailSender implements OnApplicationBootstrap, OnModuleDestroy {
     const [publication, branding, copy] = await Promise.all([
       this.bus.request(AdminRequests.GetPublication, { publicationId }),
       this.bus.request(BrandingRequests.Get, { publicationId }).then(({ configuration }) => configuration),
-      kind === 'staff_invitation' ? STAFF_INVITATION_COPY : this.templates.copyFor(publicationId, kind, language),
+      FIXED_COPY[kind] ?? this.templates.copyFor(publicationId, kind as TemplateKind, language),
     ]);
     return { kind, copy, publication, branding, values: { name: message.recipientName, minutes: VALID_MINUTES[kind] }, link: null };
   }

@@ -3,6 +3,7 @@ import {
   EmailTemplateRequests,
   GiftEmailRequests,
   MailboxRequests,
+  OrganisationEmailRequests,
   PaymentEmailRequests,
   StaffEmailRequests,
   type EmailMessageSummary,
@@ -44,6 +45,25 @@ export class EmailHandler {
         language: 'en',
         secrets: { token },
         returnUrl: acceptUrl,
+      }),
+    );
+    return { queued: true };
+  }
+
+  /** Billing's invitation to an organisation's seat: to an address, whether or not it is a customer's yet. */
+  @Handles(OrganisationEmailRequests.SendInvitation)
+  async sendOrganisationInvitation({ publicationId, invitationId, to, organisationName, token, returnUrl }: RequestOf<typeof OrganisationEmailRequests.SendInvitation>): Promise<{ queued: true }> {
+    await this.dataSource.transaction((manager) =>
+      this.queue.enqueue(manager, {
+        id: invitationId,
+        publicationId,
+        customerId: null,
+        kind: 'organisation_invitation',
+        to,
+        recipientName: to,
+        language: 'en',
+        secrets: { token, organisation: organisationName },
+        returnUrl,
       }),
     );
     return { queued: true };

@@ -1,8 +1,9 @@
-import { checkResultOf, compileRules, decideAccess, parsePageUrl, type DecisionSources, type Outcome, type PublicationRules } from '@gatehouse/access-decisions';
+import { checkResultOf, compileNetworks, compileRules, decideAccess, parsePageUrl, type DecisionSources, type Outcome, type PublicationRules } from '@gatehouse/access-decisions';
 import type {
   AccessCheckRequest,
   CrawlerPolicy,
   CustomerEntitlement,
+  SubscriptionEntitlement,
   DecisionPaywall,
   DecisionRules,
   PaywallRule,
@@ -114,7 +115,7 @@ interface Reader {
   attributes: AccessCheckRequest['attributes'];
 }
 
-const entitlement = (status: SubscriptionStatus, paywallIds: string[], pastDueDays?: number): CustomerEntitlement => ({
+const entitlement = (status: SubscriptionStatus, paywallIds: string[], pastDueDays?: number): SubscriptionEntitlement => ({
   kind: 'subscription',
   subscriptionId: `sub-${status}`,
   status,
@@ -133,6 +134,12 @@ const pass = (hoursLeft: number, paywallIds: string[]): CustomerEntitlement => (
 const article = (path: string): CustomerEntitlement => ({ kind: 'single_article', purchaseId: `article-${path}`, endsAt: null, pageKey: `news.example.com${path.toLowerCase()}`, paywallIds: [] });
 
 const none = () => [];
+/** A campus whose network unlocks every paywall, and a library whose network unlocks the first paywall of three rule sets. */
+const NETWORKS = compileNetworks([
+  { organisationId: 'o-1', name: 'Campus', paywallIds: [], ranges: ['81.2.69.0/24', '2a02:1234::/32'] },
+  { organisationId: 'o-2', name: 'Library', paywallIds: ['pw-0-0', 'pw-1-0', 'pw-2-0'], ranges: ['81.2.70.0/24'] },
+]);
+const seat = (status: SubscriptionStatus): CustomerEntitlement => ({ ...entitlement(status, []), subscriptionId: null, organisation: { organisationId: 'o-3', name: 'Acme' } });
 const READERS: Reader[] = [
   { name: 'anonymous', customerId: null, userId: null, entitlements: none, userAgent: BROWSER, ip: '203.0.113.9', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'known visitor', customerId: null, userId: 'v-1', entitlements: none, userAgent: BROWSER, ip: '203.0.113.9', visits: 5, newsletter: true, data: false, crawlerVerified: false, attributes: { device: 'mobile', country: 'FR' } },
@@ -150,6 +157,10 @@ const READERS: Reader[] = [
   { name: 'buyer of one article', customerId: 'c-11', userId: 'v-11', entitlements: () => [article('/premium/story'), article('/news/today')], userAgent: BROWSER, ip: '203.0.113.9', visits: 2, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'AI crawler', customerId: null, userId: null, entitlements: none, userAgent: GPTBOT, ip: '198.51.100.7', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'verified search engine', customerId: null, userId: null, entitlements: none, userAgent: GOOGLEBOT, ip: '66.249.66.1', visits: 0, newsletter: false, data: false, crawlerVerified: true, attributes: {} },
+  { name: 'anonymous on a campus network', customerId: null, userId: null, entitlements: none, userAgent: BROWSER, ip: '81.2.69.40', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'visitor on a campus network over IPv6', customerId: null, userId: 'v-10', entitlements: none, userAgent: BROWSER, ip: '2a02:1234::7', visits: 3, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'customer in a library', customerId: 'c-9', userId: null, entitlements: none, userAgent: BROWSER, ip: '81.2.70.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'member of an organisation', customerId: 'c-10', userId: null, entitlements: () => [seat('active')], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'search engine spoofed', customerId: null, userId: 'v-9', entitlements: none, userAgent: GOOGLEBOT, ip: '203.0.113.50', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
 ];
 
@@ -171,6 +182,7 @@ function accessSources(reader: Reader, entitlements: CustomerEntitlement[], cons
     passed: async (kind) => (consulted.add('pass'), kind === 'newsletter' ? reader.newsletter : reader.data),
     // No check of this table carries a share token (a check with one never stays at the gateway).
     openSharedLink: async () => null,
+    networks: async () => NETWORKS,
     consumeMeter: async (_paywallId, config) => {
       consulted.add('meter');
       const identified = reader.customerId !== null || reader.userId !== null;
@@ -195,7 +207,7 @@ function requestOf(publicationId: string, reader: Reader, path: string): AccessC
 
 async function edgeOutcome(rules: PublicationRules, request: AccessCheckRequest, entitlements: CustomerEntitlement[]): Promise<Outcome | Forward> {
   try {
-    return await decideAtEdge(rules, request, edgePageOf(request), async () => entitlements);
+    return await decideAtEdge(rules, request, edgePageOf(request), { entitlementsOf: async () => entitlements, networks: async () => NETWORKS });
   } catch (err) {
     if (err instanceof Forward) return err;
     throw err;
@@ -243,7 +255,7 @@ describe('the gateway decides as access does (issue 29)', () => {
     expect(cases).toBeGreaterThan(2_000);
     // The generator reaches every kind of answer and every reason to forward.
     expect([...answered.keys()].sort()).toEqual(
-      expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'registered', 'single_article', 'soft', 'subscriber']),
+      expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'organisation', 'registered', 'single_article', 'soft', 'subscriber']),
     );
     expect([...forwarded.keys()].sort()).toEqual(['crawler', 'meter', 'pass', 'past_due', 'time_pass', 'visit_count']);
     // Most checks need nothing but the rules and the entitlements.

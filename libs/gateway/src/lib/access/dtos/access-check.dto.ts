@@ -119,6 +119,10 @@ class SharedByDto {
   @ApiProperty({ example: 'Ada', description: "The sharer's first name." }) firstName: string;
 }
 
+class GrantingOrganisationDto {
+  @ApiProperty({ example: 'Acme University', description: 'For "Access provided by …".' }) name: string;
+}
+
 export class AccessCheckResultDto implements AccessCheckResult {
   @ApiProperty() granted: boolean;
   @ApiProperty({ enum: ACCESS_REASONS }) reason: AccessReason;
@@ -130,4 +134,6 @@ export class AccessCheckResultDto implements AccessCheckResult {
   experiment?: ExperimentAssignmentDto;
   @ApiPropertyOptional({ type: SharedByDto, description: 'With `shared_link`: who shared the page.' })
   sharedBy?: SharedByDto;
+  @ApiPropertyOptional({ type: GrantingOrganisationDto, description: "With `organisation`: the organisation whose seat the reader holds or whose network the check came from." })
+  organisation?: GrantingOrganisationDto;
 }

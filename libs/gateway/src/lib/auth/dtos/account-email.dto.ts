@@ -65,7 +65,7 @@ export class EmailTemplateDto extends EmailCopyDto implements EmailTemplateView 
 
 export class EmailMessageSummaryDto implements EmailMessageSummary {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: MESSAGE_KINDS, description: 'An account email to a reader, or `staff_invitation`.' }) kind: MessageKind;
+  @ApiProperty({ enum: MESSAGE_KINDS, description: 'An account email to a reader, `staff_invitation`, or `organisation_invitation` (a seat in an organisation).' }) kind: MessageKind;
   @ApiProperty() to: string;
   @ApiProperty({ enum: EMAIL_LANGUAGES }) language: EmailLanguage;
   @ApiProperty({ enum: ['pending', 'sending', 'sent', 'failed'] }) status: EmailMessageStatus;

@@ -81,6 +81,23 @@ export class CheckoutDto {
   // The processor keeps it in the session's metadata, whose values it limits to 500 characters.
   @MaxLength(500)
   articleUrl?: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 10_000,
+    description: "A group purchase: this many seats of a recurring price, charged per seat; once paid, an organisation of the price's product with the buyer as its manager (docs/organisations.md).",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  seats?: number;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'With `seats`: the organisation’s name (the buyer’s name otherwise).' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  organisationName?: string;
 }
 
 export class ConfirmCheckoutDto {

@@ -1,0 +1,64 @@
+import type { OrganisationNetwork } from '@gatehouse/contracts';
+import { parseCidr, parseIpAddress, type IpRange } from '@gatehouse/platform';
+
+/** The organisation whose network an address is in, as a check names it. */
+export interface NetworkOrganisation {
+  organisationId: string;
+  name: string;
+  /** What its product unlocks; empty: every paywall. */
+  paywallIds: readonly string[];
+}
+
+/**
+ * A publication's organisations' IP ranges, compiled once per load for the hot path: per family,
+ * the ranges sorted by their first address, so an address is found by binary search. Billing
+ * refuses overlapping ranges within a publication, so at most one range holds an address.
+ */
+export interface NetworkTable {
+  size: number;
+  organisationAt(ip: string | null | undefined): NetworkOrganisation | null;
+}
+
+interface Entry {
+  first: bigint;
+  last: bigint;
+  organisation: NetworkOrganisation;
+}
+
+export function compileNetworks(networks: readonly OrganisationNetwork[]): NetworkTable {
+  const byFamily: Record<4 | 6, Entry[]> = { 4: [], 6: [] };
+  for (const { organisationId, name, paywallIds, ranges } of networks) {
+    const organisation = { organisationId, name, paywallIds };
+    for (const cidr of ranges) {
+      const range: IpRange | null = parseCidr(cidr);
+      if (range) byFamily[range.family].push({ first: range.first, last: range.last, organisation });
+    }
+  }
+  for (const entries of Object.values(byFamily)) entries.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  return {
+    size: byFamily[4].length + byFamily[6].length,
+    organisationAt(ip) {
+      const address = ip ? parseIpAddress(ip) : null;
+      return address ? holding(byFamily[address.family], address.value) : null;
+    },
+  };
+}
+
+export const NO_NETWORKS: NetworkTable = compileNetworks([]);
+
+/** The entry whose range holds the value: the last one starting at or below it, if it ends at or above it. */
+function holding(entries: Entry[], value: bigint): NetworkOrganisation | null {
+  let low = 0;
+  let high = entries.length - 1;
+  let candidate = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (entries[middle].first <= value) {
+      candidate = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return candidate >= 0 && entries[candidate].last >= value ? entries[candidate].organisation : null;
+}

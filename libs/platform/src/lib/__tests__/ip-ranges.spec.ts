@@ -1,0 +1,40 @@
+import { parseCidr, parseIpAddress, rangesOverlap, reservedRangeOverlapping } from '../ip-ranges';
+
+describe('CIDR ranges', () => {
+  it('are read in canonical form', () => {
+    expect(parseCidr('81.2.69.0/24')?.cidr).toBe('81.2.69.0/24');
+    expect(parseCidr(' 2A02:1234:0:0::/32 ')?.cidr).toBe('2a02:1234::/32');
+    expect(parseCidr('2001:db8:0:1::/64')?.cidr).toBe('2001:db8:0:1::/64');
+    expect(parseCidr('0.0.0.0/0')?.cidr).toBe('0.0.0.0/0');
+  });
+
+  it('refuse host bits, bad prefixes and what is not an address', () => {
+    for (const bad of ['81.2.69.1/24', '81.2.69.0/33', '81.2.69.0', '2a02::/129', 'example.com/8', '300.1.1.0/24', '81.2.69.0/-1', '']) {
+      expect(parseCidr(bad)).toBeNull();
+    }
+  });
+
+  it('overlap only within one family', () => {
+    const a = parseCidr('81.2.0.0/16')!;
+    expect(rangesOverlap(a, parseCidr('81.2.69.0/24')!)).toBe(true);
+    expect(rangesOverlap(a, parseCidr('81.3.0.0/16')!)).toBe(false);
+    expect(rangesOverlap(parseCidr('::/0')!, a)).toBe(false);
+  });
+
+  it('name the reserved range a private or documentation range touches', () => {
+    expect(reservedRangeOverlapping(parseCidr('10.1.0.0/16')!)).toBe('10.0.0.0/8');
+    expect(reservedRangeOverlapping(parseCidr('192.0.0.0/8')!)).toBe('192.0.0.0/24');
+    expect(reservedRangeOverlapping(parseCidr('fd00::/8')!)).toBe('fc00::/7');
+    expect(reservedRangeOverlapping(parseCidr('2001:db8::/48')!)).toBe('2001:db8::/32');
+    expect(reservedRangeOverlapping(parseCidr('81.2.69.0/24')!)).toBeNull();
+    expect(reservedRangeOverlapping(parseCidr('2a02:1234::/32')!)).toBeNull();
+  });
+});
+
+describe('IP addresses', () => {
+  it('map IPv4-mapped IPv6 to IPv4', () => {
+    expect(parseIpAddress('::ffff:81.2.69.1')).toEqual(parseIpAddress('81.2.69.1'));
+    expect(parseIpAddress('fe80::1%eth0')).toBeNull();
+    expect(parseIpAddress('81.2.69')).toBeNull();
+  });
+});
