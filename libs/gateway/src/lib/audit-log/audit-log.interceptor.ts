@@ -31,7 +31,7 @@ export class AuditLogInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const session = request.principal?.session;
     if (!session || !WRITES.has(request.method) || this.reflector.get<boolean | undefined>(NOT_AUDITED, context.getHandler())) return next.handle();
-    return next.handle().pipe(mergeMap((answer) => from(this.record(this.entryOf(context, request, session, answer)).then(() => answer))));
+    return next.handle().pipe(mergeMap((answer) => from(this.record(() => this.entryOf(context, request, session, answer)).then(() => answer))));
   }
 
   private entryOf(context: ExecutionContext, request: RequestWithPrincipal, session: ResolvedSession, answer: unknown): AuditRecord {
@@ -56,12 +56,14 @@ export class AuditLogInterceptor implements NestInterceptor {
     };
   }
 
-  /** The write happened: a log that cannot be reached does not undo it; the entry goes to the error log instead. */
-  private async record(entry: AuditRecord): Promise<void> {
+  /** The write happened: a log that cannot be reached (or an entry that cannot be made) does not undo it; the entry goes to the error log instead. */
+  private async record(entryOf: () => AuditRecord): Promise<void> {
+    let entry: AuditRecord | undefined;
     try {
+      entry = entryOf();
       await this.bus.request(AuditRequests.Append, entry);
     } catch (err) {
-      this.logger.error(`A staff write could not be recorded in the audit log (${err instanceof Error ? err.message : String(err)}): ${JSON.stringify(entry)}`);
+      this.logger.error(`A staff write could not be recorded in the audit log (${err instanceof Error ? err.message : String(err)}): ${entry ? JSON.stringify(entry) : 'no entry'}`);
     }
   }
 }

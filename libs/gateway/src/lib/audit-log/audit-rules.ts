@@ -24,8 +24,10 @@ const MAX_CHANGES = 4096;
 
 /** What a write's body changed, as the audit log keeps it: secrets replaced, long text cut, a large body by its fields. */
 export function changesOf(body: unknown): AuditChanges | null {
-  // A write that succeeded had a JSON object (or array) for a body, or none.
+  // A write that succeeded had a JSON object (or array) for a body, or none, or a file sent as it is (an import's).
   if (body === null || typeof body !== 'object') return null;
+  const prototype: unknown = Object.getPrototypeOf(body);
+  if (!Array.isArray(body) && prototype !== Object.prototype && prototype !== null) return { omitted: 'a file', fields: [] };
   const kept = redacted(body) as AuditChanges;
   const size = JSON.stringify(kept).length;
   if (size <= MAX_CHANGES) return kept;

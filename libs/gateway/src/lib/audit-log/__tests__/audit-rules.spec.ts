@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { changesOf } from '../audit-rules';
 
 describe('what the audit log keeps of a body', () => {
@@ -26,5 +27,12 @@ describe('what the audit log keeps of a body', () => {
       fields: ['domains', 'name'],
     });
     expect(changesOf(undefined)).toBeNull();
+  });
+
+  it('keeps a file sent as it is (an import upload, a stream with cycles) as "a file", never its rows', () => {
+    const upload = new PassThrough();
+    upload.end('email,name\nada@example.com,Ada\n');
+    expect(changesOf(upload)).toEqual({ omitted: 'a file', fields: [] });
+    expect(changesOf(Buffer.from('email\n'))).toEqual({ omitted: 'a file', fields: [] });
   });
 });
