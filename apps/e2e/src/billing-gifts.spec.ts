@@ -104,10 +104,11 @@ describe('gift subscriptions', () => {
     // The processor's events out of order: the refund before the checkout's completion; the completion then changes nothing.
     const early = (await order()).body;
     const completion = (await system.fake.completeCheckout(early.sessionId, { created: system.processorNow() })).events;
-    await system.deliverOk((await system.fake.refund(completion[0].data.object['payment_intent'], { created: system.processorNow() })).event);
+    const completed = completion.find((event) => event.type === 'checkout.session.completed')!;
+    await system.deliverOk((await system.fake.refund(completed.data.object['payment_intent'], { created: system.processorNow() })).event);
     for (const event of completion) await system.deliverOk(event);
     await eventually(async () => {
-      const [row] = await system.querySchema<{ outcome: string | null }>('billing', 'SELECT outcome FROM processor_events WHERE event_id = $1 AND processed_at IS NOT NULL', [completion[0].id]);
+      const [row] = await system.querySchema<{ outcome: string | null }>('billing', 'SELECT outcome FROM processor_events WHERE event_id = $1 AND processed_at IS NOT NULL', [completed.id]);
       return row?.outcome === 'recorded: the gift is voided already' ? true : undefined;
     });
     expect(await gift(early.giftId)).toMatchObject({ status: 'voided', voidReason: 'refunded', purchasedAt: null, emailedAt: null });

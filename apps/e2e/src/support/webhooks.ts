@@ -1,4 +1,4 @@
-import { Events, type CustomerEventData, type EventType, type InvoiceEventData, type SubscriptionEventData } from '@gatehouse/contracts';
+import { Events, type CustomerEventData, type EventType, type InvoiceEventData, type OrganisationEventData, type OrganisationMemberEventData, type SubscriptionEventData } from '@gatehouse/contracts';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -149,6 +149,26 @@ function exampleData(): Map<EventType<any>, unknown> {
   const visitor = { visitorId: 'visitor-1', customerId: null, url: 'https://weekly.example/premium/1', paywallId: randomUUID(), occurredAt: '2031-01-01T00:00:00.000Z' };
   const customer: CustomerEventData = { customerId: randomUUID(), email: 'reader@example.com', name: 'Reader', emailVerified: false, createdAt: '2031-01-01T00:00:00.000Z' };
   const experiment = { experimentId: randomUUID(), variantId: randomUUID(), paywallId: randomUUID(), visitorId: 'visitor-1', customerId: null };
+  const organisation: OrganisationEventData = {
+    organisationId: randomUUID(),
+    name: 'Acme University',
+    productId: randomUUID(),
+    seats: 25,
+    seatsUsed: 3,
+    startsAt: '2031-01-01T00:00:00.000Z',
+    endsAt: null,
+    domains: ['acme.example'],
+    ipRanges: ['198.51.100.0/24'],
+  };
+  const member: OrganisationMemberEventData = {
+    organisationId: organisation.organisationId,
+    organisationName: organisation.name,
+    customerId: customer.customerId,
+    email: 'member@acme.example',
+    via: 'invitation',
+    seats: 25,
+    seatsUsed: 3,
+  };
   return new Map([
     example(Events.NewsletterSubscribe, { ...visitor, email: 'reader@example.com', data: {} }),
     example(Events.DataSubmit, { ...visitor, fields: ['company'] }),
@@ -183,6 +203,22 @@ function exampleData(): Map<EventType<any>, unknown> {
     }),
     example(Events.GiftPurchased, { giftId: randomUUID(), priceId: subscription.priceId, productId: randomUUID(), months: 3, amount: 2700, currency: 'eur', buyerCustomerId: null, sendAt: '2031-01-05T00:00:00.000Z' }),
     example(Events.GiftRedeemed, { giftId: randomUUID(), customerId: customer.customerId, subscriptionId: subscription.subscriptionId, priceId: subscription.priceId, months: 3, endsAt: '2031-04-05T00:00:00.000Z' }),
+    example(Events.PassPurchased, { purchaseId: randomUUID(), customerId: customer.customerId, priceId: randomUUID(), kind: 'pass', url: null, startsAt: '2031-01-05T00:00:00.000Z', endsAt: '2031-01-06T00:00:00.000Z' }),
+    example(Events.ArticlePurchased, {
+      purchaseId: randomUUID(),
+      customerId: customer.customerId,
+      priceId: randomUUID(),
+      kind: 'single_article',
+      url: 'https://weekly.example/premium/1',
+      startsAt: '2031-01-05T00:00:00.000Z',
+      endsAt: null,
+    }),
+    example(Events.OrganisationCreated, organisation),
+    example(Events.OrganisationUpdated, { ...organisation, seats: 30 }),
+    example(Events.OrganisationDeleted, organisation),
+    example(Events.OrganisationMemberInvited, { organisationId: organisation.organisationId, organisationName: organisation.name, invitationId: randomUUID(), email: 'member@acme.example', expiresAt: '2031-01-12T00:00:00.000Z' }),
+    example(Events.OrganisationMemberJoined, member),
+    example(Events.OrganisationMemberRemoved, { ...member, seatsUsed: 2, reason: 'removed' }),
   ]);
 }
 

@@ -1,5 +1,4 @@
 import {
-  PRICE_INTERVALS,
   TRANSFER_COLUMNS,
   unguardedCell,
   type ImportRow,
@@ -19,6 +18,8 @@ export type ImportFormat = (typeof IMPORT_MEDIA_TYPES)[keyof typeof IMPORT_MEDIA
 export const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
 const PLAN_COLUMNS = ['product', 'interval', 'currency', 'amount'] as const;
+/** What an imported subscription's price may be: passes and single articles are bought, not subscribed to. */
+const SUBSCRIPTION_INTERVALS = ['month', 'year', 'lifetime'] as const satisfies readonly PriceInterval[];
 const REQUIRED: TransferColumn[] = ['email', 'name'];
 const PROCESSOR_ID = { processor_customer_id: /^cus_[A-Za-z0-9]{1,100}$/, processor_subscription_id: /^sub_[A-Za-z0-9]{1,100}$/ } as const;
 
@@ -69,7 +70,7 @@ export function rowOf(record: FileRecord): ImportRow | RowProblem {
   }
   const [product, interval, currency, amount] = plan;
   if (product !== null && product.length > 200) return { line, reason: 'product must be at most 200 characters' };
-  if (interval !== null && !(PRICE_INTERVALS as readonly string[]).includes(interval)) return { line, reason: `interval must be one of ${PRICE_INTERVALS.join(', ')}` };
+  if (interval !== null && !(SUBSCRIPTION_INTERVALS as readonly string[]).includes(interval)) return { line, reason: `interval must be one of ${SUBSCRIPTION_INTERVALS.join(', ')}` };
   if (currency !== null && !/^[A-Za-z]{3}$/.test(currency)) return { line, reason: 'currency must be a three-letter ISO 4217 code' };
   if (amount !== null && !(/^\d{1,9}$/.test(amount))) return { line, reason: 'amount must be a whole number of minor units (cents)' };
   const end = text('current_period_end');
