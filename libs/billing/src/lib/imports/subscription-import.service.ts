@@ -14,7 +14,7 @@ import Stripe from 'stripe';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
 import { ProcessorSettingsService } from '../processor/processor-settings.service';
-import { newSubscription } from '../subscriptions/new-subscription';
+import { newProcessorSubscription, newSubscription } from '../subscriptions/new-subscription';
 import { snapshotOf, type ProcessorSnapshot } from '../subscriptions/processor-snapshot';
 import { SubscriptionWriter } from '../subscriptions/subscription-writer.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
@@ -177,27 +177,8 @@ export class SubscriptionImportService {
   }
 
   private linked(publicationId: string, row: SubscriptionImport, priceId: string, snapshot: ProcessorSnapshot & { status: SubscriptionStatus }): Subscription {
-    return newSubscription(
-      {
-        publicationId,
-        customerId: row.customerId ?? '',
-        priceId,
-        status: snapshot.status,
-        source: 'processor',
-        currentPeriodStart: snapshot.currentPeriodStart,
-        currentPeriodEnd: snapshot.currentPeriodEnd,
-        now: this.clock.now(),
-      },
-      {
-        cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
-        trialStart: snapshot.trialStart,
-        trialEnd: snapshot.trialEnd,
-        cancellationReason: snapshot.cancellationReason,
-        pausedUntil: snapshot.pausedUntil,
-        processorSubscriptionId: snapshot.processorSubscriptionId,
-        processorStateAt: this.clock.now(),
-      },
-    );
+    const now = this.clock.now();
+    return newProcessorSubscription({ publicationId, customerId: row.customerId ?? '', priceId, now }, snapshot, now);
   }
 
   private async store(manager: EntityManager, publicationId: string, accepted: Accepted[]): Promise<void> {

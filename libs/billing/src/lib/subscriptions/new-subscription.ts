@@ -1,5 +1,6 @@
 import type { SubscriptionSource, SubscriptionStatus } from '@gatehouse/contracts';
 import { randomUUID } from 'node:crypto';
+import type { ProcessorSnapshot } from './processor-snapshot';
 import { Subscription } from './subscription.entity';
 
 export interface NewSubscription {
@@ -37,4 +38,26 @@ export function newSubscription(init: NewSubscription, processor: Partial<Subscr
     updatedAt: now,
     ...processor,
   });
+}
+
+/** A processor subscription as this service first stores it, from the processor's own state at `stateAt`. */
+export function newProcessorSubscription(
+  owner: { publicationId: string; customerId: string; priceId: string; now: Date },
+  snapshot: ProcessorSnapshot & { status: SubscriptionStatus },
+  stateAt: Date,
+  more: Partial<Subscription> = {},
+): Subscription {
+  return newSubscription(
+    { ...owner, status: snapshot.status, source: 'processor', currentPeriodStart: snapshot.currentPeriodStart, currentPeriodEnd: snapshot.currentPeriodEnd },
+    {
+      cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
+      trialStart: snapshot.trialStart,
+      trialEnd: snapshot.trialEnd,
+      cancellationReason: snapshot.cancellationReason,
+      pausedUntil: snapshot.pausedUntil,
+      processorSubscriptionId: snapshot.processorSubscriptionId,
+      processorStateAt: stateAt,
+      ...more,
+    },
+  );
 }

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Price } from '../catalog/price.entity';
 import { redeemedOffer } from '../offers/redeemed-offer';
 import { ProcessorCustomersService } from '../processor/processor-customers.service';
-import { newSubscription } from './new-subscription';
+import { newProcessorSubscription } from './new-subscription';
 import type { ProcessorSnapshot } from './processor-snapshot';
 import { SubscriptionWriter } from './subscription-writer.service';
 import { Subscription } from './subscription.entity';
@@ -48,27 +48,11 @@ export class ProcessorSubscriptionSync {
     if (!customerId) return { outcome: 'ignored: no customer of this publication', subscription: null };
     const priceId = await this.priceOf(manager, publicationId, snapshot);
     if (!priceId) return { outcome: 'ignored: a price this publication does not sell', subscription: null };
-    const subscription = newSubscription(
-      {
-        publicationId,
-        customerId,
-        priceId,
-        status: snapshot.status,
-        source: 'processor',
-        currentPeriodStart: snapshot.currentPeriodStart,
-        currentPeriodEnd: snapshot.currentPeriodEnd,
-        now: this.clock.now(),
-      },
-      {
-        cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
-        trialStart: snapshot.trialStart,
-        trialEnd: snapshot.trialEnd,
-        cancellationReason: snapshot.cancellationReason,
-        pausedUntil: snapshot.pausedUntil,
-        processorSubscriptionId: snapshot.processorSubscriptionId,
-        processorStateAt: stateAt,
-        ...(await redeemedOffer(manager, publicationId, snapshot.metadata)),
-      },
+    const subscription = newProcessorSubscription(
+      { publicationId, customerId, priceId, now: this.clock.now() },
+      { ...snapshot, status: snapshot.status },
+      stateAt,
+      await redeemedOffer(manager, publicationId, snapshot.metadata),
     );
     if (await this.writer.insert(manager, subscription)) return { outcome: 'applied', subscription };
     // Stored meanwhile by a concurrent delivery: apply to that one.
