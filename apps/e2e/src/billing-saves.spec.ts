@@ -127,13 +127,16 @@ describe('billing: cancellation that tries to save', () => {
     expect((await system.fake.object('subscription', processorId))['pause_collection']).toEqual({ behavior: 'void', resumes_at: pausedUntil / 1000 });
   });
 
-  it('declining cancels at the period end with the reason, at the processor too', async () => {
+  it('declining cancels at the period end with the reason, at the processor too; a save is refused after that', async () => {
     const reader = await system.reader();
     const { subscriptionId, processorId } = await system.subscribe(reader, digital.id);
     const cancelled = await system.api('/subscriptions/cancel', { key: system.publishableKey, token: reader.accessToken, body: { subscriptionId, reason: 'too_expensive' } });
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'active', cancelAtPeriodEnd: true, cancellationReason: 'too_expensive' } });
     expect((await updatesOf(processorId)).at(-1)!.body).toEqual({ cancel_at_period_end: 'true', cancellation_details: { feedback: 'too_expensive' } });
     expect((await system.fake.object('subscription', processorId))['discounts']).toEqual([]);
+    const late = await accept(reader, subscriptionId, 'unused');
+    expect(late.body).toMatchObject({ status: 409, code: 'conflict', detail: expect.stringContaining('already cancelled') });
+    expect((await system.fake.object('subscription', processorId))['pause_collection']).toBeNull();
   });
 
   it('counts reasons, and save offers offered and accepted per kind, in the stats', async () => {

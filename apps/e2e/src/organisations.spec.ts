@@ -85,6 +85,14 @@ describe('organisations', () => {
       expect(renamed.body).toMatchObject({ name: 'Acme U', seats: null, ipRanges: ['81.2.69.0/24', '2a02:1234::/32'] });
     });
 
+    it('keep their product: it cannot be deleted while an organisation grants it', async () => {
+      const granted = await system.product({ name: 'Library access' });
+      await created({ name: 'Town library', productId: granted.id });
+      const refused = await system.admin(`/admin/products/${granted.id}`, { method: 'DELETE' });
+      expect(refused.body).toMatchObject({ status: 409, code: 'conflict', detail: expect.stringContaining('organisations') });
+      expect((await system.admin(`/admin/products/${granted.id}`)).status).toBe(200);
+    });
+
     it('refuse bad ranges, overlaps with another organisation, reserved space and unknown products, naming the field and storing nothing', async () => {
       const before = await count();
       const refused = async (body: object, field: string, message: RegExp) => {

@@ -731,7 +731,7 @@ export interface paths {
         get: operations["AdminProductsController_get"];
         put?: never;
         post?: never;
-        /** Delete a product and its prices (archived at the processor). Refused while a subscription uses one of its prices. */
+        /** Delete a product and its prices (archived at the processor). Refused while a subscription, purchase or gift uses one of its prices, or an organisation grants it. */
         delete: operations["AdminProductsController_delete"];
         options?: never;
         head?: never;

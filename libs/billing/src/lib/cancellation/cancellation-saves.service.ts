@@ -92,6 +92,8 @@ export class CancellationSaves {
     if (!CANCELLATION_REASONS.includes(reason)) throw AppError.invalid('reason', `must be one of ${CANCELLATION_REASONS.join(', ')}`);
     const subscription = await this.subscriptions.find(publicationId, subscriptionId);
     const processorId = changeableAtProcessor(subscription, customerId, 'keep with a save offer');
+    // A save keeps a subscription from cancelling; one already cancelling at its period end is undone by resuming it in the portal first.
+    if (subscription.cancelAtPeriodEnd) throw new AppError('conflict', 'This subscription is already cancelled at the end of its period: there is nothing to save.');
     const setting = (await this.reasons(publicationId)).reasons.find((one) => one.reason === reason);
     const save = await this.saveFor(subscription, reason);
     if (!setting?.save || !save) throw new AppError('conflict', 'There is no save offer for this reason.');

@@ -79,16 +79,17 @@ export class ProductsService {
     return productView(product);
   }
 
-  /** Refused (409) while a subscription uses one of its prices; archived at the processor, which keeps products with prices. */
+  /** Refused (409) while a subscription, purchase or gift uses one of its prices, or an organisation grants it; archived at the processor, which keeps products with prices. */
   async delete(publicationId: string, productId: string): Promise<{ deleted: true }> {
     const product = await this.find(publicationId, productId);
     const [{ used }]: Array<{ used: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (SELECT 1 FROM subscriptions s JOIN prices p ON p.id = s.price_id WHERE p.product_id = $1)
            OR EXISTS (SELECT 1 FROM purchases u JOIN prices p ON p.id = u.price_id WHERE p.product_id = $1)
-           OR EXISTS (SELECT 1 FROM gifts g JOIN prices p ON p.id = g.price_id WHERE p.product_id = $1) AS used`,
+           OR EXISTS (SELECT 1 FROM gifts g JOIN prices p ON p.id = g.price_id WHERE p.product_id = $1)
+           OR EXISTS (SELECT 1 FROM organisations o WHERE o.product_id = $1) AS used`,
       [productId],
     );
-    if (used) throw new AppError('conflict', 'Subscriptions, purchases or gifts use prices of this product: deactivate it instead (active: false).');
+    if (used) throw new AppError('conflict', 'Subscriptions, purchases, gifts or organisations use this product: deactivate it instead (active: false).');
     const client = product.processorProductId ? await this.settings.client(publicationId) : null;
     if (client) await this.processorCatalog.updateProduct(client, product.processorProductId as string, { active: false });
     await this.dataSource.getRepository(Product).delete({ id: productId, publicationId });

@@ -59,7 +59,7 @@ export class AdminProductsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth('session')
-  @ApiOperation({ summary: 'Delete a product and its prices (archived at the processor). Refused while a subscription uses one of its prices.' })
+  @ApiOperation({ summary: 'Delete a product and its prices (archived at the processor). Refused while a subscription, purchase or gift uses one of its prices, or an organisation grants it.' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`conflict`: subscriptions use its prices; deactivate it instead' })
