@@ -195,6 +195,10 @@ describe('organisations', () => {
       expect((await accept(await system.reader(), token)).body).toMatchObject({ status: 410, code: 'invitation_invalid' });
       const managed = await system.api('/organisations/managed', { key: system.publishableKey, token: manager.accessToken });
       expect(managed.body.organisations).toEqual([expect.objectContaining({ organisation: expect.objectContaining({ id: team.id, seatsUsed: 1 }), members: [expect.objectContaining({ customerId: invitee.id })], invitations: [] })]);
+      // Each reader's data download says it: the member's seat, the manager's role.
+      const exportOf = async (reader: { accessToken: string }) => (await system.api('/auth/customers/me/export', { key: system.publishableKey, token: reader.accessToken })).body.organisations;
+      expect(await exportOf(invitee)).toEqual([{ organisationId: team.id, name: 'Newsdesk', seat: { email: invitee.email, via: 'invitation', joinedAt: expect.any(String) }, manager: false }]);
+      expect(await exportOf(manager)).toEqual([{ organisationId: team.id, name: 'Newsdesk', seat: null, manager: true }]);
       // A reader who manages nothing sees nothing of it, and cannot act on it.
       expect((await system.api(`/organisations/${team.id}/members/${invitee.id}`, { method: 'DELETE', key: system.publishableKey, token: invitee.accessToken })).status).toBe(404);
       const removed = await system.api(`/organisations/${team.id}/members/${invitee.id}`, { method: 'DELETE', key: system.publishableKey, token: manager.accessToken });

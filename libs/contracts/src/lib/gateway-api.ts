@@ -3545,6 +3545,10 @@ export interface components {
             newsletterSignups: {
                 [key: string]: unknown;
             }[];
+            /** @description Organisations the customer holds a seat in or manages. */
+            organisations: {
+                [key: string]: unknown;
+            }[];
             /** @description The customer's account at the payment processor. */
             processorCustomer: {
                 [key: string]: unknown;

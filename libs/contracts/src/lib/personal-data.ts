@@ -72,6 +72,8 @@ export interface BillingPersonalData {
   checkoutSessions: Array<{ processorSessionId: string; priceId: string; createdAt: string; completedAt: string | null }>;
   /** Gifts the reader bought (signed in, or with their address) or was given (to their address, or redeemed), with what the buyer wrote. */
   gifts: Array<{ giftId: string; role: 'buyer' | 'recipient'; status: string; priceId: string; months: number; buyerName: string; buyerEmail: string; recipientName: string; recipientEmail: string; message: string | null; sendAt: string; createdAt: string }>;
+  /** Organisations the reader holds a seat in (the address it was given to, how, when) or manages. */
+  organisations: Array<{ organisationId: string; name: string; seat: { email: string; via: 'invitation' | 'domain'; joinedAt: string } | null; manager: boolean }>;
   /** Events the processor sent about the reader (type and time; the payloads are the processor's). */
   processorEvents: Array<{ eventId: string; type: string; receivedAt: string }>;
   events: PersonalDataEvent[];
@@ -96,6 +98,7 @@ export interface PersonalDataExport {
   purchases: BillingPersonalData['purchases'];
   checkoutSessions: BillingPersonalData['checkoutSessions'];
   gifts: BillingPersonalData['gifts'];
+  organisations: BillingPersonalData['organisations'];
   processorCustomer: BillingPersonalData['processorCustomer'];
   processorEvents: BillingPersonalData['processorEvents'];
   visitorIds: AccessPersonalData['visitorIds'];

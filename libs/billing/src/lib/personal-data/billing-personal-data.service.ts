@@ -39,7 +39,7 @@ export class BillingPersonalDataService {
     const manager = this.dataSource.manager;
     const account = await this.processorCustomers.find(publicationId, customerId);
     const needles = needlesOf(reader, account?.processorCustomerId);
-    const [subscriptions, purchases, checkouts, gifts, processorEvents, events] = await Promise.all([
+    const [subscriptions, purchases, checkouts, gifts, organisations, processorEvents, events] = await Promise.all([
       manager.find(Subscription, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.find(Purchase, { where: { publicationId, customerId }, order: { createdAt: 'DESC' } }),
       manager.query('SELECT processor_session_id, price_id, created_at, completed_at FROM checkout_sessions WHERE publication_id = $1 AND customer_id = $2 ORDER BY created_at', [
@@ -52,6 +52,13 @@ export class BillingPersonalDataService {
          ORDER BY created_at`,
         [publicationId, customerId, reader.email],
       ),
+      manager.query(
+        `SELECT o.id, o.name, m.email, m.via, m.joined_at, $2::uuid = ANY(o.manager_ids) AS manager FROM organisations o
+           LEFT JOIN organisation_members m ON m.organisation_id = o.id AND m.customer_id = $2
+          WHERE o.publication_id = $1 AND (m.customer_id IS NOT NULL OR $2::uuid = ANY(o.manager_ids))
+          ORDER BY o.created_at`,
+        [publicationId, customerId],
+      ) as Promise<Array<{ id: string; name: string; email: string | null; via: 'invitation' | 'domain' | null; joined_at: Date | null; manager: boolean }>>,
       manager.query(`SELECT event_id, type, received_at FROM processor_events WHERE ${EVENTS_NAMING} ORDER BY received_at`, [needles]),
       outboxEventsNaming(manager, publicationId, needles),
     ]);
@@ -83,6 +90,12 @@ export class BillingPersonalDataService {
         message: row.message,
         sendAt: row.send_at.toISOString(),
         createdAt: row.created_at.toISOString(),
+      })),
+      organisations: organisations.map((row) => ({
+        organisationId: row.id,
+        name: row.name,
+        seat: row.email && row.via && row.joined_at ? { email: row.email, via: row.via, joinedAt: row.joined_at.toISOString() } : null,
+        manager: row.manager,
       })),
       processorEvents: processorEvents.map((row: { event_id: string; type: string; received_at: Date }) => ({ eventId: row.event_id, type: row.type, receivedAt: row.received_at.toISOString() })),
       events,

@@ -43,6 +43,7 @@ export class PersonalDataExportService {
       purchases: billing.purchases,
       checkoutSessions: billing.checkoutSessions,
       gifts: billing.gifts,
+      organisations: billing.organisations,
       processorCustomer: billing.processorCustomer,
       processorEvents: billing.processorEvents,
       visitorIds: access.visitorIds,

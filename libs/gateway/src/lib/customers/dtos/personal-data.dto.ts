@@ -18,6 +18,7 @@ export class PersonalDataExportDto implements PersonalDataExport {
   @ApiProperty(rows('Passes and single articles bought.')) purchases: PersonalDataExport['purchases'];
   @ApiProperty(rows('Checkouts started at the payment processor.')) checkoutSessions: PersonalDataExport['checkoutSessions'];
   @ApiProperty(rows('Gifts the customer bought or was given, with what the buyer wrote.')) gifts: PersonalDataExport['gifts'];
+  @ApiProperty(rows('Organisations the customer holds a seat in or manages.')) organisations: PersonalDataExport['organisations'];
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: "The customer's account at the payment processor." })
   processorCustomer: PersonalDataExport['processorCustomer'];
   @ApiProperty(rows('Events the payment processor sent about the customer.')) processorEvents: PersonalDataExport['processorEvents'];
