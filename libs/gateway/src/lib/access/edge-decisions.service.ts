@@ -5,6 +5,7 @@ import {
   compileRules,
   decideAccess,
   MAX_MATCHED_PATH_LENGTH,
+  NO_NETWORKS,
   parsePageUrl,
   requirePublicationHost,
   type NetworkTable,
@@ -75,6 +76,9 @@ export class EdgeDecisions {
       load: async (publicationId) => compileNetworks((await bus.request(OrganisationRequests.Networks, { publicationId }, ENTITLEMENTS_TIMEOUT_MS)).networks),
       max: 10_000,
       freshMs: 60_000,
+      // As access's own copy: while billing cannot be asked, the last networks, else none (so the
+      // two decide alike, and a billing outage does not send every check to access).
+      staleOnFailure: { retryMs: 5_000, fallback: () => NO_NETWORKS },
       changedBy: [on(InternalEvents.OrganisationNetworksChanged, (event, model) => event.publicationId && model.forget(event.publicationId))],
     });
   }
