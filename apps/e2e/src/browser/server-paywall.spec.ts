@@ -131,8 +131,11 @@ describe('the paywall holds on the server', () => {
     const insight = await open(tab, `${example}/articles/insight/water-prices`);
     for (const text of EXAMPLE_PAID('insight/water-prices')) expect(insight).toContain(text);
 
-    // Signed out, the cookie goes with the session, and the server cuts the page again.
+    // Signed out, the cookie goes with the session, and the server cuts the page again. The page
+    // reloads itself once signed out: that reload ends before the test navigates.
+    const reloaded = tab.waitForEvent('load', { timeout: 30_000 });
     await tab.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await reloaded;
     await eventually(async () => ((await tokenCookie(context)) ? undefined : true), 30_000);
     const after = await open(tab, `${example}/articles/premium/orchard-census`);
     for (const text of EXAMPLE_PAID('premium/orchard-census')) expect(after).not.toContain(text);

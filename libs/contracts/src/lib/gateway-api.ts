@@ -3034,7 +3034,7 @@ export interface components {
             role: "admin" | "editor" | "viewer";
         };
         InvitationTokenDto: {
-            /** @description The token from the fragment of the invitation email’s link (`#gatehouse-join=`). */
+            /** @description The token of the invitation link. */
             token: string;
         };
         InvitationViewDto: {
@@ -3271,6 +3271,10 @@ export interface components {
              * @example reader@example.com
              */
             email: string;
+        };
+        OrganisationInvitationTokenDto: {
+            /** @description The token from the fragment of the invitation email’s link (`#gatehouse-join=`). */
+            token: string;
         };
         OrganisationInvitationViewDto: {
             /** Format: date-time */
@@ -19793,7 +19797,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["InvitationTokenDto"];
+                "application/json": components["schemas"]["OrganisationInvitationTokenDto"];
             };
         };
         responses: {

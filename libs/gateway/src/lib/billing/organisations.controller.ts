@@ -17,7 +17,7 @@ import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } f
 import { requirePublicationPages } from '../edge/publication-pages';
 import {
   CreateOrganisationDto,
-  InvitationTokenDto,
+  OrganisationInvitationTokenDto,
   JoinedSeatDto,
   ManagedOrganisationsDto,
   OrganisationInvitationDto,
@@ -152,7 +152,7 @@ export class OrganisationsController {
   @ApiResponse({ status: 400, description: '`validation_failed`' })
   @ApiResponse({ status: 409, description: FULL })
   @ApiResponse({ status: 410, description: '`invitation_invalid`: unknown, used, withdrawn or expired' })
-  accept(@Caller() caller: Principal, @Body() body: InvitationTokenDto): Promise<OrganisationMemberView & { organisation: { id: string; name: string } }> {
+  accept(@Caller() caller: Principal, @Body() body: OrganisationInvitationTokenDto): Promise<OrganisationMemberView & { organisation: { id: string; name: string } }> {
     return this.bus.request(OrganisationRequests.AcceptInvitation, { publicationId: keyPublicationOf(caller), customerId: customerOf(caller).customerId, token: body.token });
   }
 

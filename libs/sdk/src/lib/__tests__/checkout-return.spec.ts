@@ -61,7 +61,8 @@ describe('return from checkout', () => {
     const errors: string[] = [];
     gatehouse.on('error', (error) => errors.push(error.code));
     gatehouse.init({ publishableKey: KEY, autoPageview: false });
-    await tick(3_300);
+    // Three tries about a second and two apart, then the reader is told: waited for, however slow the machine.
+    for (let waited = 0; errors.length === 0 && waited < 30_000; waited += 100) await tick(100);
     expect(attempts).toBe(3);
     expect(errors).toEqual(['processor_error']);
 
@@ -70,5 +71,5 @@ describe('return from checkout', () => {
     await tick(10);
     expect(anonymous.requests).toEqual([]);
     expect(anonymous.replaced).toEqual(['https://news.example/story']);
-  });
+  }, 40_000);
 });

@@ -85,7 +85,7 @@ export class UpdateOrganisationDto extends PartialType(CreateOrganisationDto) im
 
 export class OrganisationInvitationDto extends CustomerEmailDto {}
 
-export class InvitationTokenDto {
+export class OrganisationInvitationTokenDto {
   @ApiProperty({ description: 'The token from the fragment of the invitation email’s link (`#gatehouse-join=`).' })
   @IsString()
   @Length(1, 128)
