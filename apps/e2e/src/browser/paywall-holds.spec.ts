@@ -178,10 +178,11 @@ ${withoutStyle ? '' : NO_FLASH}
     const id = await page.evaluate(() => (window as any).gatehouse.getSession().then((s: any) => s.customer.id));
     return { id, email };
   }
-  /** A slow network for the page: every request waits and trickles. */
+  /** A slow network for the page: every request waits and trickles, the scripts too (nothing from the cache). */
   async function throttle(page: Page): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 300, downloadThroughput: 100 * 1024, uploadThroughput: 50 * 1024 });
   }
 
