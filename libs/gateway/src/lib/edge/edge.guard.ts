@@ -37,7 +37,6 @@ const KEY_FORMAT = /^(pk|sk)_[A-Za-z0-9_-]{20,200}$/;
 export class EdgeGuard extends ThrottlerGuard {
   protected override logger = new Logger(EdgeGuard.name);
   private readonly ownOrigins: Set<string>;
-  private readonly routes = new WeakMap<object, RouteEdge>();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -78,7 +77,7 @@ export class EdgeGuard extends ThrottlerGuard {
       refusal = err;
     }
     request.principal = principal;
-    // The throttler's own counting, headers and refusal, with the route's limit read once per route.
+    // The throttler's own counting, headers and refusal (its own canActivate would read five more metadata keys).
     await this.handleRequest({
       context,
       limit: route.limit,
@@ -92,21 +91,16 @@ export class EdgeGuard extends ThrottlerGuard {
     return true;
   }
 
-  /** What a route declares (`@Auth`, `@RateLimit`, operations), read from its metadata once. */
+  /** What a route declares: `@Auth`, `@RateLimit`, or that it is an operations route. */
   private routeOf(context: ExecutionContext): RouteEdge {
     const handler = context.getHandler();
-    let route = this.routes.get(handler);
-    if (!route) {
-      const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, handler) ?? 'default';
-      route = {
-        operations: this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, handler) === true,
-        rule: this.reflector.get<AuthRule | undefined>(AUTH_RULE, handler),
-        limit: RATE_LIMITS[limitClass],
-        key: (_context, tracker) => `${limitClass}:${tracker}`,
-      };
-      this.routes.set(handler, route);
-    }
-    return route;
+    const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, handler) ?? 'default';
+    return {
+      operations: this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, handler) === true,
+      rule: this.reflector.get<AuthRule | undefined>(AUTH_RULE, handler),
+      limit: RATE_LIMITS[limitClass],
+      key: (_context, tracker) => `${limitClass}:${tracker}`,
+    };
   }
 
   /** Past the limit: 429 with the three headers and `Retry-After`, as problem details. */
