@@ -41,9 +41,12 @@ describe('organisations', () => {
     return answer.body;
   };
   const count = async () => (await system.admin('/admin/organisations?limit=100')).body.items.length;
-  /** A check of a premium page from an address, as the site's proxy states it. */
-  const from = async (ip: string, options: { token?: string; gateway?: string } = {}): Promise<AccessCheckResult> => {
-    const url = `/api/v1/access/check?${new URLSearchParams({ url: `${SITE}/premium/story` })}`;
+  /**
+   * A check of a premium page from an address, as the site's proxy states it. `userId`: the site's
+   * visitor id; `page`: the page's path and query (a share token in it sends the check to access).
+   */
+  const from = async (ip: string, options: { token?: string; gateway?: string; userId?: string; page?: string } = {}): Promise<AccessCheckResult> => {
+    const url = `/api/v1/access/check?${new URLSearchParams({ url: `${SITE}${options.page ?? '/premium/story'}`, ...(options.userId ? { userId: options.userId } : {}) })}`;
     const answer = await call<AccessCheckResult>(options.gateway ?? system.gateway.url, url, { key: system.publishableKey, token: options.token, headers: { 'X-Forwarded-For': ip } });
     expect(answer.status).toBe(200);
     return answer.body;
@@ -170,6 +173,18 @@ describe('organisations', () => {
       expect((await system.admin(`/admin/organisations/${lab.id}`, { method: 'DELETE' })).status).toBe(204);
       expect(await from('81.2.81.9')).toMatchObject({ granted: false, reason: 'blocked' });
     });
+
+    it("take a term's end and start at the next check once the moment passes, not when the copy of the networks is next loaded", async () => {
+      // Seconds ahead: both organisations are checked (and their networks loaded) before the moment.
+      const moment = new Date(Date.now() + 5_000);
+      await created({ name: 'Summer school', ipRanges: ['81.2.90.0/24'], endsAt: moment.toISOString() });
+      await created({ name: 'Autumn school', ipRanges: ['2a02:1290::/32'], startsAt: moment.toISOString() });
+      expect(await from('81.2.90.9')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Summer school' } });
+      expect(await from('2a02:1290::9')).toMatchObject({ granted: false, reason: 'blocked' });
+      await eventually(async () => (Date.now() >= moment.getTime() ? true : undefined), 30_000);
+      expect(await from('81.2.90.9')).toMatchObject({ granted: false, reason: 'blocked' });
+      expect(await from('2a02:1290::9')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Autumn school' } });
+    }, 60_000);
   });
 
   describe('seats', () => {
