@@ -194,6 +194,10 @@ describe('the OpenAPI document against real answers', () => {
     await ok(409, admin('/admin/offers', { body: { code: 'spring3', name: 'Again', kind: 'trial', trialDays: 7 } }));
     await ok(200, admin(`/admin/offers/${offer.body.id}`, { method: 'PATCH', body: { active: false } }));
     await ok(410, api('/offers?code=spring3', { key: pk }));
+    const phones = await ok(201, admin('/admin/segments', { body: { name: 'Phones only', match: 'all', conditions: [{ attribute: 'device', operator: 'eq', value: 'mobile' }] } }));
+    await ok(201, admin('/admin/offers', { body: { code: 'PHONES', name: 'Phones', kind: 'trial', trialDays: 7, segmentId: phones.body.id } }));
+    await ok(409, api('/offers?code=phones&device=desktop', { key: pk }));
+    await ok(404, admin('/admin/offers', { body: { code: 'NOWHERE', name: 'Nowhere', kind: 'trial', trialDays: 7, segmentId: randomUUID() } }));
     const unsold = await ok(201, admin('/admin/products', { body: { name: 'Unsold' } }));
     await ok(204, admin(`/admin/products/${unsold.body.id}`, { method: 'DELETE' }));
     await ok(200, admin('/admin/processor'));

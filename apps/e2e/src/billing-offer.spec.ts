@@ -1,7 +1,7 @@
 import type { OfferView } from '@gatehouse/contracts';
 import { SteerableClock } from './support/billing';
 import { EventReader } from './support/events';
-import { WholeSystem } from './support/system-all';
+import { SITE, WholeSystem } from './support/system-all';
 
 /** `GET /api/v1/prices`: what a publisher's paywalls offer, for either key, one publication only. */
 describe('the prices on sale and the offers on them', () => {
@@ -131,6 +131,75 @@ describe('the prices on sale and the offers on them', () => {
     const trial = await checkout('MONTHLY-ONLY');
     expect(trial.status).toBe(201);
     expect((await system.fake.requestsTo('POST', '/v1/checkout/sessions')).at(-1)!.body['subscription_data']).toMatchObject({ trial_period_days: '30', metadata: { offerCode: 'MONTHLY-ONLY' } });
+  }, 60_000);
+
+  it("limits an offer to a segment, decided on the reader's facts as an access check decides them: refused outside it at the look-up and at checkout, discounted inside it", async () => {
+    const product = await system.product({ name: 'Segment offers' });
+    const monthly = await system.price(product.id, { currency: 'eur', unitAmount: 700, interval: 'month' });
+    const segment = async (body: Record<string, unknown>) => (await system.admin('/admin/segments', { body: { match: 'all', ...body } })).body;
+    const regularReaders = await segment({ name: 'Regulars', conditions: [{ attribute: 'visit_count', operator: 'gt', value: 2 }] });
+    const germany = await segment({ name: 'Germany', conditions: [{ attribute: 'country', operator: 'eq', value: 'DE' }] });
+    const regulars = await offer({ code: 'REGULARS', kind: 'percent', percentOff: 40, duration: 'once', priceIds: [monthly.id], segmentId: regularReaders.id });
+    await offer({ code: 'DE-ONLY', kind: 'trial', trialDays: 60, segmentId: germany.id });
+    expect(regulars.segmentId).toBe(regularReaders.id);
+    await expect(system.admin(`/admin/offers/${regulars.id}`)).resolves.toMatchObject({ status: 200, body: { segmentId: regularReaders.id } });
+    await expect(system.admin(`/admin/offers/${regulars.id}`, { method: 'PATCH', body: { segmentId: null } })).resolves.toMatchObject({ status: 400, body: { errors: [{ field: 'segmentId' }] } });
+
+    // Checks of pages no paywall covers (the gateway answers them): each is a visit all the same.
+    const newcomer = await system.reader();
+    const regular = await system.reader();
+    await system.decisionFor(newcomer, '/regulars/first');
+    for (const story of ['one', 'two', 'three']) await system.decisionFor(regular, `/regulars/${story}`);
+    for (const story of ['one', 'two', 'three']) await system.decision({ url: `/regulars/${story}`, userId: 'segment-regular-visitor' });
+
+    const lookUp = (query: string, token?: string) => system.api(`/offers?${query}`, { key: system.publishableKey, token });
+    const refused = { status: 409, body: { code: 'offer_not_applicable', detail: 'This offer is not available to you.' } };
+    await expect(lookUp('code=regulars', newcomer.accessToken)).resolves.toMatchObject(refused);
+    // Anonymous: nothing stored is known, so no visit count to be over 2.
+    await expect(lookUp('code=regulars')).resolves.toMatchObject(refused);
+    await expect(lookUp('code=regulars', regular.accessToken)).resolves.toMatchObject({ status: 200, body: { code: 'REGULARS', percentOff: 40 } });
+    await expect(lookUp('code=regulars&userId=segment-regular-visitor')).resolves.toMatchObject({ status: 200, body: { code: 'REGULARS' } });
+    await expect(lookUp('code=de-only&country=FR')).resolves.toMatchObject(refused);
+    await expect(lookUp('code=de-only&country=de')).resolves.toMatchObject({ status: 200, body: { code: 'DE-ONLY', trialDays: 60 } });
+    await expect(lookUp('code=de-only&country=DE&url=https://elsewhere.example/page')).resolves.toMatchObject({ status: 403, body: { code: 'url_not_in_publication' } });
+
+    const sessionsBefore = (await system.fake.requestsTo('POST', '/v1/checkout/sessions')).length;
+    await expect(system.checkout(newcomer, monthly.id, { offerCode: 'REGULARS' })).resolves.toMatchObject(refused);
+    await expect(system.checkout(regular, monthly.id, { offerCode: 'DE-ONLY', reader: { country: 'FR' } })).resolves.toMatchObject(refused);
+    await expect(system.checkout(regular, monthly.id, { offerCode: 'DE-ONLY', reader: { country: 'XYZ' } })).resolves.toMatchObject({ status: 400, body: { errors: [{ field: 'reader.country' }] } });
+    expect(await system.fake.requestsTo('POST', '/v1/checkout/sessions')).toHaveLength(sessionsBefore);
+    const german = await system.checkout(newcomer, monthly.id, { offerCode: 'DE-ONLY', reader: { country: 'DE', url: `${SITE}/regulars/first` } });
+    expect(german.status).toBe(201);
+    expect((await system.fake.requestsTo('POST', '/v1/checkout/sessions')).at(-1)!.body['subscription_data']).toMatchObject({ trial_period_days: '60' });
+
+    const subscribed = await system.subscribe(regular, monthly.id, { offerCode: 'regulars' });
+    expect(subscribed).toMatchObject({ status: 'active', offer: { offerId: regulars.id, code: 'REGULARS' } });
+    const atProcessor = await system.fake.object('subscription', subscribed.processorId);
+    const discount = await system.fake.object('discount', atProcessor['discounts'][0]);
+    await expect(system.fake.object('coupon', discount['source'].coupon)).resolves.toMatchObject({ percent_off: 40, duration: 'once' });
+    const invoice = (await system.fake.events()).find((e) => e.type === 'invoice.payment_succeeded' && e.data.object['parent'].subscription_details.subscription === subscribed.processorId);
+    expect(invoice?.data.object['amount_paid']).toBe(420);
+
+    // Another publication's segment does not exist here; a malformed id is refused; nothing is stored.
+    const other = await system.otherPublicationSession();
+    const theirs = await system.api('/admin/segments', { session: other.session, body: { name: 'Theirs', match: 'all', conditions: [{ attribute: 'device', operator: 'eq', value: 'mobile' }] } });
+    expect(theirs.status).toBe(201);
+    await expect(system.admin('/admin/offers', { body: { name: 'Theirs', code: 'THEIR-SEGMENT', kind: 'trial', trialDays: 7, segmentId: theirs.body.id } })).resolves.toMatchObject({
+      status: 404,
+      body: { code: 'not_found' },
+    });
+    await expect(system.admin('/admin/offers', { body: { name: 'Bad', code: 'BAD-SEGMENT', kind: 'trial', trialDays: 7, segmentId: 'not-a-segment' } })).resolves.toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', errors: [{ field: 'segmentId' }] },
+    });
+    const listed = await system.admin('/admin/offers?limit=100');
+    expect(listed.body.items.filter((o: OfferView) => ['THEIR-SEGMENT', 'BAD-SEGMENT'].includes(o.code))).toEqual([]);
+    // Another publication's key: a code limited to a segment is as unknown as any other code.
+    const keys = await system.api('/admin/api-keys', { session: other.session, body: { name: 'segment-offers-other' } });
+    const unknown = await system.api('/offers?code=NOPE-NOPE', { key: keys.body.publishableKey });
+    const foreign = await system.api('/offers?code=REGULARS', { key: keys.body.publishableKey });
+    expect(foreign.status).toBe(404);
+    expect({ ...foreign.body, instance: undefined }).toEqual({ ...unknown.body, instance: undefined });
   }, 60_000);
 
   it('keeps offers to their publication and refuses bad input without storing anything', async () => {

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OfferView, PriceView } from '@gatehouse/contracts';
+import type { OfferView, PriceView, SegmentView } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -25,13 +25,14 @@ export function offerSummary(offer: OfferView): string {
   return `${off} for good`;
 }
 
-function limitsOf(offer: OfferView, priceName: (id: string) => string): string {
+function limitsOf(offer: OfferView, priceName: (id: string) => string, segmentName: (id: string) => string): string {
   const limits = [
     offer.priceIds.length === 0 ? 'every price' : offer.priceIds.map(priceName).join(', '),
     offer.maxRedemptions !== null ? `at most ${offer.maxRedemptions} redemptions` : null,
     offer.startsAt ? `from ${formatDateTime(offer.startsAt)}` : null,
     offer.endsAt ? `until ${formatDateTime(offer.endsAt)}` : null,
     offer.newCustomersOnly ? 'new customers only' : null,
+    offer.segmentId ? `readers in ${segmentName(offer.segmentId)}` : null,
   ];
   return limits.filter(Boolean).join('; ');
 }
@@ -39,12 +40,14 @@ function limitsOf(offer: OfferView, priceName: (id: string) => string): string {
 export function OffersScreen() {
   const offers = useQuery(queries.offers());
   const prices = useQuery(queries.allPrices());
+  const segments = useQuery(queries.segments());
   const session = useSession();
   const [creating, setCreating] = useState(false);
   const priceName = (id: string) => {
     const found = prices.data?.find(({ price }) => price.id === id);
     return found ? `${found.product.name} ${formatPrice(found.price)}` : 'a deleted price';
   };
+  const segmentName = (id: string) => (segments.data ? (segments.data.find((segment) => segment.id === id)?.name ?? 'a deleted segment') : 'a segment');
   const site = session.publication.domains.find((domain) => !domain.startsWith('*.')) ?? session.publication.domains[0]?.replace(/^\*\./, 'www.');
   return (
     <>
@@ -77,18 +80,18 @@ export function OffersScreen() {
             </thead>
             <tbody>
               {offers.data.map((offer) => (
-                <OfferRow key={offer.id} offer={offer} limits={limitsOf(offer, priceName)} site={site} />
+                <OfferRow key={offer.id} offer={offer} limits={limitsOf(offer, priceName, segmentName)} site={site} segmentName={segmentName} />
               ))}
             </tbody>
           </Table>
         </Card>
       )}
-      {creating && <OfferDialog prices={prices.data ?? []} onClose={() => setCreating(false)} />}
+      {creating && <OfferDialog prices={prices.data ?? []} segments={segments.data ?? []} onClose={() => setCreating(false)} />}
     </>
   );
 }
 
-function OfferRow({ offer, limits, site }: { offer: OfferView; limits: string; site: string | undefined }) {
+function OfferRow({ offer, limits, site, segmentName }: { offer: OfferView; limits: string; site: string | undefined; segmentName: (id: string) => string }) {
   const queryClient = useQueryClient();
   const [showLink, setShowLink] = useState(false);
   const setActive = useMutation({
@@ -115,7 +118,7 @@ function OfferRow({ offer, limits, site }: { offer: OfferView; limits: string; s
             {offer.active ? 'End' : 'Resume'}
           </Button>
         </div>
-        {showLink && <OfferDetails offerId={offer.id} site={site} />}
+        {showLink && <OfferDetails offerId={offer.id} site={site} segmentName={segmentName} />}
         <ErrorMessage error={setActive.error} />
       </td>
     </tr>
@@ -123,7 +126,7 @@ function OfferRow({ offer, limits, site }: { offer: OfferView; limits: string; s
 }
 
 /** The offer loaded afresh by id: its link, and what the processor knows it by. */
-function OfferDetails({ offerId, site }: { offerId: string; site: string | undefined }) {
+function OfferDetails({ offerId, site, segmentName }: { offerId: string; site: string | undefined; segmentName: (id: string) => string }) {
   const offer = useQuery(queries.offer(offerId));
   if (offer.isPending) return <Loading what="the offer" />;
   if (offer.error) return <ErrorMessage error={offer.error} />;
@@ -135,6 +138,8 @@ function OfferDetails({ offerId, site }: { offerId: string; site: string | undef
         <dd className="font-mono">{offer.data.id}</dd>
         <dt className="text-slate-600">Created</dt>
         <dd>{formatDateTime(offer.data.createdAt)}</dd>
+        <dt className="text-slate-600">Readers</dt>
+        <dd>{offer.data.segmentId ? `in the segment ${segmentName(offer.data.segmentId)}` : 'every reader'}</dd>
       </dl>
     </div>
   );
@@ -157,6 +162,7 @@ const offerSchema = z
     maxRedemptions: wholeNumber('A whole number, or empty for no limit.'),
     endsAt: z.string(),
     newCustomersOnly: z.boolean(),
+    segmentId: z.string(),
   })
   .superRefine((v, ctx) => {
     const need = (path: keyof typeof v, ok: boolean, message: string) => ok || ctx.addIssue({ code: 'custom', path: [path], message });
@@ -167,11 +173,19 @@ const offerSchema = z
   });
 type OfferForm = z.infer<typeof offerSchema>;
 
-function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: string }; price: Pick<PriceView, 'id' | 'currency' | 'unitAmount' | 'interval' | 'passHours' | 'active'> }>; onClose: () => void }) {
+function OfferDialog({
+  prices,
+  segments,
+  onClose,
+}: {
+  prices: Array<{ product: { name: string }; price: Pick<PriceView, 'id' | 'currency' | 'unitAmount' | 'interval' | 'passHours' | 'active'> }>;
+  segments: Array<Pick<SegmentView, 'id' | 'name'>>;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const form = useForm<OfferForm>({
     resolver: zodResolver(offerSchema),
-    defaultValues: { code: '', name: '', kind: 'percent', percentOff: '', amount: '', currency: 'eur', duration: 'once', durationInMonths: '', trialDays: '', priceIds: [], maxRedemptions: '', endsAt: '', newCustomersOnly: false },
+    defaultValues: { code: '', name: '', kind: 'percent', percentOff: '', amount: '', currency: 'eur', duration: 'once', durationInMonths: '', trialDays: '', priceIds: [], maxRedemptions: '', endsAt: '', newCustomersOnly: false, segmentId: '' },
   });
   const create = useMutation({
     mutationFn: (v: OfferForm) =>
@@ -187,6 +201,7 @@ function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: str
         maxRedemptions: v.maxRedemptions ? Number(v.maxRedemptions) : null,
         endsAt: v.endsAt ? new Date(v.endsAt).toISOString() : null,
         newCustomersOnly: v.newCustomersOnly,
+        segmentId: v.segmentId || null,
       }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: keys.offers.all });
@@ -262,6 +277,16 @@ function OfferDialog({ prices, onClose }: { prices: Array<{ product: { name: str
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" className="accent-brand" {...form.register('newCustomersOnly')} /> New customers only (never subscribed before)
         </label>
+        <Field label="Readers" hint="Only readers in a segment may redeem it, decided as for a paywall's segment." error={e.segmentId?.message}>
+          {(control) => (
+            <Select {...control} {...form.register('segmentId')}>
+              <option value="">Every reader</option>
+              {segments.map((segment) => (
+                <option key={segment.id} value={segment.id}>in the segment {segment.name}</option>
+              ))}
+            </Select>
+          )}
+        </Field>
         <FormFooter error={create.error} onCancel={onClose} submitLabel="Create offer" pending={create.isPending} />
       </form>
     </Dialog>

@@ -114,7 +114,9 @@ describe('dashboard: catalog and processor', () => {
     await row.getByText('withdrawn').waitFor();
   });
 
-  it('creates an offer on the price: its terms and limits are listed, its coupon and promotion code are made at the processor, and it can be ended', async () => {
+  it('creates an offer on the price for a segment: its terms and limits are listed, its coupon and promotion code are made at the processor, and it can be ended', async () => {
+    const regulars = await system.api('/admin/segments', { session, body: { name: 'Regulars', match: 'all', conditions: [{ attribute: 'visit_count', operator: 'gt', value: 2 }] } });
+    expect(regulars.status).toBe(201);
     await page.getByRole('link', { name: 'Offers' }).click();
     await page.getByRole('button', { name: 'Create your first offer' }).click();
     const dialog = page.getByRole('dialog', { name: 'New offer' });
@@ -125,6 +127,7 @@ describe('dashboard: catalog and processor', () => {
     await dialog.getByLabel('Months').fill('3');
     await dialog.getByLabel(/Digital access €9\.50/).check();
     await dialog.getByLabel('Redemptions at most (optional)').fill('100');
+    await dialog.getByLabel('Readers', { exact: true }).selectOption({ label: 'in the segment Regulars' });
     await dialog.getByRole('button', { name: 'Create offer' }).click();
     await dialog.getByText('Name the offer: readers see it.').waitFor();
     await dialog.getByLabel('Name', { exact: true }).fill('Spring: €3 for 3 months');
@@ -133,10 +136,11 @@ describe('dashboard: catalog and processor', () => {
 
     const row = page.getByRole('row', { name: /SPRING3/ });
     await row.getByText('€3.00 off for 3 months').waitFor();
-    await row.getByText('Digital access €9.50; at most 100 redemptions').waitFor();
+    await row.getByText('Digital access €9.50; at most 100 redemptions; readers in Regulars').waitFor();
     await row.getByText('0 of 100').waitFor();
     await row.getByRole('button', { name: 'Details of SPRING3' }).click();
     await row.getByText('?offer=SPRING3', { exact: false }).first().waitFor();
+    await row.getByText('in the segment Regulars').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-offers');
     const [coupon] = await fake.requestsTo('POST', '/v1/coupons');
@@ -147,7 +151,7 @@ describe('dashboard: catalog and processor', () => {
     await row.getByRole('button', { name: 'End SPRING3' }).click();
     await row.getByText('ended').waitFor();
     const [offer] = (await system.api('/admin/offers', { session })).body.items;
-    expect(offer).toMatchObject({ code: 'SPRING3', active: false });
+    expect(offer).toMatchObject({ code: 'SPRING3', active: false, segmentId: regulars.body.id });
     await page.getByRole('link', { name: 'Catalog' }).click();
   });
 

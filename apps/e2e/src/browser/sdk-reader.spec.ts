@@ -307,6 +307,18 @@ describe('the browser SDK on a publisher page', () => {
       expect(await field.inputValue()).toBe('half3');
       await linked.close();
 
+      // An offer for a segment: the SDK states the reader as its checks do, so the campaign's page takes it and another does not.
+      const campaign = await system.admin('/admin/segments', { body: { name: 'Spring campaign', match: 'all', conditions: [{ attribute: 'utm_campaign', operator: 'eq', value: 'spring' }] } });
+      await system.admin('/admin/offers', {
+        body: { code: 'CAMPAIGN3', name: 'Campaign offer', kind: 'amount', amountOff: 450, currency: 'eur', duration: 'repeating', durationInMonths: 3, priceIds: [priceId], segmentId: campaign.body.id },
+      });
+      const elsewhere = await open('/premium/story?elements&offer=campaign3');
+      await elsewhere.getByText('This offer is not available to you.').waitFor({ timeout: 30_000 });
+      await elsewhere.close();
+      const fromCampaign = await open('/premium/story?elements&utm_campaign=spring&offer=campaign3');
+      await fromCampaign.getByText('Campaign offer: €4.50 a month for 3 months, then €9.').waitFor({ timeout: 30_000 });
+      await fromCampaign.close();
+
       const page = await open('/premium/other?elements');
       await page.getByLabel('Offer code').fill('NOPE-NOPE');
       await page.getByRole('button', { name: 'Apply' }).click();

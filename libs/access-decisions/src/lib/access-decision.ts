@@ -83,7 +83,7 @@ export interface Outcome {
  */
 export async function decideAccess(rules: PublicationRules, check: CheckFacts, sources: DecisionSources): Promise<Outcome> {
   const covering = rules.covering(check.page.matchPath);
-  const facts = lazyFacts(check, sources);
+  const facts = lazyFacts({ customerId: check.customerId, path: check.page.path, attributes: check.attributes }, sources);
   let paywall: CandidatePaywall | null = null;
   for (const candidate of covering) {
     if (!candidate.segment || segmentMatches(candidate.segment, await facts.about(candidate.segment))) {
@@ -188,20 +188,40 @@ async function crawlerDecision(
   return { granted: rule === 'grant', reason: rule === 'grant' ? 'search_crawler_granted' : 'search_crawler_denied' };
 }
 
+/** What a segment may look at of a reader beyond what is stored of them: who they are, the page's path, the request's attributes. */
+export interface SegmentCheck {
+  customerId: string | null;
+  /** The page's path; undefined when no page is known. */
+  path: string | undefined;
+  attributes: VisitorAttributes;
+}
+
+/**
+ * Whether the reader is in the segment, on the facts an access check would see (the same facts
+ * `decideAccess` takes a paywall's segment by): an offer limited to a segment asks this.
+ */
+export async function readerInSegment(
+  segment: { match: 'all' | 'any'; conditions: readonly SegmentCondition[] },
+  check: SegmentCheck,
+  sources: Pick<DecisionSources, 'now' | 'pastDueGraceDays' | 'entitlements' | 'visits'>,
+): Promise<boolean> {
+  return segmentMatches(segment, await lazyFacts(check, sources).about(segment));
+}
+
 interface LazyFacts {
   /** The visitor's segment attributes, asking billing and the visit count only when this segment looks at them. */
   about(segment: { conditions: readonly SegmentCondition[] }): Promise<VisitorFacts>;
   entitlements(): Promise<readonly CustomerEntitlement[]>;
 }
 
-function lazyFacts(check: CheckFacts, sources: DecisionSources): LazyFacts {
+function lazyFacts(check: SegmentCheck, sources: Pick<DecisionSources, 'now' | 'pastDueGraceDays' | 'entitlements' | 'visits'>): LazyFacts {
   let entitlements: Promise<readonly CustomerEntitlement[]> | undefined;
   let visits: Promise<number | undefined> | undefined;
   const { attributes } = check;
   const base: VisitorFacts = {
     authenticated: check.customerId !== null,
     subscriber: false,
-    path: check.page.path,
+    path: check.path,
     referrer: attributes.referrer,
     device: attributes.device,
     country: attributes.country,

@@ -12,7 +12,8 @@ import {
 export interface VisitorFacts {
   authenticated: boolean;
   subscriber: boolean;
-  path: string;
+  /** Undefined away from a page (an offer looked up without one). */
+  path?: string;
   referrer?: string;
   device?: string;
   country?: string;

@@ -154,6 +154,39 @@ export interface SegmentDraft {
 
 export type SegmentChanges = Partial<SegmentDraft>;
 
+/**
+ * What a reader states of themselves where a segment decides away from an access check (the query
+ * of `GET /api/v1/offers`, `reader` of a checkout): the access check's own parameters, read by
+ * its rules (docs/access.md).
+ */
+export interface ReaderFacts {
+  /** The page the reader is on, on a domain of the publication. */
+  url?: string;
+  /** The site's own visitor id. */
+  userId?: string;
+  referrer?: string;
+  device?: VisitorDevice;
+  country?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+}
+
+/**
+ * A reader as a segment sees them away from an access check (an offer limited to a segment,
+ * docs/billing.md): the same facts a check of `url` would evaluate, the page's rules aside.
+ */
+export interface SegmentReader {
+  /** The customer of a verified JWT (or the one a secret key names); their subscriptions, visits and linked visitor ids count. */
+  customerId: string | null;
+  /** The site's own visitor id (`userId`), at most 128 characters. */
+  visitorId: string | null;
+  /** The page the reader is on: its path is the `path` attribute; null: no path is known. */
+  url: string | null;
+  /** As the gateway derives them for a check (`visitorAttributesOf`). */
+  attributes: VisitorAttributes;
+}
+
 // Experiments (decisions H4)
 
 export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
@@ -538,6 +571,12 @@ export const AccessRequests = {
   GetSegment: requestPattern<InPublication<{ segmentId: string }>, SegmentView>('access.segments.get'),
   CreateSegment: requestPattern<InPublication<{ segment: SegmentDraft }>, SegmentView>('access.segments.create'),
   UpdateSegment: requestPattern<InPublication<{ segmentId: string; changes: SegmentChanges }>, SegmentView>('access.segments.update'),
+  /**
+   * Whether the reader is in the segment, decided as an access check decides it (the one
+   * `segmentMatches` of `@gatehouse/access-decisions`, on the same facts). 404 not_found for a
+   * segment not of the publication.
+   */
+  ReaderInSegment: requestPattern<InPublication<{ segmentId: string; reader: SegmentReader }>, { inSegment: boolean }>('access.segments.reader-in'),
   /** 409 conflict while a paywall uses it. */
   DeleteSegment: requestPattern<InPublication<{ segmentId: string }>, { deleted: true }>('access.segments.delete'),
 

@@ -1,3 +1,4 @@
+import type { SegmentReader } from './access';
 import type { CancellationStats } from './cancellation';
 import type { OrganisationTerm } from './organisations';
 import type { CancellationReason, PurchaseEventData, SubscriptionEventData, SubscriptionStatus } from './events';
@@ -241,6 +242,8 @@ export interface CheckoutRequest {
   paywallId?: string;
   /** An offer's code (case-insensitive): its discount or trial applies at the processor. */
   offerCode?: string;
+  /** The reader an offer limited to a segment is decided for (`customerId` is the checkout's). */
+  reader: SegmentReader;
   /** A single-article price: the page it buys (required then, refused for any other price). */
   articleUrl?: string;
   /**

@@ -497,7 +497,7 @@ export interface paths {
         /** The publication's offers, newest first, cursor paginated, with how often each was redeemed. */
         get: operations["AdminOffersController_list"];
         put?: never;
-        /** Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates and new customers. With processor settings saved, its coupon and promotion code are made at the processor too. */
+        /** Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates, new customers and a segment. With processor settings saved, its coupon and promotion code are made at the processor too. */
         post: operations["AdminOffersController_create"];
         delete?: never;
         options?: never;
@@ -1599,7 +1599,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410). 30 look-ups a minute per key and address. */
+        /** A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410); one limited to a segment the reader is not in is refused (409). The reader is the customer of a JWT when one is sent, with the page, `userId` and attributes an access check takes. 30 look-ups a minute per key and address. */
         get: operations["OffersController_terms"];
         put?: never;
         post?: never;
@@ -2191,6 +2191,8 @@ export interface components {
             paywallId?: string;
             /** Format: uuid */
             priceId: string;
+            /** @description The reader as an access check sees them (the page they are on, `userId`, stated attributes): an offer limited to a segment is decided on it, with the customer. */
+            reader?: components["schemas"]["ReaderFactsDto"];
             /** @description A group purchase: this many seats of a recurring price, charged per seat; once paid, an organisation of the price's product with the buyer as its manager (docs/organisations.md). */
             seats?: number;
             /** @example https://news.example/welcome */
@@ -2378,6 +2380,11 @@ export interface components {
             percentOff?: number;
             /** @description The prices it applies to; empty (the default): every price. */
             priceIds?: string[];
+            /**
+             * Format: uuid
+             * @description Only for readers in this segment of the publication, decided as for a paywall (404 for another publication’s); null: every reader.
+             */
+            segmentId?: string | null;
             /**
              * Format: date-time
              * @description Before it, the code is unknown to readers.
@@ -3278,6 +3285,11 @@ export interface components {
             priceIds: string[];
             /** @description Subscriptions started with it. */
             redemptions: number;
+            /**
+             * Format: uuid
+             * @description Only for readers in this segment; null: every reader.
+             */
+            segmentId: string | null;
             /** Format: date-time */
             startsAt: string | null;
             trialDays: number | null;
@@ -3958,6 +3970,29 @@ export interface components {
             startsAt: string;
             /** @description A single article: the page bought. */
             url: string | null;
+        };
+        ReaderFactsDto: {
+            /**
+             * @description ISO 3166 alpha-2; with COUNTRY_HEADER set, only that header counts.
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description Derived from the User-Agent when one is sent.
+             * @enum {string}
+             */
+            device?: "desktop" | "mobile" | "tablet";
+            referrer?: string;
+            /**
+             * @description The page the reader is on, on a domain of the publication: its path and `utm_*` are the reader's, as for an access check of it.
+             * @example https://news.example.com/premium/story?utm_campaign=spring
+             */
+            url?: string;
+            /** @description The site's own visitor id, as sent with access checks: its visits count (a customer JWT's visits count anyway). */
+            userId?: string;
+            utm_campaign?: string;
+            utm_medium?: string;
+            utm_source?: string;
         };
         ReasonCountsDto: {
             /** @description Cancellations that gave the reason within the range. */
@@ -8871,7 +8906,7 @@ export interface operations {
                     "application/json": components["schemas"]["OfferViewDto"];
                 };
             };
-            /** @description `validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency */
+            /** @description `validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency; a `segmentId` that is not a UUID */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8904,6 +8939,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: `segmentId` is not a segment of the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
                     };
                 };
             };
@@ -19528,8 +19575,23 @@ export interface operations {
         parameters: {
             query: {
                 code: string;
+                /** @description ISO 3166 alpha-2; with COUNTRY_HEADER set, only that header counts. */
+                country?: string;
+                /** @description Derived from the User-Agent when one is sent. */
+                device?: "desktop" | "mobile" | "tablet";
+                referrer?: string;
+                /** @description The page the reader is on, on a domain of the publication: its path and `utm_*` are the reader's, as for an access check of it. */
+                url?: string;
+                /** @description The site's own visitor id, as sent with access checks: its visits count (a customer JWT's visits count anyway). */
+                userId?: string;
+                utm_campaign?: string;
+                utm_medium?: string;
+                utm_source?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Bearer <customer access token>: the reader for a segment; an invalid or expired one answers 401. */
+                Authorization?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19543,7 +19605,7 @@ export interface operations {
                     "application/json": components["schemas"]["OfferTermsDto"];
                 };
             };
-            /** @description `validation_failed`: not a code (3 to 40 letters, digits, - or _) */
+            /** @description `validation_failed`: not a code (3 to 40 letters, digits, - or _), or another parameter is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19567,7 +19629,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `api_key_wrong_kind`: a secret key */
+            /**
+             * @description `url_not_in_publication`: `url`'s host is not a domain of the key's publication
+             *
+             *     `api_key_wrong_kind`: a secret key
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19575,7 +19641,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "api_key_wrong_kind";
+                        code?: "api_key_wrong_kind" | "url_not_in_publication";
                     };
                 };
             };
@@ -19588,6 +19654,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `offer_not_applicable`: the offer is limited to a segment the reader is not in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "offer_not_applicable";
                     };
                 };
             };
@@ -20668,7 +20746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl` or `articleUrl` is not on the publication's domains */
+            /** @description `forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl`, `articleUrl` or `reader.url` is not on the publication's domains */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20692,7 +20770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription */
+            /** @description `conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription, or limited to a segment the reader is not in */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import type { SegmentReader } from './access';
 import type { Page, PageRequest } from './pagination';
 import { requestPattern } from './patterns';
 
@@ -55,6 +56,8 @@ export interface OfferView extends OfferTerms {
   redemptions: number;
   /** ISO; null: from its creation. */
   startsAt: string | null;
+  /** Only for readers in this segment of the publication (access's); null: every reader. */
+  segmentId: string | null;
   active: boolean;
   createdAt: string;
 }
@@ -74,6 +77,7 @@ export interface NewOffer {
   startsAt?: string | null;
   endsAt?: string | null;
   newCustomersOnly?: boolean;
+  segmentId?: string | null;
 }
 
 /** The offer a subscription was started with, in `subscription.created` data. */
@@ -91,7 +95,9 @@ export const OfferRequests = {
   UpdateOffer: requestPattern<{ publicationId: string; offerId: string; changes: { active?: boolean; name?: string } }, OfferView>('billing.offers.update'),
   /**
    * A reader looks a code up (`GET /api/v1/offers?code=`): 404 not_found for an unknown code (or one of another publication, or
-   * not started yet), 410 offer_expired / offer_exhausted for one that cannot be redeemed any more.
+   * not started yet), 410 offer_expired / offer_exhausted for one that cannot be redeemed any more, 409 offer_not_applicable
+   * when the offer is limited to a segment the reader is not in. `reader` null: staff asking whether the code can be
+   * redeemed at all (an experiment's offer), the segment not looked at.
    */
-  FindOfferTerms: requestPattern<{ publicationId: string; code: string }, OfferTerms>('billing.offers.terms'),
+  FindOfferTerms: requestPattern<{ publicationId: string; code: string; reader: SegmentReader | null }, OfferTerms>('billing.offers.terms'),
 } as const;

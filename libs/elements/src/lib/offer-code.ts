@@ -13,6 +13,7 @@ const REFUSALS: Record<string, string> = {
   not_found: 'This code is not valid.',
   offer_expired: 'This offer has ended.',
   offer_exhausted: 'This offer is no longer available.',
+  offer_not_applicable: 'This offer is not available to you.',
   validation_failed: 'This code is not valid.',
 };
 

@@ -27,6 +27,7 @@ import type {
   PlanChangeTiming,
   SaveAcceptance,
   PurchaseView,
+  ReaderFacts,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
@@ -49,7 +50,8 @@ export interface GatehouseOptions extends TransportOptions {
 }
 
 /** Decisions F6: the customer, the price, where the processor sends them back, and the experiment that led there. */
-export type CheckoutParams = Omit<CheckoutRequest, 'publicationId'>;
+/** `reader`: the reader an offer limited to a segment is decided for, as the server knows them (it speaks for them: what it states counts). */
+export type CheckoutParams = Omit<CheckoutRequest, 'publicationId' | 'reader'> & { reader?: ReaderFacts };
 
 /** The page, the visitor, and what segment conditions may look at (decisions E1, E2). */
 export interface AccessCheckParams extends VisitorAttributes {

@@ -59,7 +59,7 @@ export type AccessResult = AccessCheckResult | (Omit<AccessCheckResult, 'reason'
 export type TrackFields = Omit<TrackEvent, 'type' | 'url' | 'userId'> & { url?: string };
 
 /** The checkout request of the API; the customer is the logged-in reader. */
-export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerId'>;
+export type CheckoutOptions = Omit<CheckoutRequest, 'publicationId' | 'customerId' | 'reader'>;
 
 /** A plan change of the reader's own subscription; `when` defaults to `now` for an upgrade and `period_end` for a downgrade. */
 export interface PlanChangeOptions {
@@ -258,19 +258,7 @@ export class Gatehouse {
    */
   async checkAccess(url: string = this.env.location.href, attributes: VisitorAttributes = {}): Promise<AccessResult> {
     const api = this.ready();
-    const page = new URLSearchParams(this.env.location.search);
-    const given = { referrer: this.env.referrer, utmSource: page.get('utm_source'), utmMedium: page.get('utm_medium'), utmCampaign: page.get('utm_campaign'), ...attributes };
-    // Cut to what the API accepts, so that a long referrer or campaign name never fails the check.
-    const query = {
-      url,
-      userId: this.visitorId(),
-      referrer: given.referrer ? given.referrer.slice(0, 2048) : undefined,
-      device: given.device,
-      country: given.country,
-      utm_source: given.utmSource?.slice(0, 200),
-      utm_medium: given.utmMedium?.slice(0, 200),
-      utm_campaign: given.utmCampaign?.slice(0, 200),
-    };
+    const query = this.readerFacts(url, attributes);
     const check = ++this.checks;
     this.lastCheck = [url, attributes];
     let result: AccessResult;
@@ -295,6 +283,26 @@ export class Gatehouse {
       this.emit('access', result);
     }
     return result;
+  }
+
+  /**
+   * The reader as access checks state them: the page, the visitor id, the referrer and UTM
+   * parameters, cut to what the API accepts so that a long referrer or campaign name never fails a
+   * request. An offer limited to a segment is decided on the same (docs/billing.md).
+   */
+  private readerFacts(url: string = this.env.location.href, attributes: VisitorAttributes = {}) {
+    const page = new URLSearchParams(this.env.location.search);
+    const given = { referrer: this.env.referrer, utmSource: page.get('utm_source'), utmMedium: page.get('utm_medium'), utmCampaign: page.get('utm_campaign'), ...attributes };
+    return {
+      url,
+      userId: this.visitorId(),
+      referrer: given.referrer ? given.referrer.slice(0, 2048) : undefined,
+      device: given.device,
+      country: given.country,
+      utm_source: given.utmSource?.slice(0, 200),
+      utm_medium: given.utmMedium?.slice(0, 200),
+      utm_campaign: given.utmCampaign?.slice(0, 200),
+    };
   }
 
   /** The site's own id for this visitor, sent with access checks and events instead of the random one. */
@@ -452,7 +460,9 @@ export class Gatehouse {
    */
   async checkout(options: CheckoutOptions): Promise<void> {
     const api = this.ready();
-    const body = { offerCode: this.offerCode, ...options, successUrl: withCheckoutReturn(options.successUrl) };
+    const checkout = { offerCode: this.offerCode, ...options, successUrl: withCheckoutReturn(options.successUrl) };
+    // An offer may be limited to a segment: it is decided on the reader as the checks state them.
+    const body = checkout.offerCode ? { ...checkout, reader: this.readerFacts() } : checkout;
     const { url } = await this.withToken((token) => api.request<CheckoutSessionView>('/subscriptions/checkout', { body, token }), true);
     this.env.location.assign(url);
   }
@@ -508,9 +518,15 @@ export class Gatehouse {
     return this.branding;
   }
 
-  /** An offer's terms by its code; an unknown code rejects with `not_found`, an ended or used-up one with `offer_expired` or `offer_exhausted`. */
+  /**
+   * An offer's terms by its code, for this reader on this page; an unknown code rejects with
+   * `not_found`, an ended or used-up one with `offer_expired` or `offer_exhausted`, one limited to
+   * a segment the reader is not in with `offer_not_applicable`.
+   */
   getOffer(code: string): Promise<OfferTerms> {
-    return this.ready().request<OfferTerms>('/offers', { query: { code } });
+    const api = this.ready();
+    const query = { code, ...this.readerFacts() };
+    return this.withToken((token) => api.request<OfferTerms>('/offers', { query, token }), false);
   }
 
   /** The prices on sale (active prices of active products, cheapest first), fetched once per page: what the paywalls offer. */

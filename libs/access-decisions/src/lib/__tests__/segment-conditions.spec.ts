@@ -1,4 +1,5 @@
 import type { SegmentCondition } from '@gatehouse/contracts';
+import { readerInSegment } from '../access-decision';
 import { conditionHolds, conditionProblems, segmentMatches, type VisitorFacts } from '../segment-conditions';
 
 const facts: VisitorFacts = {
@@ -82,5 +83,27 @@ describe('segment conditions', () => {
       'conditions[7].value',
       'conditions[8].operator',
     ]);
+  });
+
+  it('decides a reader away from a check (an offer) on the same facts: the visits only when a condition needs them, no path without a page', async () => {
+    const sources = (visits: number | undefined) => ({
+      now: new Date('2026-01-01T00:00:00Z'),
+      pastDueGraceDays: 0,
+      entitlements: async () => [],
+      visits: async () => {
+        if (visits === undefined) throw new Error('visits asked of a segment that does not look at them');
+        return visits;
+      },
+    });
+    const reader = { customerId: null, path: undefined, attributes: { country: 'DE' } };
+    const regulars = { match: 'all' as const, conditions: [{ attribute: 'visit_count' as const, operator: 'gt' as const, value: 2 }] };
+    await expect(readerInSegment(regulars, reader, sources(3))).resolves.toBe(true);
+    await expect(readerInSegment(regulars, reader, sources(2))).resolves.toBe(false);
+    const germany = { match: 'all' as const, conditions: [{ attribute: 'country' as const, operator: 'eq' as const, value: 'de' }] };
+    await expect(readerInSegment(germany, reader, sources(undefined))).resolves.toBe(true);
+    await expect(readerInSegment(germany, { ...reader, attributes: {} }, sources(undefined))).resolves.toBe(false);
+    const offPremium = { match: 'all' as const, conditions: [{ attribute: 'path' as const, operator: 'neq' as const, value: '/premium' }] };
+    await expect(readerInSegment(offPremium, reader, sources(undefined))).resolves.toBe(true);
+    await expect(readerInSegment(offPremium, { ...reader, path: '/premium' }, sources(undefined))).resolves.toBe(false);
   });
 });

@@ -28,6 +28,12 @@ export class AccessCheckHandler {
     return (await this.catalog.rulesOf(publicationId)).source;
   }
 
+  @Handles(AccessRequests.ReaderInSegment)
+  async readerInSegment({ publicationId, segmentId, reader }: RequestOf<typeof AccessRequests.ReaderInSegment>): Promise<{ inSegment: boolean }> {
+    await this.readModels.caughtUp();
+    return { inSegment: await this.decisions.inSegment(publicationId, segmentId, reader) };
+  }
+
   @Handles(AccessRequests.RecordEdgeChecks)
   async recordEdgeChecks({ batchId, checks }: RequestOf<typeof AccessRequests.RecordEdgeChecks>): Promise<{ recorded: number }> {
     if (!(await this.batches.firstDelivery(batchId))) return { recorded: 0 };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, requirePublicationHost } from '@gatehouse/access-decisions';
-import type { AccessCheckRequest, AccessCheckResult, EdgeCheckRecord } from '@gatehouse/contracts';
+import { checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, readerInSegment, requirePublicationHost } from '@gatehouse/access-decisions';
+import type { AccessCheckRequest, AccessCheckResult, EdgeCheckRecord, SegmentReader } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { AccessConfig } from '../access.config';
 import { CrawlerVerification } from '../crawlers/crawler-verification.service';
@@ -9,6 +9,7 @@ import { PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { ShareLinksService } from '../sharing/share-links.service';
+import { SegmentsService } from '../segments/segments.service';
 import { OrganisationReadsService } from '../stats/organisation-reads.service';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
@@ -35,6 +36,7 @@ export class AccessDecisionService {
     private readonly organisationReads: OrganisationReadsService,
     private readonly verification: CrawlerVerification,
     private readonly shareLinks: ShareLinksService,
+    private readonly segments: SegmentsService,
   ) {}
 
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
@@ -81,6 +83,28 @@ export class AccessDecisionService {
       if (organisation) this.organisationReads.count(request.publicationId, organisation, reader.key, now);
     }
     return checkResultOf(outcome, request.customerId);
+  }
+
+  /**
+   * Whether a reader away from a check (an offer's, docs/billing.md) is in the segment: the facts a
+   * check of `reader.url` would see (linking a visitor id to the customer as a check does), without
+   * counting a visit. Without identity nothing stored is known of the reader.
+   */
+  async inSegment(publicationId: string, segmentId: string, reader: SegmentReader): Promise<boolean> {
+    const segment = await this.segments.require(publicationId, segmentId);
+    const path = reader.url === null ? undefined : parsePageUrl(reader.url, 'reader.url').path;
+    const now = this.clock.now();
+    const identified = await this.readers.identify(publicationId, reader.customerId, reader.visitorId, now);
+    return readerInSegment(
+      segment,
+      { customerId: reader.customerId, path, attributes: reader.attributes },
+      {
+        now,
+        pastDueGraceDays: this.config.PAST_DUE_GRACE_DAYS,
+        entitlements: (customerId) => this.subscribers.entitlementsOf(publicationId, customerId),
+        visits: () => this.readers.visitsOf(identified),
+      },
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import { CrawlersModule } from '../crawlers/crawlers.module';
 import { MetersModule } from '../meters/meters.module';
 import { PassesModule } from '../passes/passes.module';
 import { ReadersModule } from '../readers/readers.module';
+import { SegmentsModule } from '../segments/segments.module';
 import { SharingModule } from '../sharing/sharing.module';
 import { StatsModule } from '../stats/stats.module';
 import { SubscribersModule } from '../subscribers/subscribers.module';
@@ -12,7 +13,7 @@ import { EdgeCheckBatches } from './edge-check-batches.service';
 import { PaywallCatalog } from './paywall-catalog.service';
 
 @Module({
-  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule, SharingModule],
+  imports: [CrawlersModule, ReadersModule, SubscribersModule, MetersModule, PassesModule, StatsModule, SharingModule, SegmentsModule],
   controllers: [AccessCheckHandler],
   providers: [AccessDecisionService, EdgeCheckBatches, PaywallCatalog],
 })

@@ -98,7 +98,7 @@ export class ExperimentsService {
       const code = variant.overrides.offerCode;
       if (!code) continue;
       try {
-        await this.bus.request(OfferRequests.FindOfferTerms, { publicationId, code });
+        await this.bus.request(OfferRequests.FindOfferTerms, { publicationId, code, reader: null });
       } catch (err) {
         if (!(err instanceof AppError && UNUSABLE_OFFER.has(err.code))) throw err;
         errors.push({ field: `variants[${i}].overrides.offerCode`, message: 'is not an offer of this publication that can be redeemed now' });

@@ -73,7 +73,8 @@ export class SegmentsService {
     if (!exists) rejectInvalid([{ field, message: 'is not a segment of this publication' }]);
   }
 
-  private async require(publicationId: string, segmentId: string): Promise<Segment> {
+  /** The publication's segment; 404 not_found for any other id. */
+  async require(publicationId: string, segmentId: string): Promise<Segment> {
     const segment = isUuid(segmentId) ? await this.segments.findOneBy({ id: segmentId, publicationId }) : null;
     if (!segment) throw new AppError('not_found', 'No such segment.');
     return segment;

@@ -45,7 +45,7 @@ export class CheckoutService {
     const customer = await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
     const client = await this.settings.requireClient(publicationId);
 
-    const offer = request.offerCode === undefined ? null : await this.offers.forCheckout(client, publicationId, request.offerCode, price, customerId);
+    const offer = request.offerCode === undefined ? null : await this.offers.forCheckout(client, publicationId, request.offerCode, price, { ...request.reader, customerId });
 
     await this.prices.atProcessor(client, product, price);
     const processorCustomerId = await this.processorCustomers.processorIdOf(client, publicationId, customer);

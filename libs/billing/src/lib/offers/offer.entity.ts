@@ -54,6 +54,10 @@ export class Offer {
   @Column({ name: 'new_customers_only', type: 'boolean' })
   newCustomersOnly: boolean;
 
+  /** Access's segment whose readers alone may redeem it; null: every reader. */
+  @Column({ name: 'segment_id', type: 'uuid', nullable: true })
+  segmentId: string | null;
+
   @Column({ type: 'boolean' })
   active: boolean;
 

@@ -30,7 +30,7 @@ export class OffersHandler {
   }
 
   @Handles(FindOfferTerms)
-  terms({ publicationId, code }: RequestOf<typeof FindOfferTerms>): Promise<OfferTerms> {
-    return this.offers.terms(publicationId, code);
+  terms({ publicationId, code, reader }: RequestOf<typeof FindOfferTerms>): Promise<OfferTerms> {
+    return this.offers.terms(publicationId, code, reader);
   }
 }

@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { isOneTime, OFFER_CODE_PATTERN, type NewOffer, type OfferTerms, type OfferView, type Page, type PageRequest } from '@gatehouse/contracts';
+import { BusClient } from '@gatehouse/bus';
+import {
+  AccessRequests,
+  isOneTime,
+  OFFER_CODE_PATTERN,
+  type NewOffer,
+  type OfferTerms,
+  type OfferView,
+  type Page,
+  type PageRequest,
+  type SegmentReader,
+} from '@gatehouse/contracts';
 import { newestFirst, pageOf } from '@gatehouse/db';
 import { AppError, Clock, isUuid, parseTimestamp } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +34,7 @@ export class OffersService {
     private readonly clock: Clock,
     private readonly settings: ProcessorSettingsService,
     private readonly processorOffers: ProcessorOffers,
+    private readonly bus: BusClient,
   ) {}
 
   async list(publicationId: string, page: PageRequest): Promise<Page<OfferView>> {
@@ -67,18 +79,22 @@ export class OffersService {
     return offerView(offer, await this.redemptionsOf(offer));
   }
 
-  /** What a reader may see of a code: unknown, not started and other publications' codes are alike (404). */
-  async terms(publicationId: string, code: string): Promise<OfferTerms> {
-    const offer = await this.redeemable(publicationId, code);
+  /**
+   * What a reader may see of a code: unknown, not started and other publications' codes are alike
+   * (404). `reader` null: staff asking whether it can be redeemed at all (its segment not asked).
+   */
+  async terms(publicationId: string, code: string, reader: SegmentReader | null): Promise<OfferTerms> {
+    const offer = await this.redeemable(publicationId, code, reader);
     return termsOf(offer);
   }
 
   /**
-   * The offer a checkout of `price` by `customerId` redeems, ready at the processor; refused with a
-   * problem the reader can act on when it cannot apply.
+   * The offer a checkout of `price` by the reader (its customer) redeems, ready at the processor;
+   * refused with a problem the reader can act on when it cannot apply.
    */
-  async forCheckout(client: Stripe, publicationId: string, code: string, price: Price, customerId: string): Promise<Offer> {
-    const offer = await this.redeemable(publicationId, code);
+  async forCheckout(client: Stripe, publicationId: string, code: string, price: Price, reader: SegmentReader & { customerId: string }): Promise<Offer> {
+    const { customerId } = reader;
+    const offer = await this.redeemable(publicationId, code, reader);
     if (offer.priceIds.length > 0 && !offer.priceIds.includes(price.id)) throw new AppError('offer_not_applicable', 'This offer is not for this price.');
     if (offer.kind === 'amount' && offer.currency !== price.currency) throw new AppError('offer_not_applicable', 'This offer is not for this price.');
     if (offer.kind === 'trial' && isOneTime(price.interval)) throw new AppError('offer_not_applicable', 'A trial offer is not for a one-time price.');
@@ -103,7 +119,7 @@ export class OffersService {
     return isUuid(offerId) ? this.dataSource.getRepository(Offer).findOneBy({ id: offerId, publicationId }) : null;
   }
 
-  private async redeemable(publicationId: string, code: string): Promise<Offer> {
+  private async redeemable(publicationId: string, code: string, reader: SegmentReader | null): Promise<Offer> {
     const normalized = typeof code === 'string' && OFFER_CODE_PATTERN.test(code) ? code.toUpperCase() : null;
     const offer = normalized ? await this.dataSource.getRepository(Offer).findOneBy({ publicationId, code: normalized }) : null;
     const now = this.clock.now();
@@ -112,7 +128,20 @@ export class OffersService {
     if (offer.maxRedemptions !== null && (await this.redemptionsOf(offer)) >= offer.maxRedemptions) {
       throw new AppError('offer_exhausted', 'This offer has been redeemed as often as it may be.');
     }
+    if (offer.segmentId && reader && !(await this.inSegment(publicationId, offer.segmentId, reader))) {
+      throw new AppError('offer_not_applicable', 'This offer is not available to you.');
+    }
     return offer;
+  }
+
+  /** Access decides, as for a paywall's segment; a segment deleted since takes no one. */
+  private async inSegment(publicationId: string, segmentId: string, reader: SegmentReader): Promise<boolean> {
+    try {
+      return (await this.bus.request(AccessRequests.ReaderInSegment, { publicationId, segmentId, reader })).inSegment;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_found') return false;
+      throw err;
+    }
   }
 
   private async find(publicationId: string, offerId: string): Promise<Offer> {
@@ -168,6 +197,12 @@ export class OffersService {
       if (currency && prices.some((price) => price.currency !== currency)) throw AppError.invalid('currency', 'must be the currency of every price it is for');
       if (input.kind === 'trial' && prices.some((price) => isOneTime(price.interval))) throw AppError.invalid('priceIds', 'a trial is not for a one-time price');
     }
+    const segmentId = input.segmentId ?? null;
+    if (segmentId !== null) {
+      if (!isUuid(segmentId)) throw AppError.invalid('segmentId', 'must be a segment id (UUID)');
+      // 404 for a segment not of the publication, as for any other id of another publication.
+      await this.bus.request(AccessRequests.GetSegment, { publicationId, segmentId });
+    }
     return Object.assign(new Offer(), {
       id: randomUUID(),
       publicationId,
@@ -185,6 +220,7 @@ export class OffersService {
       startsAt,
       endsAt,
       newCustomersOnly: input.newCustomersOnly ?? false,
+      segmentId,
       active: true,
       processorCouponId: null,
       processorPromotionCodeId: null,
@@ -223,6 +259,7 @@ function offerView(offer: Offer, redemptions: number): OfferView {
     maxRedemptions: offer.maxRedemptions,
     redemptions,
     startsAt: offer.startsAt?.toISOString() ?? null,
+    segmentId: offer.segmentId,
     active: offer.active,
     createdAt: offer.createdAt.toISOString(),
   };

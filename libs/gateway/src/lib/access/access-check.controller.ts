@@ -58,11 +58,11 @@ export class AccessCheckController {
  * dashboard (`simulated`) state the reader they imagine: there the query wins.
  */
 export function visitorAttributesOf(
-  query: AccessCheckQueryDto,
+  query: StatedAttributes,
   request: FastifyRequest,
   config: GatewayConfig,
   simulated = false,
-  page = pageParameters(query.url),
+  page = query.url === undefined ? NO_PARAMETERS : pageParameters(query.url),
 ): VisitorAttributes {
   const userAgent = request.headers['user-agent'];
   const observed = {
@@ -84,6 +84,9 @@ export function visitorAttributesOf(
     utmCampaign: first.utmCampaign ?? second.utmCampaign,
   };
 }
+
+/** The segment attributes a reader states, as the access check's query names them, and the page whose `utm_*` are observed. */
+export type StatedAttributes = Pick<AccessCheckQueryDto, 'referrer' | 'device' | 'country' | 'utm_source' | 'utm_medium' | 'utm_campaign'> & { url?: string };
 
 /** The share link token the page URL's query carries (`gh_share`), when it carries a plausible one. */
 function shareTokenOf(page: URLSearchParams): { shareToken?: string } {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SegmentReaders } from '../access/segment-readers.service';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
@@ -32,5 +33,6 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminOrganisationsController,
     OrganisationsController,
   ],
+  providers: [SegmentReaders],
 })
 export class BillingRoutesModule {}

@@ -1,7 +1,9 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OfferRequests, type OfferTerms, type OfferView, type Page } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import type { FastifyRequest } from 'fastify';
+import { SegmentReaders } from '../access/segment-readers.service';
 import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
 import { PageQueryDto } from '../edge/page-query.dto';
@@ -26,10 +28,11 @@ export class AdminOffersController {
   @Auth('session')
   @ApiOperation({
     summary:
-      'Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates and new customers. With processor settings saved, its coupon and promotion code are made at the processor too.',
+      'Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates, new customers and a segment. With processor settings saved, its coupon and promotion code are made at the processor too.',
   })
   @ApiCreatedResponse({ type: OfferViewDto })
-  @ApiResponse({ status: 400, description: '`validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency' })
+  @ApiResponse({ status: 400, description: '`validation_failed`: a field its kind does not take, or misses one it needs; prices not of the publication or of another currency; a `segmentId` that is not a UUID' })
+  @ApiResponse({ status: 404, description: '`not_found`: `segmentId` is not a segment of the publication' })
   @ApiResponse({ status: 409, description: '`conflict`: the code is taken in the publication' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   create(@Caller() caller: Principal, @Body() body: CreateOfferDto): Promise<OfferView> {
@@ -60,20 +63,28 @@ export class AdminOffersController {
 @ApiTags('subscriptions')
 @Controller('offers')
 export class OffersController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly readers: SegmentReaders,
+  ) {}
 
   @Get()
   @Auth('publishable')
   @RateLimit('offer-code')
   @ApiOperation({
     summary:
-      "A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410). 30 look-ups a minute per key and address.",
+      "A reader's offer code: its terms, to show before checkout. An unknown code, one of another publication and one not started yet are alike (404); one that ended or was used up says so (410); one limited to a segment the reader is not in is refused (409). The reader is the customer of a JWT when one is sent, with the page, `userId` and attributes an access check takes. 30 look-ups a minute per key and address.",
   })
+  @ApiHeader({ name: 'Authorization', required: false, description: 'Bearer <customer access token>: the reader for a segment; an invalid or expired one answers 401.' })
   @ApiOkResponse({ type: OfferTermsDto })
-  @ApiResponse({ status: 400, description: '`validation_failed`: not a code (3 to 40 letters, digits, - or _)' })
+  @ApiResponse({ status: 400, description: '`validation_failed`: not a code (3 to 40 letters, digits, - or _), or another parameter is invalid' })
+  @ApiResponse({ status: 403, description: "`url_not_in_publication`: `url`'s host is not a domain of the key's publication" })
   @ApiResponse({ status: 404, description: '`not_found`: no such offer' })
+  @ApiResponse({ status: 409, description: '`offer_not_applicable`: the offer is limited to a segment the reader is not in' })
   @ApiResponse({ status: 410, description: '`offer_expired`: it ended; `offer_exhausted`: it was redeemed as often as it may be' })
-  terms(@Caller() caller: Principal, @Query() query: OfferCodeQueryDto): Promise<OfferTerms> {
-    return this.bus.request(OfferRequests.FindOfferTerms, { publicationId: keyPublicationOf(caller), code: query.code });
+  async terms(@Caller() caller: Principal, @Query() query: OfferCodeQueryDto, @Req() request: FastifyRequest): Promise<OfferTerms> {
+    const { code, ...stated } = query;
+    const reader = await this.readers.readerOf(caller, caller.customer?.customerId ?? null, stated, request);
+    return this.bus.request(OfferRequests.FindOfferTerms, { publicationId: keyPublicationOf(caller), code, reader });
   }
 }

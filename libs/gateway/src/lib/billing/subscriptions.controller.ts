@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type PurchaseView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
+import type { FastifyRequest } from 'fastify';
+import { SegmentReaders } from '../access/segment-readers.service';
 import { Auth } from '../edge/credentials';
 import { requirePublicationPages } from '../edge/publication-pages';
 import { Idempotent } from '../edge/idempotency.service';
@@ -32,7 +34,10 @@ function customerFor(caller: Principal, requested: string | undefined): string {
 @ApiTags('subscriptions')
 @Controller('subscriptions')
 export class SubscriptionsController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly readers: SegmentReaders,
+  ) {}
 
   @Get('me')
   @Auth('secret-or-customer')
@@ -64,20 +69,23 @@ export class SubscriptionsController {
   })
   @ApiCreatedResponse({ type: CheckoutSessionDto })
   @ApiResponse({ status: 400, description: '`validation_failed`' })
-  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl` or `articleUrl` is not on the publication's domains" })
+  @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's; `url_not_in_publication`: `successUrl`, `cancelUrl`, `articleUrl` or `reader.url` is not on the publication's domains" })
   @ApiResponse({ status: 404, description: '`not_found`: no such price, customer or offer code in the publication' })
   @ApiResponse({
     status: 409,
     description:
-      '`conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription',
+      '`conflict`: the price or its product is inactive, or the publication has no processor settings; `offer_not_applicable`: the offer is not for this price, or for new subscribers only and the customer had a subscription, or limited to a segment the reader is not in',
   })
   @ApiResponse({ status: 410, description: '`offer_expired`: the offer ended; `offer_exhausted`: it was redeemed as often as it may be' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
-  checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutSessionView> {
+  async checkout(@Caller() caller: Principal, @Body() body: CheckoutDto, @Req() request: FastifyRequest): Promise<CheckoutSessionView> {
+    const { reader, ...checkout } = requirePublicationPages(caller, body, ['successUrl', 'cancelUrl', 'articleUrl']);
+    const customerId = customerFor(caller, body.customerId);
     return this.bus.request(BillingRequests.CreateCheckout, {
-      ...requirePublicationPages(caller, body, ['successUrl', 'cancelUrl', 'articleUrl']),
+      ...checkout,
       publicationId: keyPublicationOf(caller),
-      customerId: customerFor(caller, body.customerId),
+      customerId,
+      reader: await this.readers.readerOf(caller, customerId, reader, request, 'reader.url'),
     });
   }
 

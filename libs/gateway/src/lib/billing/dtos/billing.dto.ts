@@ -2,13 +2,15 @@ import { IsOmittable, IsTimestamp } from '@gatehouse/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CANCELLATION_REASONS, MAX_PASS_HOURS, PRICE_INTERVALS, SUBSCRIPTION_STATUSES, type CancellationReason, type PriceInterval, type SubscriptionStatus } from '@gatehouse/contracts';
 import { PageQueryDto } from '../../edge/page-query.dto';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { ReaderFactsDto } from '../../access/dtos/reader-facts.dto';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -18,6 +20,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateNested,
   ValidateIf,
 } from 'class-validator';
 
@@ -98,6 +101,16 @@ export class CheckoutDto {
   @IsString()
   @Length(1, 100)
   organisationName?: string;
+
+  @ApiPropertyOptional({
+    type: ReaderFactsDto,
+    description: 'The reader as an access check sees them (the page they are on, `userId`, stated attributes): an offer limited to a segment is decided on it, with the customer.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ReaderFactsDto)
+  reader?: ReaderFactsDto;
 }
 
 export class ConfirmCheckoutDto {

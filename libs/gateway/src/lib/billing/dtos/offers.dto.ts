@@ -12,6 +12,7 @@ import {
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PageOf } from '../../edge/api-views';
+import { ReaderFactsDto } from '../../access/dtos/reader-facts.dto';
 
 const CODE_RULE = /^[A-Za-z0-9_-]{3,40}$/;
 const CODE_MESSAGE = { message: 'must be 3 to 40 letters, digits, - or _' };
@@ -103,6 +104,17 @@ export class CreateOfferDto implements NewOffer {
   @IsOptional()
   @IsBoolean()
   newCustomersOnly?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Only for readers in this segment of the publication, decided as for a paywall (404 for another publication’s); null: every reader.',
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsUUID('all', { message: 'must be a segment id (UUID)' })
+  segmentId?: string | null;
 }
 
 export class UpdateOfferDto {
@@ -118,7 +130,8 @@ export class UpdateOfferDto {
   active?: boolean;
 }
 
-export class OfferCodeQueryDto {
+/** A code, and the reader as an access check would see them (an offer limited to a segment is decided on it). */
+export class OfferCodeQueryDto extends ReaderFactsDto {
   @ApiProperty({ example: 'SPRING3' })
   @Matches(CODE_RULE, CODE_MESSAGE)
   code: string;
@@ -144,6 +157,7 @@ export class OfferViewDto extends OfferTermsDto implements OfferView {
   @ApiProperty({ type: Number, nullable: true }) maxRedemptions: number | null;
   @ApiProperty({ description: 'Subscriptions started with it.' }) redemptions: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) startsAt: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Only for readers in this segment; null: every reader.' }) segmentId: string | null;
   @ApiProperty() active: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
