@@ -62,6 +62,15 @@ describe('@gatehouse/node', () => {
     await expect(client.organisations.get(organisation.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it('keeps offers: create, list, read, rename and end', async () => {
+    const offer = await client.offers.create({ name: 'Node spring', code: 'node-spring', kind: 'percent', percentOff: 25, duration: 'once' });
+    expect(offer).toMatchObject({ name: 'Node spring', code: 'NODE-SPRING', kind: 'percent', percentOff: 25, active: true, redemptions: 0 });
+    expect((await client.offers.list()).items.map((o) => o.id)).toContain(offer.id);
+    expect(await client.offers.get(offer.id)).toMatchObject({ id: offer.id, code: 'NODE-SPRING' });
+    expect(await client.offers.update(offer.id, { name: 'Node spring sale', active: false })).toMatchObject({ id: offer.id, name: 'Node spring sale', active: false });
+    await expect(client.offers.create({ name: 'Again', code: 'NODE-SPRING', kind: 'percent', percentOff: 10, duration: 'once' })).rejects.toMatchObject({ status: 409, code: 'conflict' });
+  });
+
   it('carries the problem details and the request id of a refusal', async () => {
     const email = newEmail();
     await client.auth.register({ email, password: 'reader-password', name: 'Twice' });

@@ -8823,7 +8823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8831,11 +8831,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8843,7 +8843,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -8888,7 +8888,10 @@ export interface operations {
     AdminOffersController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8918,7 +8921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8926,11 +8929,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8938,7 +8941,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -9071,7 +9074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9079,11 +9082,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,7 +9094,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -9148,7 +9151,10 @@ export interface operations {
     AdminOffersController_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9180,7 +9186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9188,11 +9194,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9200,7 +9206,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -9388,7 +9394,10 @@ export interface operations {
     AdminOrganisationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9715,7 +9724,10 @@ export interface operations {
     AdminOrganisationsController_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9848,7 +9860,10 @@ export interface operations {
     AdminOrganisationsController_invite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 visible ASCII characters, e.g. a UUID). A retry with the same key and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), even when the first attempt answered 503 after a timeout; the same key with another body is 409 `conflict`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };

@@ -15,6 +15,8 @@ import type {
   ImportJobSummary,
   ImportJobView,
   Jwks,
+  NewOffer,
+  OfferView,
   NewOrganisation,
   OrganisationChanges,
   OrganisationInvitationView,
@@ -69,7 +71,7 @@ export interface AccessCheckParams extends VisitorAttributes {
 
 /**
  * The Gatehouse API for a publisher's server (spec 4.1, 4.3, 4.7, 5.1): customer auth, customer
- * records, subscriptions, checkout, portal, cancel and gifts, and the audit log with the secret key;
+ * records, subscriptions, checkout, portal, cancel, offers, gifts and organisations, and the audit log with the secret key;
  * access checks with the publishable key.
  */
 export class Gatehouse {
@@ -197,6 +199,18 @@ export class Gatehouse {
       this.http.request<Page<AuditEntryView>>({ method: 'GET', path: '/admin/audit-log', query: { ...params }, apiKey: this.secret() }),
     /** The filtered log as one CSV text, header line first. */
     export: (filter: AuditLogFilter = {}) => this.http.request<string>({ method: 'GET', path: '/admin/audit-log/export', query: { ...filter }, apiKey: this.secret(), answersText: true, headers: { Accept: 'text/csv' } }),
+  };
+
+  /** Offers (docs/billing.md#offers-issue-25-item-1): codes and links readers redeem at checkout. */
+  readonly offers = {
+    /** Newest first, each with how often it was redeemed. */
+    list: (params: { limit?: number; cursor?: string } = {}) => this.http.request<Page<OfferView>>({ method: 'GET', path: '/admin/offers', query: params, apiKey: this.secret() }),
+    get: (offerId: string) => this.http.request<OfferView>({ method: 'GET', path: `/admin/offers/${encodeURIComponent(offerId)}`, apiKey: this.secret() }),
+    /** With processor settings saved, its coupon and promotion code are made at the processor too. */
+    create: (offer: NewOffer) => this.http.request<OfferView>({ method: 'POST', path: '/admin/offers', body: offer, apiKey: this.secret(), idempotent: true }),
+    /** Renames it, or ends it (`active: false`) and brings it back; its terms never change. */
+    update: (offerId: string, changes: { name?: string; active?: boolean }) =>
+      this.http.request<OfferView>({ method: 'PATCH', path: `/admin/offers/${encodeURIComponent(offerId)}`, body: changes, apiKey: this.secret(), idempotent: true }),
   };
 
   /** Gift subscriptions (docs/billing.md#gift-subscriptions): the publication's gifts, a void before redemption, and a reader's redemption. */

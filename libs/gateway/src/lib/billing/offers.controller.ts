@@ -6,26 +6,29 @@ import type { FastifyRequest } from 'fastify';
 import { SegmentReaders } from '../access/segment-readers.service';
 import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
+import { Idempotent } from '../edge/idempotency.service';
 import { PageQueryDto } from '../edge/page-query.dto';
-import { Caller, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
+import { Caller, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
 import { CreateOfferDto, OfferCodeQueryDto, OfferPageDto, OfferTermsDto, OfferViewDto, UpdateOfferDto } from './dtos/offers.dto';
 
+/** Staff's offers, in the dashboard (session) or from the publisher's server (secret key, the Node client). */
 @ApiTags('admin offers')
 @Controller('admin/offers')
 export class AdminOffersController {
   constructor(private readonly bus: BusClient) {}
 
   @Get()
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiOperation({ summary: "The publication's offers, newest first, cursor paginated, with how often each was redeemed." })
   @ApiOkResponse({ type: OfferPageDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: a bad `limit`, or a `cursor` this list did not issue' })
   list(@Caller() caller: Principal, @Query() query: PageQueryDto): Promise<Page<OfferView>> {
-    return this.bus.request(OfferRequests.ListOffers, { publicationId: sessionOf(caller).publicationId, ...query });
+    return this.bus.request(OfferRequests.ListOffers, { publicationId: publicationOf(caller), ...query });
   }
 
   @Post()
-  @Auth('session')
+  @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({
     summary:
       'Create an offer: a discount (percent or amount, once, for some months or forever) or a longer trial, on some or every price, optionally limited by redemptions, dates, new customers and a segment. With processor settings saved, its coupon and promotion code are made at the processor too.',
@@ -36,27 +39,28 @@ export class AdminOffersController {
   @ApiResponse({ status: 409, description: '`conflict`: the code is taken in the publication' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing was stored' })
   create(@Caller() caller: Principal, @Body() body: CreateOfferDto): Promise<OfferView> {
-    return this.bus.request(OfferRequests.CreateOffer, { publicationId: sessionOf(caller).publicationId, offer: body });
+    return this.bus.request(OfferRequests.CreateOffer, { publicationId: publicationOf(caller), offer: body });
   }
 
   @Get(':id')
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiOperation({ summary: 'One offer.' })
   @ApiOkResponse({ type: OfferViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   get(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<OfferView> {
-    return this.bus.request(OfferRequests.GetOffer, { publicationId: sessionOf(caller).publicationId, offerId: id });
+    return this.bus.request(OfferRequests.GetOffer, { publicationId: publicationOf(caller), offerId: id });
   }
 
   @Patch(':id')
-  @Auth('session')
+  @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({ summary: "Rename an offer, or end it (`active: false`) and bring it back. Its terms never change: a reader's offer stays what it said." })
   @ApiOkResponse({ type: OfferViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: anything but `name` and `active`' })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed; nothing changed' })
   update(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Body() changes: UpdateOfferDto): Promise<OfferView> {
-    return this.bus.request(OfferRequests.UpdateOffer, { publicationId: sessionOf(caller).publicationId, offerId: id, changes });
+    return this.bus.request(OfferRequests.UpdateOffer, { publicationId: publicationOf(caller), offerId: id, changes });
   }
 }
 

@@ -16,6 +16,7 @@ import { EdgeCheckRecorder } from '../access/edge-check-recorder.service';
 import { EmailWithReturnUrlDto } from '../auth/dtos/account-email.dto';
 import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
+import { Idempotent } from '../edge/idempotency.service';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
 import { requirePublicationPages } from '../edge/publication-pages';
@@ -60,6 +61,7 @@ export class AdminOrganisationsController {
 
   @Post()
   @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({ summary: 'Create an organisation: group access to a product by seats, email domains and IP ranges, for a term. Emits `organisation.created`.' })
   @ApiCreatedResponse({ type: OrganisationViewDto })
   @ApiResponse({
@@ -81,6 +83,7 @@ export class AdminOrganisationsController {
 
   @Patch(':id')
   @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({ summary: 'Change an organisation; what is absent stays as it is. Members and networks follow at the next check. Emits `organisation.updated`.' })
   @ApiOkResponse({ type: OrganisationViewDto })
   @ApiResponse({ status: 400, description: '`validation_failed`: as for creation, or fewer seats than members' })
@@ -129,6 +132,7 @@ export class AdminOrganisationsController {
 
   @Post(':id/invitations')
   @Auth('session-or-secret')
+  @Idempotent()
   @ApiOperation({
     summary:
       "Invite an address to a seat: a branded email whose link (valid 14 days, on the publication's first domain) lets the reader sign in or up and join. A second invitation of the address replaces the first. Emits `organisation.member_invited`.",
