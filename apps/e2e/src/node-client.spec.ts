@@ -71,6 +71,12 @@ describe('@gatehouse/node', () => {
     await expect(client.offers.create({ name: 'Again', code: 'NODE-SPRING', kind: 'percent', percentOff: 10, duration: 'once' })).rejects.toMatchObject({ status: 409, code: 'conflict' });
   });
 
+  it('reads and changes the sharing settings', async () => {
+    expect(await client.sharing.updateSettings({ monthlyAllowance: 4 })).toMatchObject({ monthlyAllowance: 4, updatedAt: expect.any(String) });
+    expect(await client.sharing.settings()).toMatchObject({ monthlyAllowance: 4 });
+    await expect(client.sharing.updateSettings({ monthlyAllowance: 0 })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
   it('carries the problem details and the request id of a refusal', async () => {
     const email = newEmail();
     await client.auth.register({ email, password: 'reader-password', name: 'Twice' });

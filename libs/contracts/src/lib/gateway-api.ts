@@ -14034,7 +14034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareSettingsDto"];
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14042,11 +14042,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14054,7 +14054,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };
@@ -14129,7 +14129,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_required` */
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14137,11 +14137,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "session_required";
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
                     };
                 };
             };
-            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14149,7 +14149,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed";
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
                     };
                 };
             };

@@ -30,6 +30,8 @@ import type {
   SaveAcceptance,
   PurchaseView,
   ReaderFacts,
+  ShareSettings,
+  ShareSettingsChanges,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
@@ -211,6 +213,13 @@ export class Gatehouse {
     /** Renames it, or ends it (`active: false`) and brings it back; its terms never change. */
     update: (offerId: string, changes: { name?: string; active?: boolean }) =>
       this.http.request<OfferView>({ method: 'PATCH', path: `/admin/offers/${encodeURIComponent(offerId)}`, body: changes, apiKey: this.secret(), idempotent: true }),
+  };
+
+  /** Shared articles (docs/access.md): whether subscribers may share, each link's opens and lifetime, the monthly allowance. */
+  readonly sharing = {
+    settings: () => this.http.request<ShareSettings>({ method: 'GET', path: '/admin/share-settings', apiKey: this.secret() }),
+    /** Omitted fields stay; links already made keep their opens and end. */
+    updateSettings: (changes: ShareSettingsChanges) => this.http.request<ShareSettings>({ method: 'PUT', path: '/admin/share-settings', body: changes, apiKey: this.secret(), idempotent: true }),
   };
 
   /** Gift subscriptions (docs/billing.md#gift-subscriptions): the publication's gifts, a void before redemption, and a reader's redemption. */

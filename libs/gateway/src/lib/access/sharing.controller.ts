@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags }
 import { AccessRequests, IdentityRequests, type ShareLink, type ShareSettings } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { Auth } from '../edge/credentials';
-import { Caller, customerOf, keyPublicationOf, sessionOf, type Principal } from '../edge/principal';
+import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
 import { CreateShareLinkDto, ShareLinkDto, ShareSettingsDto, UpdateShareSettingsDto } from './dtos/sharing.dto';
 
 /** Shared articles (issue #25 item 3, docs/access.md#shared-articles). */
@@ -34,21 +34,21 @@ export class SharingController {
   }
 
   @Get('admin/share-settings')
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiTags('admin sharing')
   @ApiOperation({ summary: "Shared articles: whether subscribers may share, each link's opens and lifetime, and the monthly allowance; defaults until changed." })
   @ApiOkResponse({ type: ShareSettingsDto })
   get(@Caller() caller: Principal): Promise<ShareSettings> {
-    return this.bus.request(AccessRequests.GetShareSettings, { publicationId: sessionOf(caller).publicationId });
+    return this.bus.request(AccessRequests.GetShareSettings, { publicationId: publicationOf(caller) });
   }
 
   @Put('admin/share-settings')
-  @Auth('session')
+  @Auth('session-or-secret')
   @ApiTags('admin sharing')
   @ApiOperation({ summary: 'Change the sharing settings; omitted fields stay. Links already created keep their opens and end.' })
   @ApiOkResponse({ type: ShareSettingsDto })
   @ApiResponse({ status: 400, description: '`validation_failed` naming the field out of range' })
   update(@Caller() caller: Principal, @Body() body: UpdateShareSettingsDto): Promise<ShareSettings> {
-    return this.bus.request(AccessRequests.UpdateShareSettings, { publicationId: sessionOf(caller).publicationId, changes: body });
+    return this.bus.request(AccessRequests.UpdateShareSettings, { publicationId: publicationOf(caller), changes: body });
   }
 }
