@@ -201,7 +201,7 @@ export class Gatehouse {
     /** Newest first, never their codes or messages. */
     list: (params: { limit?: number; cursor?: string } = {}) => this.http.request<Page<GiftView>>({ method: 'GET', path: '/admin/gifts', query: params, apiKey: this.secret() }),
     get: (giftId: string) => this.http.request<GiftView>({ method: 'GET', path: `/admin/gifts/${encodeURIComponent(giftId)}`, apiKey: this.secret() }),
-    /** Its code is refused from now on; `gift_redeemed` (409) once redeemed. The payment is refunded at the processor, not here. */
+    /** Its code is refused from now on and a paid gift's payment is refunded at the processor; `gift_redeemed` (409) once redeemed, `processor_error` (502) when the processor refuses the refund. */
     void: (giftId: string) => this.http.request<GiftView>({ method: 'POST', path: `/admin/gifts/${encodeURIComponent(giftId)}/void`, apiKey: this.secret(), idempotent: true }),
     /** Redeems a code for the reader of `accessToken`: a subscription with `source: gift` ending after the gift's months. */
     redeem: (accessToken: string, code: string) =>

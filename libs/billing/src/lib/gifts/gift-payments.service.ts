@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events } from '@gatehouse/contracts';
+import { Events, type GiftVoidReason } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { Clock, isUuid } from '@gatehouse/platform';
 import type Stripe from 'stripe';
@@ -12,7 +12,8 @@ import { Gift } from './gift.entity';
 /**
  * What the processor says of a gift's payment, in the transaction of its inbound event: a paid
  * checkout makes the gift purchased (`gift.purchased`, and its email at once when its date has
- * come); a full refund before redemption voids it, also one that arrives before the completion.
+ * come); a full refund before redemption voids it, also one that arrives before the completion
+ * (and one staff's void asked for finds it voided already).
  * The caller resolved the publication.
  */
 @Injectable()
@@ -60,8 +61,14 @@ export class GiftPayments {
     });
     if (!gift) return 'ignored: no gift of this publication was paid with it';
     if (gift.status !== 'purchased' && gift.status !== 'pending') return `ignored: the gift is ${gift.status}`;
-    Object.assign(gift, { status: 'voided', voidedAt: this.clock.now(), voidReason: 'refunded', codeSealed: null, processorPaymentIntentId });
-    await manager.save(gift);
+    gift.processorPaymentIntentId = processorPaymentIntentId;
+    await this.void(manager, gift, 'refunded');
     return 'applied';
+  }
+
+  /** The one way a gift becomes void (a refund at the processor, or staff's void): its code is refused from now on, and forgotten. The caller holds the gift's row. */
+  async void(manager: EntityManager, gift: Gift, reason: GiftVoidReason): Promise<void> {
+    Object.assign(gift, { status: 'voided', voidedAt: this.clock.now(), voidReason: reason, codeSealed: null });
+    await manager.save(gift);
   }
 }
