@@ -25,7 +25,7 @@ import type {
   PlanChangeResult,
   PlanChangeTiming,
   SaveAcceptance,
-  PurchaseView,
+  CustomerPurchaseView,
   SubscriptionView,
   VisitorAttributes,
 } from '@gatehouse/contracts';
@@ -148,9 +148,9 @@ export class Gatehouse {
     /** The customer's subscriptions, newest first, cancelled ones included. */
     list: async (customerId: string) =>
       (await this.http.request<{ subscriptions: SubscriptionView[] }>({ method: 'GET', path: '/subscriptions/me', query: { customerId }, apiKey: this.secret() })).subscriptions,
-    /** The customer's passes and single articles, newest first, ended passes included. */
-    purchases: async (customerId: string): Promise<PurchaseView[]> =>
-      (await this.http.request<{ purchases: PurchaseView[] }>({ method: 'GET', path: '/subscriptions/purchases', query: { customerId }, apiKey: this.secret() })).purchases,
+    /** The customer's passes and single articles, newest first, ended passes included, each with its product's name. */
+    purchases: async (customerId: string): Promise<CustomerPurchaseView[]> =>
+      (await this.http.request<{ purchases: CustomerPurchaseView[] }>({ method: 'GET', path: '/subscriptions/purchases', query: { customerId }, apiKey: this.secret() })).purchases,
     /** A checkout at the payment processor: redirect the customer to `url`. */
     checkout: (params: CheckoutParams) =>
       this.http.request<CheckoutSessionView>({ method: 'POST', path: '/subscriptions/checkout', body: params, apiKey: this.secret(), idempotent: true }),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
+import { AdminPurchasesController } from './admin-purchases.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
 import { AdminCancellationController, CancellationController } from './cancellation.controller';
 import { AdminGiftsController, GiftsController } from './gifts.controller';
@@ -25,6 +26,7 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminPricesController,
     AdminProcessorController,
     AdminSubscriptionsController,
+    AdminPurchasesController,
     AdminOffersController,
     OffersController,
     GiftsController,
