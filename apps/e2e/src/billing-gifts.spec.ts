@@ -135,7 +135,7 @@ describe('gift subscriptions', () => {
     expect((await system.decisionFor(reader, '/premium/story')).granted).toBe(false);
   });
 
-  it("refunds a paid gift's payment at the processor when staff void it; a refund the processor refuses is 502 and leaves the gift as it was", async () => {
+  it("refunds a paid gift's payment at the processor when staff void it (and a payment that comes after the void); a refund the processor refuses is 502 and leaves the gift as it was", async () => {
     const fakeAddress = new URL(system.fake.url);
     // The processor as its own SDK reads it: what was refunded there, not what billing says it asked.
     const processor = new Stripe(SECRET_KEY, { host: fakeAddress.hostname, port: Number(fakeAddress.port), protocol: 'http' });
@@ -172,6 +172,19 @@ describe('gift subscriptions', () => {
     expect(await gift(paid.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
     const reader = await system.reader();
     expect((await redeem(reader, code)).body).toMatchObject({ status: 410, code: 'gift_voided' });
+
+    // Cancelled by staff before its buyer paid: the payment that still comes is given back, and buys nothing.
+    const late = (await order()).body;
+    expect((await system.admin(`/admin/gifts/${late.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    const paidLate = await system.fake.completeCheckout(late.sessionId, { created: system.processorNow() });
+    for (const event of paidLate.events) await system.deliverOk(event);
+    const [lateRefund] = await eventually(async () => {
+      const refunds = await refundsOf(paidLate.session['payment_intent']);
+      return refunds.length > 0 ? refunds : undefined;
+    });
+    expect(lateRefund).toMatchObject({ amount: 2700, status: 'succeeded', metadata: { giftId: late.giftId } });
+    expect(await gift(late.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled', purchasedAt: null, emailedAt: null });
+    expect(system.outboundFor('gift.purchased', (d) => d.giftId === late.giftId)).toEqual([]);
   });
 
   it('takes a signed-in buyer as the customer who pays, without asking their address again', async () => {

@@ -188,19 +188,11 @@ export class GiftsService {
       const gift = await this.find(manager, publicationId, giftId, true);
       if (gift.status === 'redeemed') throw new AppError('gift_redeemed', 'This gift has been redeemed: cancel the subscription it made instead.');
       if (gift.status !== 'voided') {
-        if (gift.status === 'purchased' && gift.processorPaymentIntentId) await this.refund(publicationId, gift, gift.processorPaymentIntentId);
+        if (gift.status === 'purchased' && gift.processorPaymentIntentId) await this.payments.refund(publicationId, gift.id, gift.processorPaymentIntentId);
         await this.payments.void(manager, gift, 'cancelled');
       }
       return this.viewOf(manager, gift);
     });
-  }
-
-  /** The whole payment given back, once per gift however often staff ask (the processor replays the idempotency key). */
-  private async refund(publicationId: string, gift: Gift, paymentIntentId: string): Promise<void> {
-    const client = await this.settings.requireClient(publicationId);
-    await atProcessor('refund the gift', () =>
-      client.refunds.create({ payment_intent: paymentIntentId, metadata: { giftId: gift.id, publicationId } }, { idempotencyKey: `gift-refund:${gift.id}` }),
-    );
   }
 
   private async redemption(manager: EntityManager, gift: Gift, subscription: Subscription): Promise<GiftRedemption> {
