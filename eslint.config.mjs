@@ -42,6 +42,8 @@ const REPLICA_STATE_ALLOWED = {
   'libs/access/src/lib/readers/visit-counter.service.ts': 'write buffers, emptied each flush',
   // Check tallies summed in memory until the next write: a write buffer.
   'libs/access/src/lib/stats/rollups.service.ts': 'a write buffer, emptied each flush',
+  // Organisations' reads and readers counted in memory until the next write: a write buffer.
+  'libs/access/src/lib/stats/organisation-reads.service.ts': 'a write buffer, emptied each flush',
   // The in-process bus of `npm start`: its queues and routes are the transport itself.
   'libs/bus/src/lib/events/in-process.transport.ts': 'the in-process transport',
   'libs/bus/src/lib/requests/in-process.transport.ts': 'the in-process transport',

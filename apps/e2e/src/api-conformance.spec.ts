@@ -248,6 +248,9 @@ describe('the OpenAPI document against real answers', () => {
     expect(staffMember.body.email).toBe(seatHolder.email);
     await ok(200, api('/organisations/invitations/accept', { key: pk, token: seatHolder.accessToken, body: { token: staffToken } }));
     await ok(204, admin(`/admin/organisations/${organisation.body.id}/members/${seatHolder.id}`, { method: 'DELETE' }));
+    await ok(200, admin(`/admin/organisations/${organisation.body.id}/stats`));
+    await ok(400, admin(`/admin/organisations/${organisation.body.id}/stats?from=2030-01-02T00:00:00.000Z&to=2030-01-01T00:00:00.000Z`));
+    await ok(404, admin(`/admin/organisations/${randomUUID()}/stats`));
     await ok(204, admin(`/admin/organisations/${organisation.body.id}`, { method: 'DELETE' }));
 
     // Shared articles: the reader subscribes now; the check of the link grants with shared_link.

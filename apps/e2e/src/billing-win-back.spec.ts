@@ -102,4 +102,22 @@ describe('win-back', () => {
     const shown = await system.admin(`/admin/stats?from=${encodeURIComponent(since)}&to=${encodeURIComponent(new Date(clock.now().getTime() + DAY_MS).toISOString())}&interval=day`);
     expect(shown.body.cancellation.winBack).toEqual({ sent: 1, conversions: 1 });
   }, 120_000);
+
+  it('sends nothing to a former subscriber erased before their day, asks only once, and does not count it as sent', async () => {
+    const statsNow = async () =>
+      (await system.admin(`/admin/stats?from=${encodeURIComponent(since)}&to=${encodeURIComponent(new Date(clock.now().getTime() + DAY_MS).toISOString())}&interval=day`)).body.cancellation.winBack;
+    const before = await statsNow();
+    const reader = await former();
+    expect((await system.admin(`/customers/${reader.id}`, { method: 'DELETE' })).status).toBe(204);
+
+    clock.advance(10 * DAY_MS + 60_000);
+    expect(await sweep()).toBe(1);
+    expect(await sweep()).toBe(0);
+    await eventually(async () => {
+      const [row] = await system.querySchema<{ waiting: number }>('identity', `SELECT count(*)::int AS waiting FROM email_messages WHERE status IN ('pending', 'sending')`);
+      return row.waiting === 0 ? true : undefined;
+    });
+    expect(winBackMail(reader.email)).toHaveLength(0);
+    expect(await statsNow()).toEqual(before);
+  }, 60_000);
 });

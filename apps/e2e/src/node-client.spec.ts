@@ -50,6 +50,13 @@ describe('@gatehouse/node', () => {
     expect((await client.organisations.seats(organisation.id)).invitations.map((i) => i.id)).toEqual([invitation.id]);
     await client.organisations.cancelInvitation(organisation.id, invitation.id);
     expect(await client.organisations.seats(organisation.id)).toMatchObject({ members: [], invitations: [] });
+    expect(await client.organisations.stats(organisation.id, { from: '2031-01-01T12:00:00.000Z', to: '2031-02-01T00:00:00.000Z' })).toMatchObject({
+      organisationId: organisation.id,
+      from: '2031-01-01T00:00:00.000Z',
+      seats: 10,
+      readers: { members: 0, granted: 0 },
+      reads: { total: 0 },
+    });
     await expect(client.organisations.create({ name: 'Overlap', productId, ipRanges: ['81.2.90.128/25'] })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
     await client.organisations.delete(organisation.id);
     await expect(client.organisations.get(organisation.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });

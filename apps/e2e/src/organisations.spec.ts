@@ -41,9 +41,12 @@ describe('organisations', () => {
     return answer.body;
   };
   const count = async () => (await system.admin('/admin/organisations?limit=100')).body.items.length;
-  /** A check of a premium page from an address, as the site's proxy states it. */
-  const from = async (ip: string, options: { token?: string; gateway?: string } = {}): Promise<AccessCheckResult> => {
-    const url = `/api/v1/access/check?${new URLSearchParams({ url: `${SITE}/premium/story` })}`;
+  /**
+   * A check of a premium page from an address, as the site's proxy states it. `userId`: the site's
+   * visitor id; `page`: the page's path and query (a share token in it sends the check to access).
+   */
+  const from = async (ip: string, options: { token?: string; gateway?: string; userId?: string; page?: string } = {}): Promise<AccessCheckResult> => {
+    const url = `/api/v1/access/check?${new URLSearchParams({ url: `${SITE}${options.page ?? '/premium/story'}`, ...(options.userId ? { userId: options.userId } : {}) })}`;
     const answer = await call<AccessCheckResult>(options.gateway ?? system.gateway.url, url, { key: system.publishableKey, token: options.token, headers: { 'X-Forwarded-For': ip } });
     expect(answer.status).toBe(200);
     return answer.body;
@@ -170,6 +173,18 @@ describe('organisations', () => {
       expect((await system.admin(`/admin/organisations/${lab.id}`, { method: 'DELETE' })).status).toBe(204);
       expect(await from('81.2.81.9')).toMatchObject({ granted: false, reason: 'blocked' });
     });
+
+    it("take a term's end and start at the next check once the moment passes, not when the copy of the networks is next loaded", async () => {
+      // Seconds ahead: both organisations are checked (and their networks loaded) before the moment.
+      const moment = new Date(Date.now() + 5_000);
+      await created({ name: 'Summer school', ipRanges: ['81.2.90.0/24'], endsAt: moment.toISOString() });
+      await created({ name: 'Autumn school', ipRanges: ['2a02:1290::/32'], startsAt: moment.toISOString() });
+      expect(await from('81.2.90.9')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Summer school' } });
+      expect(await from('2a02:1290::9')).toMatchObject({ granted: false, reason: 'blocked' });
+      await eventually(async () => (Date.now() >= moment.getTime() ? true : undefined), 30_000);
+      expect(await from('81.2.90.9')).toMatchObject({ granted: false, reason: 'blocked' });
+      expect(await from('2a02:1290::9')).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Autumn school' } });
+    }, 60_000);
   });
 
   describe('seats', () => {
@@ -242,6 +257,52 @@ describe('organisations', () => {
       expect(changed.status).toBe(200);
       await eventually(async () => ((await premium(verified)).granted ? undefined : true), 20_000);
       expect(await premium(verified)).toMatchObject({ granted: false, reason: 'blocked' });
+    });
+  });
+
+  describe('stats', () => {
+    it("count an organisation's readers, reads by seat and by network (anonymous ones too, decided at the gateway or at access) and seats, for staff of its publication only", async () => {
+      const college = await created({ name: 'Stats College', seats: 3, ipRanges: ['81.2.95.0/24'] });
+      const member = await system.reader();
+      await system.admin(`/admin/organisations/${college.id}/invitations`, { body: { email: member.email } });
+      const token = await sink.invitationTokenTo(member.email);
+      expect((await system.api('/organisations/invitations/accept', { key: system.publishableKey, token: member.accessToken, body: { token } })).status).toBe(200);
+      // Two reads on the member's seat; two anonymous reads and a signed-in reader's on the network;
+      // a visitor's on the network that goes to access (a share token: only access opens links).
+      for (let i = 0; i < 2; i++) expect(await premium(member)).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Stats College' } });
+      for (let i = 0; i < 2; i++) expect(await from('81.2.95.7')).toMatchObject({ granted: true, reason: 'organisation' });
+      expect(await from('81.2.95.8', { token: (await system.reader()).accessToken })).toMatchObject({ granted: true, reason: 'organisation' });
+      expect(await from('81.2.95.9', { userId: 'stats-visitor', page: '/premium/story?gh_share=not-a-link' })).toMatchObject({ granted: true, reason: 'organisation' });
+      // Another organisation's reads are its own.
+      expect(await from('81.2.69.40')).toMatchObject({ granted: true, organisation: { name: 'Acme U' } });
+
+      const stats = await system.admin(`/admin/organisations/${college.id}/stats`);
+      expect(stats.status).toBe(200);
+      expect(stats.body).toEqual({
+        organisationId: college.id,
+        name: 'Stats College',
+        from: expect.stringMatching(/T00:00:00\.000Z$/),
+        to: expect.any(String),
+        seats: 3,
+        seatsUsed: 1,
+        readers: { members: 1, granted: 3 },
+        reads: { total: 6, bySeat: 2, byNetwork: 4 },
+      });
+      // A range before any of it counts nothing; the seats are today's.
+      const before = await system.admin(`/admin/organisations/${college.id}/stats?from=2020-01-01T00:00:00.000Z&to=2020-02-01T00:00:00.000Z`);
+      expect(before.body).toMatchObject({ seatsUsed: 1, readers: { members: 1, granted: 0 }, reads: { total: 0, bySeat: 0, byNetwork: 0 } });
+      // The member's data download names the day the organisation let them in.
+      const exported = await system.api('/auth/customers/me/export', { key: system.publishableKey, token: member.accessToken });
+      expect(exported.body.organisationDays).toEqual([{ organisationId: college.id, day: expect.stringMatching(/T00:00:00\.000Z$/) }]);
+      // The Node client's secret key reads them too.
+      expect((await system.api(`/admin/organisations/${college.id}/stats`, { key: system.secretKey })).body.reads.total).toBe(6);
+
+      const refused = await system.admin(`/admin/organisations/${college.id}/stats?from=2030-01-02T00:00:00.000Z&to=2030-01-01T00:00:00.000Z`);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'from' }] });
+      expect((await system.admin(`/admin/organisations/${college.id}/stats?from=yesterday`)).body).toMatchObject({ status: 400, errors: [{ field: 'from' }] });
+      const { session } = await system.otherPublicationSession();
+      expect((await system.api(`/admin/organisations/${college.id}/stats`, { session })).status).toBe(404);
     });
   });
 

@@ -63,7 +63,7 @@ describe('retention', () => {
 
   const count = async (query: string, params: unknown[] = []) => Number((await sql.query(query, params)).rows[0].count);
 
-  it('prunes meter views, idle visits, old hourly figures and recorded edge batches of access past their age, and keeps the rest', async () => {
+  it("prunes meter views, idle visits, old hourly figures, recorded edge batches and organisations' old readers of access past their age, and keeps the rest", async () => {
     const paywallId = randomUUID();
     const written = Date.now();
     const view = (at: number, reader: string) =>
@@ -73,6 +73,9 @@ describe('retention', () => {
     const batch = (at: number) => sql.query('INSERT INTO access.edge_check_batches (id, received_at) VALUES ($1, $2)', [randomUUID(), new Date(at)]);
     const hourly = (at: Date, shown: number) =>
       sql.query('INSERT INTO access.hourly_stats (publication_id, hour, paywall_id, shown, checks_granted) VALUES ($1, $2, $3, $4, 1)', [publicationId, at, paywallId, shown]);
+    const organisationId = randomUUID();
+    const organisationReader = (day: Date, reader: string) =>
+      sql.query('INSERT INTO access.organisation_readers (publication_id, organisation_id, day, reader_key) VALUES ($1, $2, $3, $4)', [publicationId, organisationId, day, reader]);
 
     // Written today.
     await view(written, 'old-reader');
@@ -80,6 +83,8 @@ describe('retention', () => {
     await batch(written);
     const oldDay = new Date(Math.floor(written / DAY) * DAY - DAY);
     for (const [hour, shown] of [[0, 1], [5, 2], [17, 4]]) await hourly(new Date(oldDay.getTime() + hour * HOUR), shown);
+    await organisationReader(oldDay, 'c:campus-reader');
+    await organisationReader(oldDay, 'v:campus-visitor');
 
     clock.advance(100 * DAY);
     const now = clock.now().getTime();
@@ -90,9 +95,10 @@ describe('retention', () => {
     const recentDay = new Date(Math.floor((now - 80 * DAY) / DAY) * DAY);
     await hourly(new Date(recentDay.getTime() + 3 * HOUR), 7);
     await hourly(new Date(recentDay.getTime() + 9 * HOUR), 8);
+    await organisationReader(recentDay, 'c:campus-reader');
 
     const pruned = await access.app.get(AccessRetention).prune();
-    expect(pruned).toEqual({ meterViews: 1, visits: 1, passes: 0, hoursCompacted: 2, edgeCheckBatches: 1 });
+    expect(pruned).toEqual({ meterViews: 1, visits: 1, passes: 0, hoursCompacted: 2, edgeCheckBatches: 1, organisationReaders: 2 });
 
     expect((await sql.query('SELECT reader_key FROM access.meter_views')).rows).toEqual([{ reader_key: 'current-reader' }]);
     expect((await sql.query('SELECT reader_key FROM access.visits')).rows).toEqual([{ reader_key: 'recent-reader' }]);
@@ -103,8 +109,11 @@ describe('retention', () => {
       { hour: new Date(recentDay.getTime() + 3 * HOUR), shown: '7', checks_granted: '1' },
       { hour: new Date(recentDay.getTime() + 9 * HOUR), shown: '8', checks_granted: '1' },
     ]);
+    // An organisation's readers of the old day are no longer named, only counted; the recent day's keep their keys.
+    expect((await sql.query('SELECT day, reader_key FROM access.organisation_readers')).rows).toEqual([{ day: recentDay, reader_key: 'c:campus-reader' }]);
+    expect((await sql.query('SELECT hour, folded_readers FROM access.organisation_reads WHERE organisation_id = $1', [organisationId])).rows).toEqual([{ hour: oldDay, folded_readers: '2' }]);
     // A second round finds nothing more to do.
-    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, passes: 0, hoursCompacted: 0, edgeCheckBatches: 0 });
+    expect(await access.app.get(AccessRetention).prune()).toEqual({ meterViews: 0, visits: 0, passes: 0, hoursCompacted: 0, edgeCheckBatches: 0, organisationReaders: 0 });
   });
 
   it('prunes finished webhook deliveries and their attempts after 30 days, and keeps pending and recent ones', async () => {

@@ -77,6 +77,7 @@ export function OrganisationsScreen() {
 function OrganisationRow({ organisation, productName, onEdit }: { organisation: OrganisationView; productName: string; onEdit: () => void }) {
   const queryClient = useQueryClient();
   const [showSeats, setShowSeats] = useState(false);
+  const [showStats, setShowStats] = useState(false);
   const remove = useMutation({
     mutationFn: () => api.organisations.remove(organisation.id),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.organisations.all }),
@@ -98,6 +99,9 @@ function OrganisationRow({ organisation, productName, onEdit }: { organisation: 
           <Button size="sm" variant="secondary" onClick={() => setShowSeats(!showSeats)} aria-expanded={showSeats} aria-label={`Members of ${organisation.name}`}>
             Members
           </Button>
+          <Button size="sm" variant="secondary" onClick={() => setShowStats(!showStats)} aria-expanded={showStats} aria-label={`Stats of ${organisation.name}`}>
+            Stats
+          </Button>
           <Button requires="edit" size="sm" variant="secondary" onClick={onEdit} aria-label={`Edit ${organisation.name}`}>
             Edit
           </Button>
@@ -109,10 +113,33 @@ function OrganisationRow({ organisation, productName, onEdit }: { organisation: 
             onConfirm={() => remove.mutate()}
           />
         </div>
+        {showStats && <OrganisationStatsPanel organisationId={organisation.id} name={organisation.name} />}
         {showSeats && <Seats organisationId={organisation.id} />}
         <ErrorMessage error={remove.error} />
       </td>
     </tr>
+  );
+}
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** What the organisation gave in the last 30 days: its readers, its reads (by seat, by network) and its seats. */
+function OrganisationStatsPanel({ organisationId, name }: { organisationId: string; name: string }) {
+  const stats = useQuery(queries.organisationStats(organisationId));
+  if (stats.isPending) return <Loading what="the stats" />;
+  if (stats.error) return <ErrorMessage error={stats.error} onRetry={() => void stats.refetch()} />;
+  const { readers, reads, seats, seatsUsed } = stats.data;
+  return (
+    <dl aria-label={`Stats of ${name}, last 30 days`} className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-left text-sm">
+      <dt className="text-slate-600">Readers (30 days)</dt>
+      <dd>{count(readers.granted, 'reader', 'readers')}</dd>
+      <dt className="text-slate-600">Reads (30 days)</dt>
+      <dd>
+        {count(reads.total, 'read', 'reads')} <span className="text-xs text-slate-600">({reads.bySeat.toLocaleString('en')} by seat, {reads.byNetwork.toLocaleString('en')} on its networks)</span>
+      </dd>
+      <dt className="text-slate-600">Seats used</dt>
+      <dd>{seats === null ? `${count(seatsUsed, 'member', 'members')} (unlimited)` : `${seatsUsed} of ${seats}`}</dd>
+    </dl>
   );
 }
 

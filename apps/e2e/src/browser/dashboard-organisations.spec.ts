@@ -59,4 +59,29 @@ describe('dashboard: organisations', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, 'dashboard-organisations');
   });
+
+  it("shows an organisation's readers, reads and seats of the last 30 days", async () => {
+    const { publishableKey } = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body;
+    expect((await system.api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
+    const [product] = (await system.api('/admin/products', { session })).body.items;
+    // The test's own address (loopback) is on this intranet's network.
+    const intranet = { name: 'Newsroom intranet', productId: product.id, seats: 5, ipRanges: ['127.0.0.0/8', '::1/128'], allowReservedRanges: true };
+    expect((await system.api('/admin/organisations', { session, body: intranet })).status).toBe(201);
+    const read = async (userId?: string) => {
+      const query = new URLSearchParams({ url: 'https://daily.example/premium/story', ...(userId ? { userId } : {}) });
+      expect((await system.api(`/access/check?${query}`, { key: publishableKey })).body).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Newsroom intranet' } });
+    };
+    await read('visitor-1');
+    await read('visitor-1');
+    await read();
+
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: 'Newsroom intranet' });
+    await row.getByRole('button', { name: 'Stats of Newsroom intranet' }).click();
+    const stats = row.getByRole('definition');
+    await stats.filter({ hasText: '1 reader' }).waitFor();
+    await stats.filter({ hasText: '3 reads (0 by seat, 3 on its networks)' }).waitFor();
+    await stats.filter({ hasText: '0 of 5' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
 });

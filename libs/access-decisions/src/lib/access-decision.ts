@@ -15,7 +15,7 @@ import { aiCrawlerOf, searchEngineOf, type SearchEngine } from './known-crawlers
 import type { PageAddress } from './page-url';
 import type { CandidatePaywall, PublicationRules } from './publication-rules';
 import { segmentMatches, usesAttribute, type VisitorFacts } from './segment-conditions';
-import type { NetworkTable } from './organisation-networks';
+import { withinTerm, type NetworkTable } from './organisation-networks';
 import { isSubscriber, purchaseGrant, unlockingEntitlement, unlocksPaywall } from './subscription-rules';
 import { assignVariant } from './variant-assignment';
 
@@ -58,7 +58,13 @@ export interface DecisionSources {
   networks(): Promise<NetworkTable>;
 }
 
-export type Decision = Omit<AccessCheckResult, 'customerId'>;
+/** How an organisation let the reader in: a seat they hold, or a network the check came from. */
+export type OrganisationGrantVia = 'seat' | 'network';
+
+/** A check's answer before it goes on the wire: an organisation's grant also says which organisation and how (for its stats, never sent). */
+export type Decision = Omit<AccessCheckResult, 'customerId' | 'organisation'> & {
+  organisation?: { name: string; organisationId: string; via: OrganisationGrantVia };
+};
 
 export interface Outcome {
   decision: Decision;
@@ -98,7 +104,7 @@ export async function decideAccess(rules: PublicationRules, check: CheckFacts, s
 /** The answer of a check, in the order of its fields on the wire. */
 export function checkResultOf({ decision }: Outcome, customerId: string | null): AccessCheckResult {
   const { granted, reason, paywallRule, meter, experiment, sharedBy, organisation } = decision;
-  return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy, organisation };
+  return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy, organisation: organisation && { name: organisation.name } };
 }
 
 async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
@@ -107,17 +113,18 @@ async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: Deci
     const entitlements = await facts.entitlements();
     const entitlement = unlockingEntitlement(entitlements, rule.paywallId, sources.now, sources.pastDueGraceDays);
     if (entitlement) {
-      return entitlement.organisation
-        ? { granted: true, reason: 'organisation', organisation: { name: entitlement.organisation.name }, experiment }
+      const seat = entitlement.organisation;
+      return seat
+        ? { granted: true, reason: 'organisation', organisation: { name: seat.name, organisationId: seat.organisationId, via: 'seat' }, experiment }
         : { granted: true, reason: 'subscriber', experiment };
     }
     const purchase = purchaseGrant(entitlements, rule.paywallId, check.page.key, sources.now);
     if (purchase) return { granted: true, reason: purchase, experiment };
   }
-  // An organisation's network lets anyone in it read, signed in or not.
+  // An organisation's network lets anyone in it read, signed in or not, within its term.
   const network = check.client?.ip ? (await sources.networks()).organisationAt(check.client.ip) : null;
-  if (network && unlocksPaywall(network, rule.paywallId)) {
-    return { granted: true, reason: 'organisation', organisation: { name: network.name }, experiment };
+  if (network && withinTerm(network, sources.now) && unlocksPaywall(network, rule.paywallId)) {
+    return { granted: true, reason: 'organisation', organisation: { name: network.name, organisationId: network.organisationId, via: 'network' }, experiment };
   }
   const blocked: Decision = { granted: false, reason: 'blocked', paywallRule: rule, experiment };
   // A share link opens only what the wall would keep shut, so an open is spent only where it is needed.

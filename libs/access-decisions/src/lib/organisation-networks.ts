@@ -7,12 +7,27 @@ export interface NetworkOrganisation {
   name: string;
   /** What its product unlocks; empty: every paywall. */
   paywallIds: readonly string[];
+  /** Its term in epoch milliseconds: it grants from `startsMs` until `endsMs` (exclusive; Infinity: no end). */
+  startsMs: number;
+  endsMs: number;
+}
+
+/** Whether an organisation's term holds this moment: its start and end take effect at the very next check, whatever the age of the copy. */
+export function withinTerm(term: { startsMs: number; endsMs: number }, now: Date): boolean {
+  const time = now.getTime();
+  return term.startsMs <= time && time < term.endsMs;
+}
+
+/** An organisation's term (ISO start, ISO end or none) as `withinTerm` compares it. */
+export function termOf(term: { startsAt: string; endsAt: string | null }): { startsMs: number; endsMs: number } {
+  return { startsMs: Date.parse(term.startsAt), endsMs: term.endsAt === null ? Number.POSITIVE_INFINITY : Date.parse(term.endsAt) };
 }
 
 /**
  * A publication's organisations' IP ranges, compiled once per load for the hot path: per family,
  * the ranges sorted by their first address, so an address is found by binary search. Billing
- * refuses overlapping ranges within a publication, so at most one range holds an address.
+ * refuses overlapping ranges within a publication (whatever their terms), so at most one range
+ * holds an address; the decision compares its organisation's term with the check's time.
  */
 export interface NetworkTable {
   size: number;
@@ -27,8 +42,8 @@ interface Entry {
 
 export function compileNetworks(networks: readonly OrganisationNetwork[]): NetworkTable {
   const byFamily: Record<4 | 6, Entry[]> = { 4: [], 6: [] };
-  for (const { organisationId, name, paywallIds, ranges } of networks) {
-    const organisation = { organisationId, name, paywallIds };
+  for (const { organisationId, name, paywallIds, ranges, startsAt, endsAt } of networks) {
+    const organisation = { organisationId, name, paywallIds, ...termOf({ startsAt, endsAt }) };
     for (const cidr of ranges) {
       const range: IpRange | null = parseCidr(cidr);
       if (range) byFamily[range.family].push({ first: range.first, last: range.last, organisation });

@@ -1,4 +1,5 @@
 import type { AccessReason, CustomerEntitlement, SubscriptionEntitlement } from '@gatehouse/contracts';
+import { termOf, withinTerm } from './organisation-networks';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -6,9 +7,10 @@ const DAY_MS = 24 * 3600 * 1000;
  * Decisions E6: a subscription counts while active or trialing, and while past_due for less than
  * the grace period: the publication's own when billing reports one, else `graceDays` (the
  * service's PAST_DUE_GRACE_DAYS). A past_due subscription whose start of arrears billing does not
- * know counts no longer.
+ * know counts no longer. An organisation's seat counts within the organisation's term only.
  */
 export function subscriptionCounts(entitlement: SubscriptionEntitlement, now: Date, graceDays: number): boolean {
+  if (entitlement.organisation && !withinTerm(termOf(entitlement.organisation), now)) return false;
   switch (entitlement.status) {
     case 'active':
     case 'trialing':

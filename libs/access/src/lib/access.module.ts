@@ -9,6 +9,7 @@ import { CrawlerPolicy1763990000000 } from './migrations/1763990000000-crawler-p
 import { ShareLinks1764210000000 } from './migrations/1764210000000-share-links';
 import { EdgeCheckBatches1764600000000 } from './migrations/1764600000000-edge-check-batches';
 import { PaywallOneTimePrices1795901000000 } from './migrations/1795901000000-paywall-one-time-prices';
+import { OrganisationReads1796710000000 } from './migrations/1796710000000-organisation-reads';
 import { Paywall } from './paywalls/paywall.entity';
 import { AccessRetention } from './retention/access-retention.service';
 import { PaywallsModule } from './paywalls/paywalls.module';
@@ -31,5 +32,5 @@ export const accessService: ServiceDefinition<AccessConfig> = {
   module: AccessModule,
   config: AccessConfig,
   entities: [Segment, Paywall, Experiment],
-  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000, ShareLinks1764210000000, EdgeCheckBatches1764600000000, PaywallOneTimePrices1795901000000],
+  migrations: [CreateAccessTables1763771942137, CrawlerPolicy1763990000000, ShareLinks1764210000000, EdgeCheckBatches1764600000000, PaywallOneTimePrices1795901000000, OrganisationReads1796710000000],
 };

@@ -28,6 +28,7 @@ import { CreatePurchases1795900000000 } from './migrations/1795900000000-create-
 import { PassesModule } from './passes/passes.module';
 import { Purchase } from './passes/purchase.entity';
 import { CreateOrganisations1796400000000 } from './migrations/1796400000000-create-organisations';
+import { RecordUnqueuedWinBack1796800000000 } from './migrations/1796800000000-record-unqueued-win-back';
 import { OrganisationInvitation } from './organisations/organisation-invitation.entity';
 import { OrganisationMember } from './organisations/organisation-member.entity';
 import { Organisation } from './organisations/organisation.entity';
@@ -55,7 +56,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   module: BillingModule,
   config: BillingConfig,
   entities: [Product, Price, ProcessorSettings, ProcessorCustomer, Subscription, SubscriptionSettings, CheckoutSession, ProcessorEventRecord, Offer, PaymentNotice, CancellationReasonRow, CancellationAnswer, WinBackSettings, WinBackNotice, Purchase, Gift, Organisation, OrganisationMember, OrganisationInvitation],
-  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, CreateGifts1796000000000, AddSaveOffersAndWinBack1796100000000, CreateOrganisations1796400000000],
+  migrations: [CreateBillingTables1763768421337, RecordCancellationReasons1764300000000, AddPlanChangesAndPauses1764400000000, CreateErasedProcessorCustomers1764500000000, CreateOffers1795730000000, AddPaymentRecovery1795800000000, CreatePurchases1795900000000, CreateGifts1796000000000, AddSaveOffersAndWinBack1796100000000, CreateOrganisations1796400000000, RecordUnqueuedWinBack1796800000000],
 };
 
 export { BillingConfig, BillingRetention };

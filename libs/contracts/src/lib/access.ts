@@ -411,6 +411,8 @@ export interface EdgeCheckRecord {
   paywallId: string | null;
   experiment: ExperimentAssignment | null;
   counter: CheckCounter;
+  /** The organisation that granted the check, by a seat or a network (its stats); null or absent otherwise. */
+  organisation?: { organisationId: string; via: 'seat' | 'network' } | null;
 }
 
 // Track events (decisions E8)
@@ -489,6 +491,25 @@ export interface AccessStats {
   sharing: ShareCounts;
 }
 
+/** A range of an organisation's stats: `from` rounded down to the start of its day (UTC), `to` exclusive. */
+export interface OrganisationReadsRequest {
+  organisationId: string;
+  /** ISO 8601. */
+  from: string;
+  /** ISO 8601, exclusive. */
+  to: string;
+}
+
+/** The checks an organisation granted in a range, and the readers it let in. */
+export interface OrganisationReads {
+  from: string;
+  to: string;
+  /** Checks granted with `reason: organisation` for it: by a member's seat, and from its networks (anonymous readers included). */
+  reads: { total: number; bySeat: number; byNetwork: number };
+  /** Distinct readers (a customer, or a visitor id of the site) it let in, each once over the range; a check without identity counts as a read only. */
+  readers: number;
+}
+
 type InPublication<T = object> = T & { publicationId: string };
 
 export const AccessRequests = {
@@ -497,6 +518,8 @@ export const AccessRequests = {
   /** Records and emits the events; 400 naming the field of the first invalid one, nothing recorded then. */
   TrackEvents: requestPattern<TrackEventsRequest, { accepted: number }>('access.events.track'),
   GetStats: requestPattern<AccessStatsRequest, AccessStats>('access.stats.get'),
+  /** An organisation's reads and distinct readers in a range (its stats: docs/organisations.md#stats); 400 validation_failed for a bad range. */
+  GetOrganisationReads: requestPattern<InPublication<OrganisationReadsRequest>, OrganisationReads>('access.stats.organisation-reads'),
   /** The rules access decides by, once every change notice accepted before the request reached the answering replica. */
   GetDecisionRules: requestPattern<InPublication, DecisionRules>('access.rules.get'),
   /** Checks a gateway answered itself: their visits and rollups, recorded as access records its own, once per `batchId` (a batch sent again keeps its id). */

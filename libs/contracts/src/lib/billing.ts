@@ -1,4 +1,5 @@
 import type { CancellationStats } from './cancellation';
+import type { OrganisationTerm } from './organisations';
 import type { CancellationReason, PurchaseEventData, SubscriptionEventData, SubscriptionStatus } from './events';
 import type { Page, PageRequest } from './pagination';
 import { eventType, requestPattern } from './patterns';
@@ -19,8 +20,8 @@ export interface SubscriptionEntitlement {
   kind: 'subscription';
   /** Null for a seat in an organisation. */
   subscriptionId: string | null;
-  /** The organisation whose seat this is (docs/organisations.md); absent for a subscription. */
-  organisation?: { organisationId: string; name: string };
+  /** The organisation whose seat this is (docs/organisations.md), with its term (the decision compares it with the check's time); absent for a subscription. */
+  organisation?: { organisationId: string; name: string } & OrganisationTerm;
   status: SubscriptionStatus;
   /** When the subscription became past_due (ISO), for the grace period; null otherwise. */
   pastDueSince: string | null;

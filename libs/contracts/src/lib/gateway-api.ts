@@ -645,6 +645,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/organisations/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organisation’s readers (members holding a seat; distinct readers it let in within the range), reads (checks granted with `reason: organisation`, by seat and by network, anonymous ones included) and seats. */
+        get: operations["AdminOrganisationsController_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/paywalls": {
         parameters: {
             query?: never;
@@ -3350,11 +3367,62 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        OrganisationReadersDto: {
+            /**
+             * @description Distinct readers the organisation let in within the range, by a seat or a network (a customer, or a visitor id of the site; an anonymous check counts as a read only).
+             * @example 240
+             */
+            granted: number;
+            /**
+             * @description Members holding a seat now.
+             * @example 18
+             */
+            members: number;
+        };
+        OrganisationReadsDto: {
+            /**
+             * @description From one of its networks, anonymous readers included.
+             * @example 940
+             */
+            byNetwork: number;
+            /**
+             * @description By a member’s seat.
+             * @example 310
+             */
+            bySeat: number;
+            /**
+             * @description Checks granted with `reason: organisation` for this organisation.
+             * @example 1250
+             */
+            total: number;
+        };
         OrganisationSeatsViewDto: {
             /** @description Open invitations, oldest first. */
             invitations: components["schemas"]["OrganisationInvitationViewDto"][];
             members: components["schemas"]["OrganisationMemberViewDto"][];
             organisation: components["schemas"]["OrganisationViewDto"];
+        };
+        OrganisationStatsDto: {
+            /**
+             * Format: date-time
+             * @description The start of the range: `from` rounded down to its day (UTC).
+             */
+            from: string;
+            /** @example Acme University */
+            name: string;
+            /** Format: uuid */
+            organisationId: string;
+            readers: components["schemas"]["OrganisationReadersDto"];
+            reads: components["schemas"]["OrganisationReadsDto"];
+            /** @description Null: unlimited. */
+            seats: number | null;
+            /** @description Seats held now. */
+            seatsUsed: number;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            to: string;
         };
         OrganisationViewDto: {
             allowReservedRanges: boolean;
@@ -3594,6 +3662,10 @@ export interface components {
             }[];
             /** @description Newsletter sign-ups that opened a wall. */
             newsletterSignups: {
+                [key: string]: unknown;
+            }[];
+            /** @description The days an organisation let the customer in (its stats count each reader once a day). */
+            organisationDays: {
                 [key: string]: unknown;
             }[];
             /** @description Organisations the customer holds a seat in or manages. */
@@ -10263,6 +10335,116 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` without a key; `api_key_missing` (no X-API-Key) or `api_key_invalid` (unknown or revoked key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_missing" | "api_key_invalid" | "session_required";
+                    };
+                };
+            };
+            /** @description `api_key_wrong_kind` (a publishable key), `forbidden` (a viewer writing) or `csrf_failed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "api_key_wrong_kind" | "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    AdminOrganisationsController_stats: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 start, rounded down to its day (UTC). Default: 30 days before `to`. */
+                from?: string;
+                /** @description ISO 8601 end, exclusive. Default: now. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationStatsDto"];
+                };
+            };
+            /** @description `validation_failed`: `from` not before `to`, or a range over 366 days */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -83,13 +83,19 @@ export interface OrganisationSeatsView {
   invitations: OrganisationInvitationView[];
 }
 
-/** An organisation's networks as access decisions need them: only organisations within their term. */
-export interface OrganisationNetwork {
+/** An organisation's networks as access decisions need them: organisations whose term has not ended, with the term (the decision compares it with the check's time). */
+export interface OrganisationNetwork extends OrganisationTerm {
   organisationId: string;
   name: string;
   /** What its product unlocks; empty: every paywall. */
   paywallIds: string[];
   ranges: string[];
+}
+
+/** When an organisation grants: from `startsAt` (ISO) until `endsAt` (ISO, exclusive; null: no end). */
+export interface OrganisationTerm {
+  startsAt: string;
+  endsAt: string | null;
 }
 
 /** Who acts on an organisation's seats: staff of the publication, or a customer who manages it. */
@@ -133,6 +139,6 @@ export const OrganisationRequests = {
   AcceptInvitation: requestPattern<{ publicationId: string; customerId: string; token: string }, OrganisationMemberView & { organisation: { id: string; name: string } }>(
     'billing.organisations.invitations.accept',
   ),
-  /** The networks of the publication's organisations within their term, for the access decision. */
+  /** The networks of the publication's organisations whose term has not ended (those yet to start included), for the access decision. */
   Networks: requestPattern<{ publicationId: string }, { networks: OrganisationNetwork[] }>('billing.organisations.networks'),
 } as const;

@@ -61,6 +61,8 @@ export interface AccessPersonalData {
   meterViews: Array<{ paywallId: string; page: string; viewedAt: string }>;
   /** Newsletter sign-ups and data-wall submissions that opened a wall. */
   passes: Array<{ kind: 'newsletter' | 'data'; fields: string[]; passedAt: string }>;
+  /** The days an organisation let the reader in (its stats count each reader once a day): the organisation and the day (ISO, its start, UTC). */
+  organisationDays: Array<{ organisationId: string; day: string }>;
   events: PersonalDataEvent[];
 }
 
@@ -106,6 +108,7 @@ export interface PersonalDataExport {
   meterViews: AccessPersonalData['meterViews'];
   newsletterSignups: AccessPersonalData['passes'];
   dataWallSubmissions: AccessPersonalData['passes'];
+  organisationDays: AccessPersonalData['organisationDays'];
   webhookDeliveries: WebhooksOutPersonalData['deliveries'];
   /** Every event the services recorded about the reader, oldest first. */
   events: PersonalDataEvent[];

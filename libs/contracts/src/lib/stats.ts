@@ -1,4 +1,4 @@
-import type { AccessCounts, ShareCounts } from './access';
+import type { AccessCounts, OrganisationReads, ShareCounts } from './access';
 import type { GiftCounts, OfferRedemptions, PurchaseCounts } from './billing';
 import type { CancellationStats } from './cancellation';
 import { requestPattern } from './patterns';
@@ -79,6 +79,37 @@ export interface Stats {
   gifts: GiftCounts;
 }
 
+/** An organisation's stats (issue #26 item 5, docs/organisations.md#stats): its seats, readers and reads in a range. */
+export interface OrganisationStatsRequest {
+  publicationId: string;
+  organisationId: string;
+  /** ISO 8601, rounded down to the start of its day (UTC). */
+  from: string;
+  /** ISO 8601, exclusive. */
+  to: string;
+}
+
+export interface OrganisationStats {
+  organisationId: string;
+  name: string;
+  from: string;
+  to: string;
+  /** Null: unlimited. */
+  seats: number | null;
+  /** Seats held now. */
+  seatsUsed: number;
+  readers: {
+    /** Members holding a seat now. */
+    members: number;
+    /** Distinct readers the organisation let in within the range, by a seat or a network. */
+    granted: number;
+  };
+  /** Checks granted with `reason: organisation` for it within the range. */
+  reads: OrganisationReads['reads'];
+}
+
 export const StatsRequests = {
   GetStats: requestPattern<StatsRequest, Stats>('admin.stats.get'),
+  /** 404 not_found for another publication's organisation; 400 validation_failed for a bad range. */
+  GetOrganisationStats: requestPattern<OrganisationStatsRequest, OrganisationStats>('admin.stats.organisation'),
 } as const;

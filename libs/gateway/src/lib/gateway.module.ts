@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { BUS_OPTIONS, createEventTransport, EVENT_TRANSPORT, ReadModels } from '@gatehouse/bus';
 import { ConfigModule } from '@gatehouse/platform';
@@ -14,7 +14,6 @@ import { StatsRoutesModule } from './stats/stats-routes.module';
 import { WebAssetsModule } from './web-assets/web-assets.module';
 import { InvitationsController, TeamController } from './admin/team.controller';
 import { AuditLogController } from './audit-log/audit-log.controller';
-import { AuditLogInterceptor } from './audit-log/audit-log.interceptor';
 import { ApiKeysController } from './admin/api-keys.controller';
 import { PublicationsController } from './admin/publications.controller';
 import { SessionController } from './admin/session.controller';
@@ -82,7 +81,6 @@ export class GatewayModule {
         DeletedCustomers,
         UnroutedRateLimiter,
         { provide: APP_GUARD, useClass: EdgeGuard },
-        { provide: APP_INTERCEPTOR, useClass: AuditLogInterceptor },
         GatewayLifecycle,
       ],
     };

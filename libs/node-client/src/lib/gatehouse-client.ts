@@ -19,6 +19,7 @@ import type {
   OrganisationChanges,
   OrganisationInvitationView,
   OrganisationSeatsView,
+  OrganisationStats,
   OrganisationView,
   Page,
   PlanChangePreview,
@@ -224,6 +225,9 @@ export class Gatehouse {
     /** Who holds a seat, and the open invitations. */
     seats: (organisationId: string) =>
       this.http.request<OrganisationSeatsView>({ method: 'GET', path: `/admin/organisations/${encodeURIComponent(organisationId)}/seats`, apiKey: this.secret() }),
+    /** Its readers, reads (by seat, by network) and seats over a range: `from` (rounded down to its day, UTC) to `to`; the last 30 days by default. */
+    stats: (organisationId: string, range: { from?: string; to?: string } = {}) =>
+      this.http.request<OrganisationStats>({ method: 'GET', path: `/admin/organisations/${encodeURIComponent(organisationId)}/stats`, query: range, apiKey: this.secret() }),
     /** Emails an invitation to a seat; refused with `organisation_full` when every seat is taken. */
     invite: (organisationId: string, email: string) =>
       this.http.request<OrganisationInvitationView>({

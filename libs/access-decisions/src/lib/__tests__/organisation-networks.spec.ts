@@ -1,6 +1,12 @@
-import { compileNetworks } from '../organisation-networks';
+import { compileNetworks, withinTerm } from '../organisation-networks';
 
-const network = (organisationId: string, ranges: string[], paywallIds: string[] = []) => ({ organisationId, name: `Org ${organisationId}`, paywallIds, ranges });
+const network = (organisationId: string, ranges: string[], paywallIds: string[] = [], term: { startsAt: string; endsAt: string | null } = { startsAt: '2020-01-01T00:00:00.000Z', endsAt: null }) => ({
+  organisationId,
+  name: `Org ${organisationId}`,
+  paywallIds,
+  ranges,
+  ...term,
+});
 
 describe('organisation networks', () => {
   const table = compileNetworks([
@@ -35,6 +41,19 @@ describe('organisation networks', () => {
     expect(at('')).toBeNull();
     expect(at('not-an-ip')).toBeNull();
     expect(table.organisationAt(null)).toBeNull();
+  });
+
+  it("carries each organisation's term, which holds from its start until (not at) its end", () => {
+    const start = '2031-03-01T00:00:00.000Z';
+    const end = '2031-04-01T00:00:00.000Z';
+    const termed = compileNetworks([network('term', ['81.2.72.0/24'], [], { startsAt: start, endsAt: end })]).organisationAt('81.2.72.1');
+    if (!termed) throw new Error('the address is in range');
+    expect(withinTerm(termed, new Date(Date.parse(start) - 1))).toBe(false);
+    expect(withinTerm(termed, new Date(start))).toBe(true);
+    expect(withinTerm(termed, new Date(Date.parse(end) - 1))).toBe(true);
+    expect(withinTerm(termed, new Date(end))).toBe(false);
+    const endless = table.organisationAt('81.2.69.1');
+    expect(endless && withinTerm(endless, new Date('9999-12-31T23:59:59.999Z'))).toBe(true);
   });
 
   it('holds 10,000 ranges and finds each one', () => {

@@ -52,10 +52,21 @@ describe('who is a subscriber (decisions E6)', () => {
   });
 
   it("the reader's own subscription names the grant before an organisation's seat", () => {
-    const seat = entitlement('active', { subscriptionId: null, organisation: { organisationId: 'o1', name: 'Acme University' } });
+    const seat = entitlement('active', { subscriptionId: null, organisation: { organisationId: 'o1', name: 'Acme University', startsAt: '2031-01-01T00:00:00.000Z', endsAt: null } });
     const own = entitlement('active', { paywallIds: ['sports'] });
     expect(unlockingEntitlement([seat, own], 'sports', NOW, GRACE_DAYS)).toBe(own);
     expect(unlockingEntitlement([seat, own], 'business', NOW, GRACE_DAYS)).toBe(seat);
+  });
+
+  it("an organisation's seat counts within its term only, judged at the check's time", () => {
+    const seatFor = (startsAt: Date, endsAt: Date | null) =>
+      entitlement('active', { subscriptionId: null, organisation: { organisationId: 'o1', name: 'Acme', startsAt: startsAt.toISOString(), endsAt: endsAt?.toISOString() ?? null } });
+    const ms = (offset: number) => new Date(NOW.getTime() + offset);
+    expect(isSubscriberFor([seatFor(ms(1), null)], 'p1', NOW, GRACE_DAYS)).toBe(false);
+    expect(isSubscriberFor([seatFor(NOW, null)], 'p1', NOW, GRACE_DAYS)).toBe(true);
+    expect(isSubscriberFor([seatFor(ms(-DAY_MS), ms(1))], 'p1', NOW, GRACE_DAYS)).toBe(true);
+    expect(isSubscriberFor([seatFor(ms(-DAY_MS), NOW)], 'p1', NOW, GRACE_DAYS)).toBe(false);
+    expect(isSubscriber([seatFor(ms(-DAY_MS), NOW)], NOW, GRACE_DAYS)).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ import { PassesService } from '../passes/passes.service';
 import { readerOf } from '../readers/reader';
 import { ReadersService } from '../readers/readers.service';
 import { ShareLinksService } from '../sharing/share-links.service';
+import { OrganisationReadsService } from '../stats/organisation-reads.service';
 import { RollupsService } from '../stats/rollups.service';
 import { SubscribersService } from '../subscribers/subscribers.service';
 import { PaywallCatalog } from './paywall-catalog.service';
@@ -18,7 +19,7 @@ import { PaywallCatalog } from './paywall-catalog.service';
  * decision (`decideAccess` of `@gatehouse/access-decisions`, which the gateway runs too), with
  * access's own sources: the reader's links and visits, billing's entitlements, the passes, the
  * meters, the share links and the crawlers' verified addresses. Every check counts as the reader's visit and in the
- * rollups, whether decided here or at the gateway (`recordEdgeChecks`).
+ * rollups, and an organisation's grant in its reads, whether decided here or at the gateway (`recordEdgeChecks`).
  */
 @Injectable()
 export class AccessDecisionService {
@@ -31,6 +32,7 @@ export class AccessDecisionService {
     private readonly meters: MetersService,
     private readonly passes: PassesService,
     private readonly rollups: RollupsService,
+    private readonly organisationReads: OrganisationReadsService,
     private readonly verification: CrawlerVerification,
     private readonly shareLinks: ShareLinksService,
   ) {}
@@ -75,6 +77,8 @@ export class AccessDecisionService {
         experiment: outcome.decision.experiment ?? null,
         counter: outcome.counter,
       });
+      const organisation = outcome.decision.organisation;
+      if (organisation) this.organisationReads.count(request.publicationId, organisation, reader.key, now);
     }
     return checkResultOf(outcome, request.customerId);
   }
@@ -92,6 +96,7 @@ export class AccessDecisionService {
         .catch(() => readerOf(check.publicationId, check.customerId, check.userId));
       this.readers.recordVisit(reader, now);
       this.rollups.count(check.publicationId, { at: now, paywallId: check.paywallId, experiment: check.experiment, counter: check.counter });
+      if (check.organisation) this.organisationReads.count(check.publicationId, check.organisation, reader.key, now);
     }
     return checks.length;
   }

@@ -13,8 +13,9 @@ const FLUSHED_AFTER_MS = 2 * FLUSH_INTERVAL_MS;
 
 /**
  * A reader's part of access: the visitor ids linked to them, visits, the metered pages they read,
- * the walls they passed (newsletter sign-ups, data-wall submissions) and the events recorded about
- * them, under their customer key and every linked visitor's.
+ * the walls they passed (newsletter sign-ups, data-wall submissions), the days organisations let
+ * them in (erased; organisations' stats count them) and the events recorded about them, under their
+ * customer key and every linked visitor's.
  */
 @Injectable()
 export class AccessPersonalDataService {
@@ -30,10 +31,14 @@ export class AccessPersonalDataService {
     const { publicationId } = reader;
     const links = await this.linksOf(manager, reader);
     const keys = readerKeysOf(reader, links);
-    const [visits, meterViews, passes, events] = await Promise.all([
+    const [visits, meterViews, passes, organisationDays, events] = await Promise.all([
       manager.query('SELECT reader_key, count, last_visit_at FROM visits WHERE publication_id = $1 AND reader_key = ANY($2::text[]) ORDER BY last_visit_at', [publicationId, keys]),
       manager.query('SELECT paywall_id, page, viewed_at FROM meter_views WHERE publication_id = $1 AND reader_key = ANY($2::text[]) ORDER BY viewed_at', [publicationId, keys]),
       manager.query('SELECT kind, fields, passed_at FROM visitor_passes WHERE publication_id = $1 AND reader_key = ANY($2::text[]) ORDER BY passed_at', [publicationId, keys]),
+      manager.query('SELECT DISTINCT organisation_id, day FROM organisation_readers WHERE publication_id = $1 AND reader_key = ANY($2::text[]) ORDER BY day, organisation_id', [
+        publicationId,
+        keys,
+      ]),
       outboxEventsNaming(manager, publicationId, needlesOf(reader, links)),
     ]);
     return {
@@ -41,6 +46,7 @@ export class AccessPersonalDataService {
       visits: visits.map((row: { reader_key: string; count: string; last_visit_at: Date }) => ({ readerKey: row.reader_key, count: Number(row.count), lastVisitAt: row.last_visit_at.toISOString() })),
       meterViews: meterViews.map((row: { paywall_id: string; page: string; viewed_at: Date }) => ({ paywallId: row.paywall_id, page: row.page, viewedAt: row.viewed_at.toISOString() })),
       passes: passes.map((row: { kind: 'newsletter' | 'data'; fields: string[]; passed_at: Date }) => ({ kind: row.kind, fields: row.fields, passedAt: row.passed_at.toISOString() })),
+      organisationDays: organisationDays.map((row: { organisation_id: string; day: Date }) => ({ organisationId: row.organisation_id, day: row.day.toISOString() })),
       events,
     };
   }
@@ -60,6 +66,8 @@ export class AccessPersonalDataService {
     const waiting = await this.dataSource.transaction(async (manager) => {
       await manager.query('DELETE FROM meter_views WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
       await manager.query('DELETE FROM visitor_passes WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
+      // The days an organisation let them in: its reads stay counted, naming no reader.
+      await manager.query('DELETE FROM organisation_readers WHERE publication_id = $1 AND reader_key = ANY($2::text[])', [publicationId, keys]);
       // Their share links (and first name) go; the opens stay counted, naming no link.
       await manager.query('DELETE FROM share_links WHERE publication_id = $1 AND customer_id = $2', [publicationId, customerId]);
       const unpublished = await forgetOutboxEventsNaming(manager, publicationId, needlesOf(reader, links));

@@ -10,6 +10,8 @@ const METER_PERIODS: MeterPeriod[] = ['day', 'week', 'month'];
 const COUNTERS = ['checks_granted', 'checks_denied', 'shown', 'dismissed', 'converted'];
 /** Days compacted per run, oldest first, each in its own short transaction. */
 const DAYS_PER_RUN = 31;
+/** Organisations' readers' keys folded per statement. */
+const FOLD_BATCH = 1_000;
 
 export interface AccessPruned {
   meterViews: number;
@@ -20,6 +22,8 @@ export interface AccessPruned {
   hoursCompacted: number;
   /** Ids of recorded batches of gateway-answered checks, kept a day. */
   edgeCheckBatches: number;
+  /** Readers' keys of organisations' stats past VISITS_RETENTION_DAYS, folded into their day's count. */
+  organisationReaders: number;
 }
 
 /**
@@ -39,7 +43,8 @@ const PASS_OF_READER_GONE = `passed_at < $1
 /**
  * Keeps access's tables from growing without bound: meter views that no current meter period can
  * count any more, readers' visit counts idle past VISITS_RETENTION_DAYS and the passes of readers
- * gone as long, and hourly statistics older than STATS_COMPACT_AFTER_DAYS folded into one row per day.
+ * gone as long, organisations' readers' keys as old (folded into their day's count), and hourly
+ * statistics older than STATS_COMPACT_AFTER_DAYS folded into one row per day.
  */
 @Injectable()
 export class AccessRetention extends RetentionJob<AccessPruned> {
@@ -61,7 +66,34 @@ export class AccessRetention extends RetentionJob<AccessPruned> {
     const hoursCompacted = await this.compactHours(daysBefore(now, this.config.STATS_COMPACT_AFTER_DAYS));
     // A gateway sends a batch again within seconds; a day covers any outage it waits through.
     const edgeCheckBatches = await deleteInBatches(this.dataSource, 'edge_check_batches', 'received_at < $1', [daysBefore(now, 1)]);
-    return { meterViews, visits, passes, hoursCompacted, edgeCheckBatches };
+    const organisationReaders = await this.foldOrganisationReaders(readersCutoff);
+    return { meterViews, visits, passes, hoursCompacted, edgeCheckBatches, organisationReaders };
+  }
+
+  /**
+   * The keys of the readers organisations let in on whole days before `cutoff` go; each day keeps
+   * how many there were (`folded_readers` of its first hour), so its stats still count them, once
+   * a day rather than once a range. In batches, each deleting and adding in one statement.
+   */
+  private async foldOrganisationReaders(cutoff: Date): Promise<number> {
+    let folded = 0;
+    for (;;) {
+      const [{ count }] = (await this.dataSource.query(
+        `WITH gone AS (
+           DELETE FROM organisation_readers
+            WHERE ctid = ANY(ARRAY(SELECT ctid FROM organisation_readers WHERE day + interval '1 day' <= $1 LIMIT ${FOLD_BATCH} FOR UPDATE SKIP LOCKED))
+           RETURNING publication_id, organisation_id, day
+         ), counted AS (
+           INSERT INTO organisation_reads (publication_id, organisation_id, hour, folded_readers)
+           SELECT publication_id, organisation_id, day, count(*) FROM gone GROUP BY publication_id, organisation_id, day
+           ON CONFLICT (publication_id, organisation_id, hour) DO UPDATE SET folded_readers = organisation_reads.folded_readers + EXCLUDED.folded_readers
+         )
+         SELECT count(*) FROM gone`,
+        [cutoff],
+      )) as Array<{ count: string }>;
+      folded += Number(count);
+      if (Number(count) < FOLD_BATCH) return folded;
+    }
   }
 
   /** Folds the hourly rows of each whole UTC day before `cutoff` into that day's first hour. */

@@ -86,18 +86,20 @@ export class RollupsService implements OnModuleInit, OnApplicationShutdown {
 }
 
 function addTally(rows: Map<string, RollupRow>, publicationId: string, tally: Tally): void {
-  const hour = new Date(Math.floor(tally.at.getTime() / HOUR_MS) * HOUR_MS);
-  const bump = (experimentId: string | null, variantId: string | null) => {
-    const key = `${publicationId}|${hour.toISOString()}|${tally.paywallId ?? ''}|${variantId ?? ''}`;
-    let row = rows.get(key);
-    if (!row) {
-      row = { publicationId, hour, paywallId: tally.paywallId, experimentId, variantId, counts: Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number> };
-      rows.set(key, row);
-    }
-    row.counts[tally.counter] += 1;
-  };
-  bump(null, null);
-  if (tally.experiment && tally.paywallId) bump(tally.experiment.experimentId, tally.experiment.variantId);
+  // Every check of a replica comes here: the row's key is built from numbers, its Date only with a new row.
+  const hourMs = Math.floor(tally.at.getTime() / HOUR_MS) * HOUR_MS;
+  bump(rows, publicationId, hourMs, tally, null, null);
+  if (tally.experiment && tally.paywallId) bump(rows, publicationId, hourMs, tally, tally.experiment.experimentId, tally.experiment.variantId);
+}
+
+function bump(rows: Map<string, RollupRow>, publicationId: string, hourMs: number, tally: Tally, experimentId: string | null, variantId: string | null): void {
+  const key = `${publicationId}|${hourMs}|${tally.paywallId ?? ''}|${variantId ?? ''}`;
+  let row = rows.get(key);
+  if (!row) {
+    row = { publicationId, hour: new Date(hourMs), paywallId: tally.paywallId, experimentId, variantId, counts: Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number> };
+    rows.set(key, row);
+  }
+  row.counts[tally.counter] += 1;
 }
 
 /** Rows per statement, within PostgreSQL's 65,535 parameters. */

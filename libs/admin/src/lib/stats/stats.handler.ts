@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { StatsRequests, type Stats, type StatsRequest } from '@gatehouse/contracts';
+import { StatsRequests, type OrganisationStats, type OrganisationStatsRequest, type Stats, type StatsRequest } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { StatsService } from './stats.service';
 
@@ -10,5 +10,10 @@ export class StatsHandler {
   @Handles(StatsRequests.GetStats)
   get(request: StatsRequest): Promise<Stats> {
     return this.stats.stats(request);
+  }
+
+  @Handles(StatsRequests.GetOrganisationStats)
+  organisation(request: OrganisationStatsRequest): Promise<OrganisationStats> {
+    return this.stats.organisation(request);
   }
 }

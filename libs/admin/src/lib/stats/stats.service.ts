@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import {
   AccessRequests,
   BillingRequests,
+  OrganisationRequests,
   type AccessCounts,
   type Funnel,
+  type OrganisationStats,
+  type OrganisationStatsRequest,
   type Stats,
   type StatsRequest,
   type VariantStats,
@@ -20,6 +23,25 @@ const funnel = <T extends AccessCounts>(counts: T): T & Funnel => ({ ...counts, 
 @Injectable()
 export class StatsService {
   constructor(private readonly bus: BusClient) {}
+
+  /**
+   * An organisation's stats (docs/organisations.md#stats): its seats from billing (which refuses
+   * another publication's organisation before anything is read), its reads and readers from access.
+   */
+  async organisation({ publicationId, organisationId, from, to }: OrganisationStatsRequest): Promise<OrganisationStats> {
+    const organisation = await this.bus.request(OrganisationRequests.Get, { publicationId, organisationId });
+    const counted = await this.bus.request(AccessRequests.GetOrganisationReads, { publicationId, organisationId, from, to });
+    return {
+      organisationId,
+      name: organisation.name,
+      from: counted.from,
+      to: counted.to,
+      seats: organisation.seats,
+      seatsUsed: organisation.seatsUsed,
+      readers: { members: organisation.seatsUsed, granted: counted.readers },
+      reads: counted.reads,
+    };
+  }
 
   async stats(request: StatsRequest): Promise<Stats> {
     const [access, billing] = await Promise.all([

@@ -17,4 +17,8 @@ export class WinBackNotice {
 
   @Column({ name: 'sent_at', type: 'timestamptz' })
   sentAt: Date;
+
+  /** Whether identity queued the email: not for a customer erased (or gone) before their day came. */
+  @Column({ name: 'queued', type: 'boolean', default: true })
+  queued: boolean;
 }

@@ -98,7 +98,7 @@ export class WinBackService extends PeriodicSweep {
     const publication = await this.bus.request(AdminRequests.GetPublication, { publicationId });
     const domain = publication.verifiedDomains.find((d) => !d.startsWith('*.'));
     const link = domain ? `https://${domain}/?offer=${encodeURIComponent(offer.code)}` : null;
-    await this.bus.request(PaymentEmailRequests.SendPaymentNotice, {
+    const { queued } = await this.bus.request(PaymentEmailRequests.SendPaymentNotice, {
       publicationId,
       customerId,
       noticeId: noticeId(publicationId, subscriptionId, 'win_back'),
@@ -106,5 +106,7 @@ export class WinBackService extends PeriodicSweep {
       link,
       code: offer.code,
     });
+    // Kept, so it is not asked again; not an email sent.
+    if (!queued) await manager.update(WinBackNotice, { subscriptionId }, { queued: false });
   }
 }

@@ -168,15 +168,28 @@ export class OrganisationsService {
     await atProcessor('change the seats', () => client.subscriptions.update(subscriptionId, { items: [{ id: item.id, quantity: seats }], proration_behavior: 'create_prorations' }));
   }
 
-  /** The networks of the publication's organisations within their term, with what their products unlock. */
+  /**
+   * The networks of the publication's organisations whose term has not ended, those yet to start
+   * included, with their terms: the decision compares a term with the check's time, so a start or
+   * an end takes effect at the very next check, however old the copy it decides by.
+   */
   async networks(publicationId: string): Promise<{ networks: OrganisationNetwork[] }> {
-    const rows: Array<{ id: string; name: string; ip_ranges: string[]; entitlements: string[] }> = await this.dataSource.query(
-      `SELECT o.id, o.name, o.ip_ranges, p.entitlements::text[] AS entitlements
+    const rows: Array<{ id: string; name: string; ip_ranges: string[]; entitlements: string[]; starts_at: Date; ends_at: Date | null }> = await this.dataSource.query(
+      `SELECT o.id, o.name, o.ip_ranges, p.entitlements::text[] AS entitlements, o.starts_at, o.ends_at
        FROM organisations o JOIN products p ON p.id = o.product_id
-       WHERE o.publication_id = $1 AND cardinality(o.ip_ranges) > 0 AND o.starts_at <= $2 AND (o.ends_at IS NULL OR o.ends_at > $2)`,
+       WHERE o.publication_id = $1 AND cardinality(o.ip_ranges) > 0 AND (o.ends_at IS NULL OR o.ends_at > $2)`,
       [publicationId, this.clock.now()],
     );
-    return { networks: rows.map((row) => ({ organisationId: row.id, name: row.name, paywallIds: row.entitlements, ranges: row.ip_ranges })) };
+    return {
+      networks: rows.map((row) => ({
+        organisationId: row.id,
+        name: row.name,
+        paywallIds: row.entitlements,
+        ranges: row.ip_ranges,
+        startsAt: row.starts_at.toISOString(),
+        endsAt: row.ends_at?.toISOString() ?? null,
+      })),
+    };
   }
 
   /**

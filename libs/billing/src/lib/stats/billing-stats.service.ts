@@ -100,7 +100,7 @@ export class BillingStatsService {
         [publicationId, from, to],
       ) as Promise<CancellationStats['saves']>,
       this.dataSource.query(
-        `SELECT (SELECT count(*)::int FROM win_back_notices WHERE publication_id = $1 AND sent_at >= $2 AND sent_at < $3) AS sent,
+        `SELECT (SELECT count(*)::int FROM win_back_notices WHERE publication_id = $1 AND queued AND sent_at >= $2 AND sent_at < $3) AS sent,
                 (SELECT count(DISTINCT s.id)::int FROM subscriptions s JOIN win_back_notices n
                    ON n.publication_id = s.publication_id AND n.customer_id = s.customer_id AND n.offer_id = s.offer_id AND s.activated_at >= n.sent_at
                  WHERE s.publication_id = $1 AND s.activated_at >= $2 AND s.activated_at < $3) AS conversions`,

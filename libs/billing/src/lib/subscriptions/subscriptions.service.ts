@@ -84,7 +84,9 @@ export class SubscriptionsService {
   /**
    * Decisions E6: the subscriptions that may make the customer a subscriber, with what their
    * products unlock; a paused one only when the publication keeps access while paused. Then the
-   * seats the customer holds in organisations within their term (docs/organisations.md).
+   * seats the customer holds in organisations whose term has not ended, with the term: the
+   * decision compares it with the check's time, so a start or an end takes effect at the next
+   * check (docs/organisations.md).
    */
   async entitlements(publicationId: string, customerId: string): Promise<SubscriptionEntitlement[]> {
     if (!isUuid(customerId)) return [];
@@ -99,10 +101,10 @@ export class SubscriptionsService {
          ORDER BY s.created_at DESC`,
         [publicationId, customerId, this.clock.now()],
       );
-    const seats: Array<{ id: string; name: string; ends_at: Date | null; entitlements: string[] }> = await this.dataSource.query(
-      `SELECT o.id, o.name, o.ends_at, p.entitlements::text[] AS entitlements
+    const seats: Array<{ id: string; name: string; starts_at: Date; ends_at: Date | null; entitlements: string[] }> = await this.dataSource.query(
+      `SELECT o.id, o.name, o.starts_at, o.ends_at, p.entitlements::text[] AS entitlements
        FROM organisation_members m JOIN organisations o ON o.id = m.organisation_id JOIN products p ON p.id = o.product_id
-       WHERE m.publication_id = $1 AND m.customer_id = $2 AND o.starts_at <= $3 AND (o.ends_at IS NULL OR o.ends_at > $3)
+       WHERE m.publication_id = $1 AND m.customer_id = $2 AND (o.ends_at IS NULL OR o.ends_at > $3)
        ORDER BY m.joined_at`,
       [publicationId, customerId, this.clock.now()],
     );
@@ -119,7 +121,7 @@ export class SubscriptionsService {
       ...seats.map((seat) => ({
         kind: 'subscription' as const,
         subscriptionId: null,
-        organisation: { organisationId: seat.id, name: seat.name },
+        organisation: { organisationId: seat.id, name: seat.name, startsAt: seat.starts_at.toISOString(), endsAt: seat.ends_at?.toISOString() ?? null },
         status: 'active' as const,
         pastDueSince: null,
         currentPeriodEnd: seat.ends_at?.toISOString() ?? NEVER_ENDS,

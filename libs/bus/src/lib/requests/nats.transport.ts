@@ -199,6 +199,8 @@ export class NatsRequestServer extends Server implements CustomTransportStrategy
       const subject = `${this.namespace}.${pattern}`;
       this.subscriptions.push(nc.subscribe(subject, { queue: this.queue, callback: (_err, msg) => this.track(this.answer(pattern, msg)) }));
     }
+    // Back in the group once NATS has the subscriptions: a request sent right after finds a responder.
+    await withinMs(1_000, nc.flush()).catch(() => undefined);
   }
 
   async close(): Promise<void> {

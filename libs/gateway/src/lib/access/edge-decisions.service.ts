@@ -13,7 +13,16 @@ import {
   type PageAddress,
   type PublicationRules,
 } from '@gatehouse/access-decisions';
-import { AccessRequests, BillingRequests, InternalEvents, OrganisationRequests, type AccessCheckRequest, type AccessCheckResult, type CustomerEntitlement } from '@gatehouse/contracts';
+import {
+  AccessRequests,
+  BillingRequests,
+  InternalEvents,
+  OrganisationRequests,
+  type AccessCheckRequest,
+  type AccessCheckResult,
+  type CustomerEntitlement,
+  type EdgeCheckRecord,
+} from '@gatehouse/contracts';
 import { BusClient, on, ReadModels, type ReadModel } from '@gatehouse/bus';
 import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
@@ -109,6 +118,7 @@ export class EdgeDecisions {
     if (!(await this.readModels.caughtUp()) && this.readModels.connected()) throw new Forward('not_caught_up');
     const rules = await this.rules.get(publicationId).catch(forward('rules'));
     const outcome = await decideAtEdge(rules, request, page, {
+      now: new Date(),
       entitlementsOf: (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')),
       networks: () => this.networks.get(publicationId).catch(forward('networks')),
     });
@@ -119,6 +129,7 @@ export class EdgeDecisions {
       paywallId: outcome.paywall?.rule.paywallId ?? null,
       experiment: outcome.decision.experiment ?? null,
       counter: outcome.counter,
+      organisation: organisationGrantOf(outcome),
     });
     return checkResultOf(outcome, request.customerId);
   }
@@ -136,8 +147,15 @@ export function edgePageOf(request: AccessCheckRequest): PageAddress {
   throw new Forward('invalid');
 }
 
-/** What the gateway holds beyond the rules: the customer's entitlements and the organisations' networks. */
+/** The organisation that let the reader in, and how, for its stats; null for any other answer. */
+export function organisationGrantOf({ decision }: Outcome): EdgeCheckRecord['organisation'] {
+  return decision.organisation ? { organisationId: decision.organisation.organisationId, via: decision.organisation.via } : null;
+}
+
+/** What the gateway holds beyond the rules: the customer's entitlements and the organisations' networks, and its time. */
 export interface EdgeSources {
+  /** An organisation's term is compared with it: its start or end takes effect at the next check, whatever the copy's age. */
+  now: Date;
   entitlementsOf(customerId: string): Promise<readonly CustomerEntitlement[]>;
   networks(): Promise<NetworkTable>;
 }
@@ -152,7 +170,7 @@ export function decideAtEdge(
   rules: PublicationRules,
   request: AccessCheckRequest,
   page: PageAddress,
-  { entitlementsOf, networks }: EdgeSources,
+  { now, entitlementsOf, networks }: EdgeSources,
 ): Promise<Outcome> {
   return decideAccess(
     rules,
@@ -166,8 +184,9 @@ export function decideAtEdge(
       shareToken: request.shareToken,
     },
     {
-      // Only a past_due subscription's grace and a time pass depend on the time, and those go to access.
-      now: new Date(),
+      // An organisation's term is compared with the gateway's time (its clock is access's, the system's);
+      // a past_due subscription's grace and a time pass depend on access's, and those go to access.
+      now,
       pastDueGraceDays: 0,
       entitlements: async (customerId) => {
         const entitlements = await entitlementsOf(customerId);

@@ -2,13 +2,17 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   OrganisationRequests,
+  StatsRequests,
   type OrganisationInvitationView,
   type OrganisationMemberView,
   type OrganisationSeatsView,
+  type OrganisationStats,
   type OrganisationView,
   type Page,
 } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
+import { AppError } from '@gatehouse/platform';
+import { EdgeCheckRecorder } from '../access/edge-check-recorder.service';
 import { EmailWithReturnUrlDto } from '../auth/dtos/account-email.dto';
 import { Auth, RateLimit } from '../edge/credentials';
 import { IdParamPipe } from '../edge/id-param.pipe';
@@ -24,17 +28,26 @@ import {
   OrganisationInvitationViewDto,
   OrganisationPageDto,
   OrganisationSeatsViewDto,
+  OrganisationStatsDto,
+  OrganisationStatsQueryDto,
   OrganisationViewDto,
   UpdateOrganisationDto,
 } from './dtos/organisations.dto';
 
 const STAFF = { staff: true } as const;
+const DAY_MS = 24 * 3600_000;
+/** An organisation's stats cover at most a year and a day; 30 days unless told. */
+const STATS_MAX_RANGE_MS = 366 * DAY_MS;
+const STATS_DEFAULT_RANGE_MS = 30 * DAY_MS;
 const FULL = '`organisation_full`: every seat is taken';
 
 @ApiTags('admin organisations')
 @Controller('admin/organisations')
 export class AdminOrganisationsController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly edgeChecks: EdgeCheckRecorder,
+  ) {}
 
   @Get()
   @Auth('session-or-secret')
@@ -93,6 +106,25 @@ export class AdminOrganisationsController {
   @ApiResponse({ status: 404, description: '`not_found`' })
   seats(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<OrganisationSeatsView> {
     return this.bus.request(OrganisationRequests.Seats, { publicationId: publicationOf(caller), organisationId: id, actor: STAFF });
+  }
+
+  @Get(':id/stats')
+  @Auth('session-or-secret')
+  @ApiOperation({
+    summary:
+      'An organisation’s readers (members holding a seat; distinct readers it let in within the range), reads (checks granted with `reason: organisation`, by seat and by network, anonymous ones included) and seats.',
+  })
+  @ApiOkResponse({ type: OrganisationStatsDto })
+  @ApiResponse({ status: 400, description: '`validation_failed`: `from` not before `to`, or a range over 366 days' })
+  @ApiResponse({ status: 404, description: '`not_found`' })
+  async stats(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Query() query: OrganisationStatsQueryDto): Promise<OrganisationStats> {
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - STATS_DEFAULT_RANGE_MS);
+    if (from >= to) throw AppError.invalid('from', 'must be before to');
+    if (to.getTime() - from.getTime() > STATS_MAX_RANGE_MS) throw AppError.invalid('to', `the range may span at most ${STATS_MAX_RANGE_MS / DAY_MS} days`);
+    // The checks this gateway answered itself count before their figures are read.
+    await this.edgeChecks.flush();
+    return this.bus.request(StatsRequests.GetOrganisationStats, { publicationId: publicationOf(caller), organisationId: id, from: from.toISOString(), to: to.toISOString() });
   }
 
   @Post(':id/invitations')

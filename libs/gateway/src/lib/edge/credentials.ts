@@ -1,5 +1,6 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { AuditLogInterceptor } from '../audit-log/audit-log.interceptor';
 
 /**
  * What a route accepts (spec 5.1, decisions A4, H3). Every route declares exactly one, with `@Auth`.
@@ -81,11 +82,19 @@ const documentation: Record<Credential, { security: MethodDecorator[]; refusals:
   },
 };
 
-/** Declares the credentials a route accepts; the edge guard enforces it and /docs shows it. */
+/** The credentials that can carry a staff session: only their routes can be staff writes, which the audit log records. */
+const SESSION_CREDENTIALS = new Set<Credential>(['session', 'session-if-sent', 'session-or-secret']);
+
+/**
+ * Declares the credentials a route accepts; the edge guard enforces it and /docs shows it. A route
+ * a staff session may call gets the audit log's interceptor; the others (the page-view routes among
+ * them) run with no interceptor at all, so Nest answers them without an observable pipeline.
+ */
 export function Auth(credential: Credential, options: Omit<AuthRule, 'credential'> = {}): MethodDecorator {
   const { security, refusals } = documentation[credential];
   return applyDecorators(
     SetMetadata(AUTH_RULE, { credential, ...options } satisfies AuthRule),
+    ...(SESSION_CREDENTIALS.has(credential) ? [UseInterceptors(AuditLogInterceptor)] : []),
     ...security,
     ...refusals.map(([status, description]) => ApiResponse({ status, description })),
     ApiResponse({ status: 429, description: '`rate_limited`, with `Retry-After`' }),

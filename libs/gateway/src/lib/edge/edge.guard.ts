@@ -1,6 +1,15 @@
 import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerModuleOptions, type ThrottlerStorage } from '@nestjs/throttler';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerGenerateKeyFunction,
+  type ThrottlerGetTrackerFunction,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
@@ -43,22 +52,19 @@ export class EdgeGuard extends ThrottlerGuard {
     this.ownOrigins = trustedOrigins(config);
   }
 
-  /** The throttler of every route: its class's limit per window, counted per class and caller. */
+  /** The one throttler: each route's class decides its limit per window (`RouteEdge`), counted per class and caller. */
   static throttlers(): ThrottlerModuleOptions {
-    const classOf = (context: ExecutionContext) =>
-      (Reflect.getMetadata(RATE_LIMIT_CLASS, context.getHandler()) as RateLimitClass | undefined) ?? 'default';
     return {
-      throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: (context) => RATE_LIMITS[classOf(context)] }],
+      throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: RATE_LIMITS.default }],
       getTracker: (request) => EdgeGuard.identityOf((request as RequestWithPrincipal).principal ?? {}, request as RequestWithPrincipal),
-      generateKey: (context, tracker) => `${classOf(context)}:${tracker}`,
     };
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const route = this.routeOf(context);
     // Probes and metrics: no credentials, never counted (kubelets on one node share an IP).
-    if (this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, context.getHandler())) return true;
-    const rule = this.reflector.get<AuthRule | undefined>(AUTH_RULE, context.getHandler());
-    if (!rule) {
+    if (route.operations) return true;
+    if (!route.rule) {
       this.logger.error(`${context.getClass().name}.${context.getHandler().name} declares no @Auth: refused`);
       throw new AppError('forbidden', 'This route is not available.');
     }
@@ -66,14 +72,35 @@ export class EdgeGuard extends ThrottlerGuard {
     let principal: Principal = {};
     let refusal: unknown;
     try {
-      principal = await this.authenticate(rule, request);
+      principal = await this.authenticate(route.rule, request);
     } catch (err) {
       refusal = err;
     }
     request.principal = principal;
-    await super.canActivate(context);
+    // The throttler's own counting, headers and refusal (its own canActivate would read five more metadata keys).
+    await this.handleRequest({
+      context,
+      limit: route.limit,
+      ttl: RATE_LIMIT_WINDOW_MS,
+      blockDuration: RATE_LIMIT_WINDOW_MS,
+      throttler: this.throttlers[0],
+      getTracker: this.commonOptions.getTracker as ThrottlerGetTrackerFunction,
+      generateKey: route.key,
+    });
     if (refusal) throw refusal;
     return true;
+  }
+
+  /** What a route declares: `@Auth`, `@RateLimit`, or that it is an operations route. */
+  private routeOf(context: ExecutionContext): RouteEdge {
+    const handler = context.getHandler();
+    const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, handler) ?? 'default';
+    return {
+      operations: this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, handler) === true,
+      rule: this.reflector.get<AuthRule | undefined>(AUTH_RULE, handler),
+      limit: RATE_LIMITS[limitClass],
+      key: (_context, tracker) => `${limitClass}:${tracker}`,
+    };
   }
 
   /** Past the limit: 429 with the three headers and `Retry-After`, as problem details. */
@@ -149,6 +176,14 @@ export class EdgeGuard extends ThrottlerGuard {
     if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
     return `ip:${request.ip}`;
   }
+}
+
+/** A route's edge: its credentials, its rate limit and the key its calls are counted under. */
+interface RouteEdge {
+  operations: boolean;
+  rule: AuthRule | undefined;
+  limit: number;
+  key: ThrottlerGenerateKeyFunction;
 }
 
 /** An expired or revoked cookie on a `session-if-sent` route is no session; any other refusal (CSRF) stands. */

@@ -51,6 +51,7 @@ export class PersonalDataExportService {
       meterViews: access.meterViews,
       newsletterSignups: access.passes.filter((pass) => pass.kind === 'newsletter'),
       dataWallSubmissions: access.passes.filter((pass) => pass.kind === 'data'),
+      organisationDays: access.organisationDays,
       webhookDeliveries: webhooks.deliveries,
       events: [...events, ...access.events, ...billing.events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt)),
     };

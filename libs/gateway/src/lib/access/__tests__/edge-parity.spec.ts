@@ -11,7 +11,7 @@ import type {
   SegmentCondition,
   SubscriptionStatus,
 } from '@gatehouse/contracts';
-import { decideAtEdge, edgePageOf, Forward, type ForwardReason } from '../edge-decisions.service';
+import { decideAtEdge, edgePageOf, Forward, organisationGrantOf, type ForwardReason } from '../edge-decisions.service';
 
 /**
  * Issue 29: the gateway's answer to an access check equals access's for every check it answers,
@@ -134,12 +134,26 @@ const pass = (hoursLeft: number, paywallIds: string[]): CustomerEntitlement => (
 const article = (path: string): CustomerEntitlement => ({ kind: 'single_article', purchaseId: `article-${path}`, endsAt: null, pageKey: `news.example.com${path.toLowerCase()}`, paywallIds: [] });
 
 const none = () => [];
-/** A campus whose network unlocks every paywall, and a library whose network unlocks the first paywall of three rule sets. */
+const ALWAYS = { startsAt: '2020-01-01T00:00:00.000Z', endsAt: null };
+/** Terms that ended or start a millisecond either side of the checks' time. */
+const ENDED = { startsAt: '2020-01-01T00:00:00.000Z', endsAt: NOW.toISOString() };
+const STARTING = { startsAt: new Date(NOW.getTime() + 1).toISOString(), endsAt: null };
+/**
+ * A campus whose network unlocks every paywall, a library whose network unlocks the first paywall
+ * of three rule sets, a school whose term ended at the checks' time and an institute whose term
+ * starts just after it (the decision compares a term with the check's time, at the gateway too).
+ */
 const NETWORKS = compileNetworks([
-  { organisationId: 'o-1', name: 'Campus', paywallIds: [], ranges: ['81.2.69.0/24', '2a02:1234::/32'] },
-  { organisationId: 'o-2', name: 'Library', paywallIds: ['pw-0-0', 'pw-1-0', 'pw-2-0'], ranges: ['81.2.70.0/24'] },
+  { organisationId: 'o-1', name: 'Campus', paywallIds: [], ranges: ['81.2.69.0/24', '2a02:1234::/32'], ...ALWAYS },
+  { organisationId: 'o-2', name: 'Library', paywallIds: ['pw-0-0', 'pw-1-0', 'pw-2-0'], ranges: ['81.2.70.0/24'], ...ALWAYS },
+  { organisationId: 'o-4', name: 'School', paywallIds: [], ranges: ['81.2.71.0/24'], ...ENDED },
+  { organisationId: 'o-5', name: 'Institute', paywallIds: [], ranges: ['2a02:1236::/32'], ...STARTING },
 ]);
-const seat = (status: SubscriptionStatus): CustomerEntitlement => ({ ...entitlement(status, []), subscriptionId: null, organisation: { organisationId: 'o-3', name: 'Acme' } });
+const seat = (status: SubscriptionStatus, term: { startsAt: string; endsAt: string | null } = ALWAYS): CustomerEntitlement => ({
+  ...entitlement(status, []),
+  subscriptionId: null,
+  organisation: { organisationId: 'o-3', name: 'Acme', ...term },
+});
 const READERS: Reader[] = [
   { name: 'anonymous', customerId: null, userId: null, entitlements: none, userAgent: BROWSER, ip: '203.0.113.9', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'known visitor', customerId: null, userId: 'v-1', entitlements: none, userAgent: BROWSER, ip: '203.0.113.9', visits: 5, newsletter: true, data: false, crawlerVerified: false, attributes: { device: 'mobile', country: 'FR' } },
@@ -161,6 +175,10 @@ const READERS: Reader[] = [
   { name: 'visitor on a campus network over IPv6', customerId: null, userId: 'v-10', entitlements: none, userAgent: BROWSER, ip: '2a02:1234::7', visits: 3, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'customer in a library', customerId: 'c-9', userId: null, entitlements: none, userAgent: BROWSER, ip: '81.2.70.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'member of an organisation', customerId: 'c-10', userId: null, entitlements: () => [seat('active')], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'member of an organisation whose term ended', customerId: 'c-12', userId: null, entitlements: () => [seat('active', ENDED)], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'member of an organisation yet to start', customerId: 'c-13', userId: 'v-13', entitlements: () => [seat('active', STARTING)], userAgent: BROWSER, ip: '203.0.113.9', visits: 1, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'visitor on a school network whose term ended', customerId: null, userId: 'v-14', entitlements: none, userAgent: BROWSER, ip: '81.2.71.9', visits: 2, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
+  { name: 'anonymous on an institute network yet to start', customerId: null, userId: null, entitlements: none, userAgent: BROWSER, ip: '2a02:1236::9', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
   { name: 'search engine spoofed', customerId: null, userId: 'v-9', entitlements: none, userAgent: GOOGLEBOT, ip: '203.0.113.50', visits: 0, newsletter: false, data: false, crawlerVerified: false, attributes: {} },
 ];
 
@@ -207,7 +225,7 @@ function requestOf(publicationId: string, reader: Reader, path: string): AccessC
 
 async function edgeOutcome(rules: PublicationRules, request: AccessCheckRequest, entitlements: CustomerEntitlement[]): Promise<Outcome | Forward> {
   try {
-    return await decideAtEdge(rules, request, edgePageOf(request), { entitlementsOf: async () => entitlements, networks: async () => NETWORKS });
+    return await decideAtEdge(rules, request, edgePageOf(request), { now: NOW, entitlementsOf: async () => entitlements, networks: async () => NETWORKS });
   } catch (err) {
     if (err instanceof Forward) return err;
     throw err;
@@ -219,6 +237,8 @@ describe('the gateway decides as access does (issue 29)', () => {
     const next = random(29);
     const answered = new Map<string, number>();
     const forwarded = new Map<string, number>();
+    /** Readers an organisation let in, by name. */
+    const organisationGranted = new Set<string>();
     let cases = 0;
     for (let n = 0; n < 60; n++) {
       const source = rulesOf(next, n);
@@ -235,17 +255,19 @@ describe('the gateway decides as access does (issue 29)', () => {
           const access = await decideAccess(rules, check, accessSources(reader, entitlements, consulted));
           const edge = await edgeOutcome(rules, request, entitlements);
           const label = `${reader.name} on ${path} (rules ${n}: ${JSON.stringify(source)})`;
+          if (access.decision.reason === 'organisation') organisationGranted.add(reader.name);
           if (edge instanceof Forward) {
             forwarded.set(edge.reason, (forwarded.get(edge.reason) ?? 0) + 1);
             // Forwarded only for what access alone could answer, and access did need it.
             expect({ label, reason: edge.reason, needed: consulted.has(edge.reason as AccessOnly) }).toEqual({ label, reason: edge.reason, needed: true });
           } else {
             answered.set(access.decision.reason, (answered.get(access.decision.reason) ?? 0) + 1);
-            expect({ label, answer: checkResultOf(edge, reader.customerId), counter: edge.counter, paywall: edge.paywall?.rule.paywallId ?? null }).toEqual({
+            expect({ label, answer: checkResultOf(edge, reader.customerId), counter: edge.counter, paywall: edge.paywall?.rule.paywallId ?? null, organisation: organisationGrantOf(edge) }).toEqual({
               label,
               answer: checkResultOf(access, reader.customerId),
               counter: access.counter,
               paywall: access.paywall?.rule.paywallId ?? null,
+              organisation: organisationGrantOf(access),
             });
             expect({ label, consulted: [...consulted] }).toEqual({ label, consulted: [] });
           }
@@ -258,6 +280,8 @@ describe('the gateway decides as access does (issue 29)', () => {
       expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'organisation', 'registered', 'single_article', 'soft', 'subscriber']),
     );
     expect([...forwarded.keys()].sort()).toEqual(['crawler', 'meter', 'pass', 'past_due', 'time_pass', 'visit_count']);
+    // Organisations let their members and networks in within their terms only.
+    expect([...organisationGranted].sort()).toEqual(['anonymous on a campus network', 'customer in a library', 'member of an organisation', 'visitor on a campus network over IPv6']);
     // Most checks need nothing but the rules and the entitlements.
     const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, count) => sum + count, 0);
     expect(total(answered)).toBeGreaterThan(total(forwarded));

@@ -11,6 +11,7 @@ import {
   type OrganisationInvitationView,
   type OrganisationMemberView,
   type OrganisationSeatsView,
+  type OrganisationStats,
   type OrganisationView,
 } from '@gatehouse/contracts';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, IsUUID, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -143,4 +144,39 @@ class JoinedOrganisationDto {
 
 export class JoinedSeatDto extends OrganisationMemberViewDto {
   @ApiProperty({ type: JoinedOrganisationDto }) organisation: JoinedOrganisationDto;
+}
+
+export class OrganisationStatsQueryDto {
+  @ApiPropertyOptional({ description: 'ISO 8601 start, rounded down to its day (UTC). Default: 30 days before `to`.' })
+  @IsOmittable()
+  @IsTimestamp()
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601 end, exclusive. Default: now.' })
+  @IsOmittable()
+  @IsTimestamp()
+  to?: string;
+}
+
+class OrganisationReadersDto {
+  @ApiProperty({ example: 18, description: 'Members holding a seat now.' }) members: number;
+  @ApiProperty({ example: 240, description: 'Distinct readers the organisation let in within the range, by a seat or a network (a customer, or a visitor id of the site; an anonymous check counts as a read only).' })
+  granted: number;
+}
+
+class OrganisationReadsDto {
+  @ApiProperty({ example: 1250, description: 'Checks granted with `reason: organisation` for this organisation.' }) total: number;
+  @ApiProperty({ example: 310, description: 'By a member’s seat.' }) bySeat: number;
+  @ApiProperty({ example: 940, description: 'From one of its networks, anonymous readers included.' }) byNetwork: number;
+}
+
+export class OrganisationStatsDto implements OrganisationStats {
+  @ApiProperty({ format: 'uuid' }) organisationId: string;
+  @ApiProperty({ example: 'Acme University' }) name: string;
+  @ApiProperty({ format: 'date-time', description: 'The start of the range: `from` rounded down to its day (UTC).' }) from: string;
+  @ApiProperty({ format: 'date-time', description: 'Exclusive.' }) to: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Null: unlimited.' }) seats: number | null;
+  @ApiProperty({ description: 'Seats held now.' }) seatsUsed: number;
+  @ApiProperty({ type: OrganisationReadersDto }) readers: OrganisationReadersDto;
+  @ApiProperty({ type: OrganisationReadsDto }) reads: OrganisationReadsDto;
 }

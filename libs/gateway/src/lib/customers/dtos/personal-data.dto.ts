@@ -27,6 +27,7 @@ export class PersonalDataExportDto implements PersonalDataExport {
   @ApiProperty(rows('Metered articles read.')) meterViews: PersonalDataExport['meterViews'];
   @ApiProperty(rows('Newsletter sign-ups that opened a wall.')) newsletterSignups: PersonalDataExport['newsletterSignups'];
   @ApiProperty(rows('Data-wall submissions that opened a wall (field names).')) dataWallSubmissions: PersonalDataExport['dataWallSubmissions'];
+  @ApiProperty(rows('The days an organisation let the customer in (its stats count each reader once a day).')) organisationDays: PersonalDataExport['organisationDays'];
   @ApiProperty(rows("Outbound webhook deliveries about the customer, with what was sent.")) webhookDeliveries: PersonalDataExport['webhookDeliveries'];
   @ApiProperty(rows('Every event recorded about the customer, oldest first.')) events: PersonalDataExport['events'];
 }

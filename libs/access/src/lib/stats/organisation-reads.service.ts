@@ -1,0 +1,177 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { FieldError, OrganisationReads, OrganisationReadsRequest } from '@gatehouse/contracts';
+import type { OrganisationGrantVia } from '@gatehouse/access-decisions';
+import { isUuid } from '@gatehouse/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { FlushSchedule } from '../shared/flush-schedule';
+import { rejectInvalid } from '../shared/invalid';
+
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** The longest range of an organisation's stats: a year and a day. */
+const MAX_RANGE_MS = 366 * DAY_MS;
+/** Rows per statement, within PostgreSQL's 65,535 parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+
+/** One check an organisation granted. */
+export interface OrganisationGrant {
+  organisationId: string;
+  via: OrganisationGrantVia;
+}
+
+interface ReadsRow {
+  publicationId: string;
+  organisationId: string;
+  hour: Date;
+  bySeat: number;
+  byNetwork: number;
+}
+
+interface ReaderRow {
+  publicationId: string;
+  organisationId: string;
+  day: Date;
+  readerKey: string;
+}
+
+/**
+ * Organisations' reads (issue #26 item 5): each check an organisation granted, at access or at a
+ * gateway, counts on its hour, by seat or by network, and its reader (when the check names one) on
+ * its day. Summed in memory and written with the rollups' schedule (at most a second later, and at
+ * shutdown): no write per check.
+ */
+@Injectable()
+export class OrganisationReadsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(OrganisationReadsService.name);
+  private reads = new Map<string, ReadsRow>();
+  private readers = new Map<string, ReaderRow>();
+  private readonly schedule = new FlushSchedule(
+    () => this.writeBuffered(),
+    (err) => this.logger.warn(`Organisations' reads not written yet: ${String(err)}`),
+  );
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.schedule.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
+  }
+
+  /** In memory, until the next flush. `readerKey`: the reader's (`readerKey`), null without identity. */
+  count(publicationId: string, grant: OrganisationGrant, readerKey: string | null, at: Date): void {
+    const { organisationId, via } = grant;
+    const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+    const key = `${publicationId}|${organisationId}|${hour.toISOString()}`;
+    let row = this.reads.get(key);
+    if (!row) {
+      row = { publicationId, organisationId, hour, bySeat: 0, byNetwork: 0 };
+      this.reads.set(key, row);
+    }
+    if (via === 'seat') row.bySeat += 1;
+    else row.byNetwork += 1;
+    if (readerKey) {
+      const day = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+      this.readers.set(`${publicationId}|${organisationId}|${day.toISOString()}|${readerKey}`, { publicationId, organisationId, day, readerKey });
+    }
+  }
+
+  /** Writes what was counted in memory so far; one flush at a time. */
+  flush(): Promise<void> {
+    return this.schedule.flush();
+  }
+
+  /** The organisation's reads and distinct readers in the range, this replica's last counts included. */
+  async readsOf(publicationId: string, request: OrganisationReadsRequest): Promise<OrganisationReads> {
+    const { from, to } = checkedRange(request);
+    if (!isUuid(request.organisationId)) return { from: from.toISOString(), to: to.toISOString(), reads: { total: 0, bySeat: 0, byNetwork: 0 }, readers: 0 };
+    await this.flush();
+    const range = [publicationId, request.organisationId, from, to];
+    const [[reads], [readers]]: [Array<{ by_seat: string; by_network: string }>, Array<{ readers: string }>] = await Promise.all([
+      this.dataSource.query(
+        `SELECT coalesce(sum(seat_reads), 0) AS by_seat, coalesce(sum(network_reads), 0) AS by_network
+           FROM organisation_reads WHERE publication_id = $1 AND organisation_id = $2 AND hour >= $3 AND hour < $4`,
+        range,
+      ),
+      // Days past retention kept only their count of readers: there a reader counts once a day.
+      this.dataSource.query(
+        `SELECT (SELECT count(DISTINCT reader_key) FROM organisation_readers WHERE publication_id = $1 AND organisation_id = $2 AND day >= $3 AND day < $4)
+              + (SELECT coalesce(sum(folded_readers), 0) FROM organisation_reads WHERE publication_id = $1 AND organisation_id = $2 AND hour >= $3 AND hour < $4) AS readers`,
+        range,
+      ),
+    ]);
+    const bySeat = Number(reads.by_seat);
+    const byNetwork = Number(reads.by_network);
+    return { from: from.toISOString(), to: to.toISOString(), reads: { total: bySeat + byNetwork, bySeat, byNetwork }, readers: Number(readers.readers) };
+  }
+
+  private async writeBuffered(): Promise<void> {
+    if (this.reads.size === 0 && this.readers.size === 0) return;
+    const reads = this.reads;
+    const readers = this.readers;
+    this.reads = new Map();
+    this.readers = new Map();
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await writeReads(manager, [...reads.values()]);
+        await writeReaders(manager, [...readers.values()]);
+      });
+    } catch (err) {
+      // Kept for the next flush, added to what was counted meanwhile.
+      for (const [key, row] of reads) {
+        const later = this.reads.get(key);
+        if (later) {
+          later.bySeat += row.bySeat;
+          later.byNetwork += row.byNetwork;
+        } else {
+          this.reads.set(key, row);
+        }
+      }
+      for (const [key, row] of readers) this.readers.set(key, row);
+      throw err;
+    }
+  }
+}
+
+function checkedRange({ from, to }: OrganisationReadsRequest): { from: Date; to: Date } {
+  const errors: FieldError[] = [];
+  const start = new Date(from);
+  const end = new Date(to);
+  if (typeof from !== 'string' || Number.isNaN(start.getTime())) errors.push({ field: 'from', message: 'must be an ISO 8601 time' });
+  if (typeof to !== 'string' || Number.isNaN(end.getTime())) errors.push({ field: 'to', message: 'must be an ISO 8601 time' });
+  rejectInvalid(errors);
+  if (end <= start) rejectInvalid([{ field: 'to', message: 'must be after from' }]);
+  if (end.getTime() - start.getTime() > MAX_RANGE_MS) rejectInvalid([{ field: 'to', message: `must be at most ${MAX_RANGE_MS / DAY_MS} days after from` }]);
+  // Readers are counted by day: the range starts with its first whole day.
+  return { from: new Date(Math.floor(start.getTime() / DAY_MS) * DAY_MS), to: end };
+}
+
+/** In key order, so two replicas' flushes adding to the same rows cannot deadlock. */
+async function writeReads(manager: EntityManager, rows: ReadsRow[]): Promise<void> {
+  const keyOf = (row: ReadsRow) => `${row.publicationId}|${row.organisationId}|${row.hour.toISOString()}`;
+  const ordered = rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  for (let i = 0; i < ordered.length; i += ROWS_PER_STATEMENT) {
+    const chunk = ordered.slice(i, i + ROWS_PER_STATEMENT);
+    await manager.query(
+      `INSERT INTO organisation_reads (publication_id, organisation_id, hour, seat_reads, network_reads)
+       VALUES ${chunk.map((_, j) => `($${j * 5 + 1}, $${j * 5 + 2}, $${j * 5 + 3}, $${j * 5 + 4}, $${j * 5 + 5})`).join(', ')}
+       ON CONFLICT (publication_id, organisation_id, hour)
+       DO UPDATE SET seat_reads = organisation_reads.seat_reads + EXCLUDED.seat_reads, network_reads = organisation_reads.network_reads + EXCLUDED.network_reads`,
+      chunk.flatMap((row) => [row.publicationId, row.organisationId, row.hour, row.bySeat, row.byNetwork]),
+    );
+  }
+}
+
+async function writeReaders(manager: EntityManager, rows: ReaderRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    await manager.query(
+      `INSERT INTO organisation_readers (publication_id, organisation_id, day, reader_key)
+       VALUES ${chunk.map((_, j) => `($${j * 4 + 1}, $${j * 4 + 2}, $${j * 4 + 3}, $${j * 4 + 4})`).join(', ')}
+       ON CONFLICT DO NOTHING`,
+      chunk.flatMap((row) => [row.publicationId, row.organisationId, row.day, row.readerKey]),
+    );
+  }
+}
