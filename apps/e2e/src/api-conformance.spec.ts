@@ -289,6 +289,8 @@ describe('the OpenAPI document against real answers', () => {
     await ok(200, api('/subscriptions/purchases', { key: pk, token: reader.accessToken }));
     await ok(200, api(`/subscriptions/purchases?customerId=${reader.id}`, { key: sk }));
     await ok(400, api('/subscriptions/purchases', { key: sk }));
+    await ok(200, admin(`/admin/customers/${reader.id}/purchases`));
+    await ok(404, admin(`/admin/customers/${randomUUID()}/purchases`));
     await ok(201, api('/subscriptions/portal', { key: sk, body: { customerId: reader.id, returnUrl: `${SITE}/account` } }));
     // Gifts: one bought, paid and redeemed (once: another reader is refused), one voided before it was paid.
     const giftOrder = { priceId: price.body.id, months: 3, recipientEmail: `gift-${randomUUID()}@example.com`, recipientName: 'Friend', buyerName: 'Conf', buyerEmail: email, successUrl: `${SITE}/ok`, cancelUrl: `${SITE}/no` };

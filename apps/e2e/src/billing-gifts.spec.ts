@@ -3,7 +3,8 @@ import { GIFT_LINK_PARAMETER, type PaywallView } from '@gatehouse/contracts';
 import { Gatehouse } from '@gatehouse/node';
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
-import { SteerableClock } from './support/billing';
+import Stripe from 'stripe';
+import { SECRET_KEY, SteerableClock } from './support/billing';
 import { READER_PASSWORD } from './support/constants';
 import { SmtpSink, type ReceivedMail } from './support/mail';
 import { BILLING_EVENTS } from './support/test-system';
@@ -132,6 +133,58 @@ describe('gift subscriptions', () => {
     expect((await redeem(reader, 'madeUpCode0000000000000')).body).toMatchObject({ status: 404, code: 'not_found' });
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
     expect((await system.decisionFor(reader, '/premium/story')).granted).toBe(false);
+  });
+
+  it("refunds a paid gift's payment at the processor when staff void it (and a payment that comes after the void); a refund the processor refuses is 502 and leaves the gift as it was", async () => {
+    const fakeAddress = new URL(system.fake.url);
+    // The processor as its own SDK reads it: what was refunded there, not what billing says it asked.
+    const processor = new Stripe(SECRET_KEY, { host: fakeAddress.hostname, port: Number(fakeAddress.port), protocol: 'http' });
+    const refundsOf = async (paymentIntent: string) => (await processor.refunds.list({ payment_intent: paymentIntent })).data;
+    const paid = await bought();
+    const { code } = linkIn(await sink.nextTo(paid.recipientEmail));
+    const before = await gift(paid.giftId);
+
+    await system.fake.failNext({ method: 'POST', path: '/v1/refunds', status: 402 });
+    const refused = await system.admin(`/admin/gifts/${paid.giftId}/void`, { method: 'POST' });
+    expect(refused.status).toBe(502);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(refused.body).toMatchObject({ status: 502, code: 'processor_error', detail: expect.stringContaining('refund') });
+    expect(await gift(paid.giftId)).toEqual(before);
+    expect(await refundsOf(paid.paymentIntent)).toEqual([]);
+
+    const voided = await system.admin(`/admin/gifts/${paid.giftId}/void`, { method: 'POST' });
+    expect(voided.body).toMatchObject({ id: paid.giftId, status: 'voided', voidReason: 'cancelled' });
+    const [refund, ...more] = await refundsOf(paid.paymentIntent);
+    expect(more).toEqual([]);
+    expect(refund).toMatchObject({ object: 'refund', amount: 2700, currency: 'eur', status: 'succeeded', metadata: { giftId: paid.giftId } });
+    expect((await processor.charges.retrieve(refund.charge as string)).refunded).toBe(true);
+    // Voiding again refunds nothing more.
+    expect((await system.admin(`/admin/gifts/${paid.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided' });
+    expect(await refundsOf(paid.paymentIntent)).toHaveLength(1);
+
+    // The processor's charge.refunded for that refund finds the gift voided: it stays as staff left it.
+    const charged = (await system.fake.events()).find((event) => event.type === 'charge.refunded' && event.data.object['payment_intent'] === paid.paymentIntent)!;
+    await system.deliverOk(charged);
+    await eventually(async () => {
+      const [row] = await system.querySchema<{ outcome: string | null }>('billing', 'SELECT outcome FROM processor_events WHERE event_id = $1 AND processed_at IS NOT NULL', [charged.id]);
+      return row?.outcome === 'ignored: the gift is voided' ? true : undefined;
+    });
+    expect(await gift(paid.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    const reader = await system.reader();
+    expect((await redeem(reader, code)).body).toMatchObject({ status: 410, code: 'gift_voided' });
+
+    // Cancelled by staff before its buyer paid: the payment that still comes is given back, and buys nothing.
+    const late = (await order()).body;
+    expect((await system.admin(`/admin/gifts/${late.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    const paidLate = await system.fake.completeCheckout(late.sessionId, { created: system.processorNow() });
+    for (const event of paidLate.events) await system.deliverOk(event);
+    const [lateRefund] = await eventually(async () => {
+      const refunds = await refundsOf(paidLate.session['payment_intent']);
+      return refunds.length > 0 ? refunds : undefined;
+    });
+    expect(lateRefund).toMatchObject({ amount: 2700, status: 'succeeded', metadata: { giftId: late.giftId } });
+    expect(await gift(late.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled', purchasedAt: null, emailedAt: null });
+    expect(system.outboundFor('gift.purchased', (d) => d.giftId === late.giftId)).toEqual([]);
   });
 
   it('takes a signed-in buyer as the customer who pays, without asking their address again', async () => {

@@ -78,8 +78,11 @@ describe('passes and single articles', () => {
     // A pass is no subscription: the reader's purchases list it.
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
     const listed = await system.api('/subscriptions/purchases', { key: system.publishableKey, token: reader.accessToken });
-    expect(listed).toMatchObject({ status: 200, body: { purchases: [purchase] } });
-    expect((await system.api(`/subscriptions/purchases?customerId=${reader.id}`, { key: system.secretKey })).body).toEqual({ purchases: [purchase] });
+    const withProduct = { ...purchase, productName: 'Everything' };
+    expect(listed).toMatchObject({ status: 200, body: { purchases: [withProduct] } });
+    expect((await system.api(`/subscriptions/purchases?customerId=${reader.id}`, { key: system.secretKey })).body).toEqual({ purchases: [withProduct] });
+    // Staff see it on the customer's page, with their session.
+    expect(await system.admin(`/admin/customers/${reader.id}/purchases`)).toMatchObject({ status: 200, body: { purchases: [withProduct] } });
 
     // The processor's webhook, after the return, finds it recorded: one event, one purchase.
     for (const event of paid.events) await system.deliverOk(event);
@@ -198,6 +201,14 @@ describe('passes and single articles', () => {
     const confirmed = await system.api('/subscriptions/checkout/confirm', { key: other.secretKey, body: { sessionId, customerId: reader.id } });
     expect(confirmed.body).toMatchObject({ status: 404, code: 'not_found' });
     expect((await system.api(`/subscriptions/purchases?customerId=${reader.id}`, { key: other.secretKey })).body).toMatchObject({ status: 404, code: 'not_found' });
+    // Its staff cannot see them either: to them the customer does not exist.
+    const staffOfOther = await system.api(`/admin/customers/${reader.id}/purchases`, { session });
+    expect(staffOfOther.status).toBe(404);
+    expect(staffOfOther.headers.get('content-type')).toContain('application/problem+json');
+    expect(staffOfOther.body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.admin(`/admin/customers/${reader.id}/purchases`)).body.purchases).toHaveLength(1);
+    expect((await system.admin('/admin/customers/not-an-id/purchases')).body).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await system.api(`/admin/customers/${reader.id}/purchases`, { key: system.secretKey })).status).toBe(401);
     const day = { from: new Date(clock.now().getTime() - HOUR_MS).toISOString(), to: new Date(clock.now().getTime() + HOUR_MS).toISOString(), interval: 'hour' };
     const statsOf = async (cookie: string): Promise<Stats> => (await system.api(`/admin/stats?${new URLSearchParams(day)}`, { session: cookie })).body;
     expect((await statsOf(session)).purchases).toEqual({ passes: 0, singleArticles: 0 });

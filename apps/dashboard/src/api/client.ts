@@ -214,6 +214,8 @@ export const api = {
     ofCustomer: (customerId: string) => all('/api/v1/admin/subscriptions', { customerId }),
     grant: (body: BodyOf<'/api/v1/admin/subscriptions', 'post'>) => data(client.POST('/api/v1/admin/subscriptions', { body })),
     cancel: (id: string, atPeriodEnd: boolean) => data(client.POST('/api/v1/admin/subscriptions/{id}/cancel', { ...byId(id), body: { atPeriodEnd } })),
+    /** The customer's passes and single articles, newest first, ended passes included. */
+    purchasesOf: async (customerId: string) => (await data(client.GET('/api/v1/admin/customers/{id}/purchases', byId(customerId)))).purchases,
   },
   catalog: {
     products: () => all('/api/v1/admin/products'),

@@ -97,6 +97,7 @@ export const queries = {
   customers: (email: string) => queryOptions({ queryKey: [...keys.customers.all, email], queryFn: () => api.customers.find(email) }),
   subscriptions: (customerId: string) => queryOptions({ queryKey: keys.subscriptions.ofCustomer(customerId), queryFn: () => api.subscriptions.ofCustomer(customerId) }),
   subscription: (id: string) => queryOptions({ queryKey: [...keys.subscriptions.all, id], queryFn: () => api.subscriptions.get(id) }),
+  purchases: (customerId: string) => queryOptions({ queryKey: [...keys.subscriptions.all, 'purchases', customerId], queryFn: () => api.subscriptions.purchasesOf(customerId) }),
   mailbox: () => queryOptions({ queryKey: [...keys.mailbox.all, 'list'], queryFn: api.email.messages }),
   message: (id: string) => queryOptions({ queryKey: [...keys.mailbox.all, id], queryFn: () => api.email.message(id) }),
   emailTemplates: () => queryOptions({ queryKey: keys.emailTemplates.all, queryFn: api.email.templates }),

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isPurchase, type CustomerRecord, type PriceView, type SubscriptionSource, type SubscriptionView } from '@gatehouse/contracts';
+import { isPurchase, type CustomerPurchaseView, type CustomerRecord, type PriceView, type SubscriptionSource, type SubscriptionView } from '@gatehouse/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { keys, queries } from '../api/queries';
@@ -9,7 +9,7 @@ import { Badge, Card, PageHeader, Table } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { Field, Input, Select, GuardedFields } from '../components/ui/field';
 import { Empty, ErrorMessage, Loading, Notice } from '../components/ui/states';
-import { formatDate, formatDateTime, formatPrice } from '../lib/format';
+import { formatDate, formatDateTime, formatInterval, formatPrice } from '../lib/format';
 
 const date = formatDate;
 const money = (price: PriceView) => `${formatPrice(price)}${price.interval === 'lifetime' ? ' once' : ` a ${price.interval}`}`;
@@ -36,7 +36,7 @@ export function CustomersScreen() {
     <>
       <PageHeader
         title="Customers"
-        description="Your readers with an account: their subscriptions, manual grants and cancellations."
+        description="Your readers with an account: their subscriptions, passes and single articles, manual grants and cancellations."
         actions={<Button requires="edit" onClick={() => setCreating(true)}>New customer</Button>}
       />
       <form role="search" className="flex items-end gap-2" onSubmit={submit}>
@@ -214,11 +214,53 @@ function CustomerPage({ customer, onChanged, onClose, onDeleted }: { customer: C
           </tbody>
         </Table>
       )}
+      <Purchases customer={customer} priceLabel={(priceId) => { const p = priceOf(priceId); return p ? `${formatPrice(p.price)} ${formatInterval(p.price)}` : ''; }} />
       {/* Passes and single articles are bought, never granted. */}
       <Grant customerId={customer.id} prices={(prices.data ?? []).filter(({ price }) => !isPurchase(price.interval))} onGranted={(s) => { setNotice(`Granted until ${date(s.currentPeriodEnd)}.`); refresh(); }} />
       {editing && <CustomerDialog customer={customer} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); onChanged(saved); }} />}
       {details && <SubscriptionHistory subscriptionId={details} priceLabel={(priceId) => { const p = priceOf(priceId); return p ? `${p.product.name}, ${money(p.price)}` : priceId; }} onClose={() => setDetails(null)} />}
     </Card>
+  );
+}
+
+/** The customer's passes and single articles (bought at the processor, never granted here), newest first, ended passes included. */
+function Purchases({ customer, priceLabel }: { customer: CustomerRecord; priceLabel: (priceId: string) => string }) {
+  const purchases = useQuery(queries.purchases(customer.id));
+  const live = (purchase: CustomerPurchaseView) => !purchase.endsAt || new Date(purchase.endsAt) > new Date();
+  return (
+    <>
+      <h3 className="font-semibold">Passes and single articles</h3>
+      {purchases.isPending && <Loading what="passes and single articles" />}
+      {purchases.error && <ErrorMessage error={purchases.error} />}
+      {purchases.data?.length === 0 && <p className="text-sm text-slate-600">No passes or single articles bought.</p>}
+      {purchases.data && purchases.data.length > 0 && (
+        <Table>
+          <caption className="sr-only">Passes and single articles of {customer.email}</caption>
+          <thead className="bg-slate-50 text-xs uppercase text-slate-600">
+            <tr>
+              <th scope="col" className="px-2 py-2">Kind</th>
+              <th scope="col" className="px-2 py-2">Product</th>
+              <th scope="col" className="px-2 py-2">Bought</th>
+              <th scope="col" className="px-2 py-2">Gives</th>
+            </tr>
+          </thead>
+          <tbody>
+            {purchases.data.map((purchase) => (
+              <tr key={purchase.purchaseId} className="border-t border-slate-100">
+                <td className="px-2 py-2">
+                  <Badge tone={live(purchase) ? 'good' : 'bad'}>{purchase.kind === 'pass' ? (live(purchase) ? 'pass' : 'pass, ended') : 'single article'}</Badge>
+                </td>
+                <td className="px-2 py-2">{purchase.productName}{priceLabel(purchase.priceId) && <span className="text-slate-600">, {priceLabel(purchase.priceId)}</span>}</td>
+                <td className="px-2 py-2">{formatDateTime(purchase.startsAt)}</td>
+                <td className="px-2 py-2 break-all">
+                  {purchase.url ? <a className="underline" href={purchase.url} target="_blank" rel="noreferrer">{purchase.url}</a> : `Until ${formatDateTime(purchase.endsAt)}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </>
   );
 }
 

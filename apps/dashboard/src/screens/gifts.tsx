@@ -30,7 +30,7 @@ export function GiftsScreen() {
     <>
       <PageHeader
         title="Gifts"
-        description="Gift subscriptions readers bought for someone: paid once at the payment processor, emailed on the buyer's date, redeemed for a subscription that ends after its months. A refund at the processor voids a gift not redeemed yet; so does Void here (refund the payment at the processor)."
+        description="Gift subscriptions readers bought for someone: paid once at the payment processor, emailed on the buyer's date, redeemed for a subscription that ends after its months. A refund at the processor voids a gift not redeemed yet; so does Void here, which refunds a paid gift's payment at the processor."
       />
       {gifts.isPending && <Loading what="gifts" />}
       {gifts.error && <ErrorMessage error={gifts.error} onRetry={() => void gifts.refetch()} />}

@@ -1,6 +1,7 @@
-import type { TestBrowser } from '@gatehouse/testing';
+import { eventually, type TestBrowser } from '@gatehouse/testing';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { FakeProcessorProcess, SECRET_KEY, WEBHOOK_SECRET } from '../support/billing';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 import { ADMIN as OWNER } from '../support/staff';
@@ -8,6 +9,7 @@ import { ADMIN as OWNER } from '../support/staff';
 jest.setTimeout(120_000);
 
 describe('dashboard: customers and subscriptions', () => {
+  let fake: FakeProcessorProcess;
   let system: DashboardSystem;
   let browser: TestBrowser;
   let page: Page;
@@ -15,13 +17,28 @@ describe('dashboard: customers and subscriptions', () => {
   let customerId = '';
 
   beforeAll(async () => {
-    system = await DashboardSystem.start({ billing: true, customers: true });
+    fake = await FakeProcessorProcess.spawn();
+    system = await DashboardSystem.start({ billing: true, customers: true, processorUrl: fake.url });
     session = sessionFrom(await system.api('/admin/session', { body: OWNER }));
+    const publicationId: string = (await system.api('/admin/session', { session })).body.publication.id;
+    expect((await system.api('/admin/processor', { method: 'PUT', session, body: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } })).status).toBe(200);
     const product = await system.api('/admin/products', { session, body: { name: 'Digital' } });
     expect(product.status).toBe(201);
-    expect((await system.api(`/admin/products/${product.body.id}/prices`, { session, body: { currency: 'eur', unitAmount: 900, interval: 'month', trialDays: 0, active: true } })).status).toBe(201);
+    const price = (body: object) => system.api(`/admin/products/${product.body.id}/prices`, { session, body: { currency: 'eur', trialDays: 0, active: true, ...body } });
+    expect((await price({ unitAmount: 900, interval: 'month' })).status).toBe(201);
+    const [dayPass, article] = [(await price({ unitAmount: 200, interval: 'pass', passHours: 24 })).body, (await price({ unitAmount: 99, interval: 'single_article' })).body];
     await system.api('/customers', { session, body: { email: 'someone.else@example.com', name: 'Someone Else' } });
     customerId = (await system.api('/customers', { session, body: { email: 'reader@example.com', name: 'Rita Reader' } })).body.id;
+    // Rita bought a day pass and one article at the processor; its events reached billing.
+    const { secretKey } = (await system.api('/admin/api-keys', { session, body: { name: 'server' } })).body;
+    for (const [priceId, extra] of [[dayPass.id, {}], [article.id, { articleUrl: 'https://daily.example/premium/long-read' }]] as const) {
+      const checkout = await system.api('/subscriptions/checkout', { key: secretKey, body: { priceId, customerId, successUrl: 'https://daily.example/ok', cancelUrl: 'https://daily.example/no', ...extra } });
+      expect(checkout.status).toBe(201);
+      for (const event of (await fake.completeCheckout(checkout.body.sessionId)).events) {
+        expect((await fake.deliver(`${system.gateway.url}/api/v1/webhooks/processor?publication=${publicationId}`, WEBHOOK_SECRET, event)).status).toBe(200);
+      }
+    }
+    await eventually(async () => ((await system.api(`/admin/customers/${customerId}/purchases`, { session })).body.purchases?.length === 2 ? true : undefined));
     browser = await staffBrowser();
     page = await browser.newPage();
     await signIn(page, system, OWNER);
@@ -31,6 +48,7 @@ describe('dashboard: customers and subscriptions', () => {
   afterAll(async () => {
     await browser?.close();
     await system?.close();
+    await fake?.close();
   });
 
   it('finds a customer by email, grants a subscription until a date, and cancels it at period end', async () => {
@@ -56,6 +74,24 @@ describe('dashboard: customers and subscriptions', () => {
     const [subscription] = (await system.api(`/admin/subscriptions?customerId=${customerId}`, { session })).body.items;
     expect(subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, source: 'manual', currentPeriodEnd: '2031-06-30T23:59:59.000Z' });
     await browser.screenshot(page, 'dashboard-customers-subscription');
+  });
+
+  it('shows the passes and single articles the customer bought, beside the subscriptions', async () => {
+    const customer = page.getByRole('region', { name: 'Rita Reader' });
+    const table = customer.getByRole('table', { name: 'Passes and single articles of reader@example.com' });
+    const [pass] = (await system.api(`/admin/customers/${customerId}/purchases`, { session })).body.purchases.filter((p: { kind: string }) => p.kind === 'pass');
+    const until = await page.evaluate((iso) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }), pass.endsAt as string);
+    const passRow = table.getByRole('row').filter({ hasText: 'a 1-day pass' });
+    await passRow.getByRole('cell', { name: 'Digital, €2.00 once, a 1-day pass' }).waitFor();
+    await passRow.getByRole('cell', { name: `Until ${until}` }).waitFor();
+    await passRow.getByText('pass', { exact: true }).waitFor();
+    const articleRow = table.getByRole('row').filter({ hasText: 'for one article' });
+    await articleRow.getByText('single article', { exact: true }).waitFor();
+    await expect(articleRow.getByRole('link', { name: 'https://daily.example/premium/long-read' }).getAttribute('href')).resolves.toBe('https://daily.example/premium/long-read');
+    // Bought, never granted: the grant offers no pass or article price.
+    await expect(customer.getByLabel('Grant a subscription to').locator('option').allTextContents()).resolves.toEqual(['Digital, €9.00 a month']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await browser.screenshot(page, 'dashboard-customers-purchases');
   });
 
   it("shows a subscription's history from its own dates, loaded by id", async () => {

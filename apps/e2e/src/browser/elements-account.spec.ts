@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { READER_PASSWORD } from '../support/constants';
 import { EventReader } from '../support/events';
 import { codeIn, SmtpSink } from '../support/mail';
-import { WholeSystem, type Reader } from '../support/system-all';
+import { SITE, WholeSystem, type Reader } from '../support/system-all';
 
 const LONG = 120_000;
 const PASSWORD = READER_PASSWORD;
@@ -65,9 +65,9 @@ describe('the account element', () => {
     return { id: registered.body.customer.id, accessToken: registered.body.accessToken, email, customer: registered.body.customer };
   }
 
-  /** The account page, account.js having loaded elements.js by itself and defined its tags; signed out unless `keep` (the tabs share storage). */
-  async function open(page: Page, lang = 'en', keep = false): Promise<Page> {
-    await page.goto(`${siteUrl}/account?lang=${lang}`);
+  /** The account page (with `fragment`, as a link leads to it), account.js having loaded elements.js by itself and defined its tags; signed out unless `keep` (the tabs share storage). */
+  async function open(page: Page, lang = 'en', keep = false, fragment = ''): Promise<Page> {
+    await page.goto(`${siteUrl}/account?lang=${lang}${fragment}`);
     await page.waitForFunction(() => customElements.get('gatehouse-account') !== undefined && typeof (globalThis as any).gatehouse?.getProfile === 'function', undefined, {
       timeout: 30_000,
     });
@@ -281,6 +281,78 @@ describe('the account element', () => {
       await open(page, 'en', true);
       await plan.getByRole('button', { name: 'Manage billing' }).waitFor();
       await expect(plan.locator('[part="payment-notice"]').count()).resolves.toBe(0);
+      await page.close();
+    },
+    LONG,
+  );
+
+  it(
+    "lists the reader's passes until their end and single articles as links to their pages; a manager's organisation is a section of the account: invite, join from the link, remove",
+    async () => {
+      const ada = await reader();
+      const product = await system.product({ name: 'Reading room' });
+      const [dayPass, article] = await Promise.all([
+        system.price(product.id, { currency: 'eur', unitAmount: 200, interval: 'pass', passHours: 24 }),
+        system.price(product.id, { currency: 'eur', unitAmount: 99, interval: 'single_article' }),
+      ]);
+      /** Paid at the processor, and confirmed on return as the SDK does. */
+      const buy = async (priceId: string, extra: Record<string, unknown> = {}) => {
+        const started = await system.checkout(ada, priceId, extra);
+        expect(started.status).toBe(201);
+        await system.fake.completeCheckout(started.body.sessionId);
+        const confirmed = await system.api('/subscriptions/checkout/confirm', { key: system.publishableKey, token: ada.accessToken, body: { sessionId: started.body.sessionId } });
+        expect(confirmed.body.status).toBe('complete');
+        return confirmed.body.purchase as { endsAt: string };
+      };
+      const pass = await buy(dayPass.id);
+      await buy(article.id, { articleUrl: `${SITE}/premium/long-read` });
+      await system.admin('/admin/organisations', { body: { name: 'Newsroom <Desk>', productId: product.id, seats: 2, managerIds: [ada.id] } });
+
+      let page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      const purchases = account(page).locator('[part="purchases"]');
+      await purchases.getByRole('heading', { name: 'Passes and articles' }).waitFor();
+      const passRow = purchases.locator('[part="purchase"]').filter({ hasText: 'until' });
+      await expect(passRow.locator('[part="product"]').textContent()).resolves.toBe('Reading room');
+      const until = await page.evaluate((iso) => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso)), pass.endsAt);
+      await expect(passRow.locator('[part="period"]').textContent()).resolves.toBe(`until ${until}`);
+      const articleLink = purchases.getByRole('link', { name: `${new URL(SITE).host}/premium/long-read` });
+      await expect(articleLink.getAttribute('href')).resolves.toBe(`${SITE}/premium/long-read`);
+      // They are no subscription.
+      await expect(account(page).getByText('You have no subscription.').isVisible()).resolves.toBe(true);
+
+      // The manager's page, inside the account element: the name staff typed is text, never markup.
+      const managed = account(page).getByRole('region', { name: 'Newsroom <Desk>' });
+      await managed.getByText('0 of 2 seats used').waitFor();
+      const invitee = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+      await managed.getByLabel('Email address to invite').fill(invitee);
+      await managed.getByRole('button', { name: 'Invite', exact: true }).click();
+      await account(page).locator('[part="status"]').filter({ hasText: `Invitation sent to ${invitee}.` }).waitFor();
+      await managed.getByRole('list', { name: 'Members' }).getByText(invitee).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await browser.screenshot(page, 'account-passes-and-organisation');
+      // Signed out first: a signed-in reader opening an invitation's link takes its seat.
+      await page.evaluate(() => (globalThis as any).gatehouse.logout());
+      await page.close();
+
+      // The invitation's link leads back to this page, whose account element takes the seat once the invitee signs in.
+      const token = await sink.invitationTokenTo(invitee);
+      expect(sink.to(invitee).some((mail) => mail.text.includes(`${siteUrl}/account?lang=en#gatehouse-join=${token}`))).toBe(true);
+      expect((await system.api('/auth/customers/register', { key: system.publishableKey, body: { email: invitee, password: PASSWORD, name: 'Ivy Invitee' } })).status).toBe(201);
+      page = await open(await browser.newPage(), 'en', false, `#gatehouse-join=${token}`);
+      await signInThroughModal(page, invitee);
+      await account(page).locator('[part="status"]').filter({ hasText: 'Welcome: you now read with a seat of Newsroom <Desk>.' }).waitFor();
+      expect(new URL(page.url()).hash).toBe('');
+      await page.close();
+
+      // The manager frees the seat from the account page.
+      page = await open(await browser.newPage());
+      await signInThroughModal(page, ada.email);
+      const seats = account(page).getByRole('region', { name: 'Newsroom <Desk>' });
+      await seats.getByText('1 of 2 seats used').waitFor();
+      await seats.getByRole('button', { name: `Remove ${invitee}` }).click();
+      await account(page).locator('[part="status"]').filter({ hasText: `${invitee} no longer holds a seat.` }).waitFor();
+      await seats.getByText('0 of 2 seats used').waitFor();
       await page.close();
     },
     LONG,

@@ -281,6 +281,11 @@ export interface CheckoutConfirmation {
 /** A pass or single article bought (issue #25 item 4), as its events carry it. */
 export type PurchaseView = PurchaseEventData;
 
+/** A pass or single article in a customer's list of purchases: with the name of the product it is of (the reader's account, staff's customer page). */
+export interface CustomerPurchaseView extends PurchaseView {
+  productName: string;
+}
+
 /** The stats of decisions H5 that billing owns, per bucket of the interval (UTC). */
 export interface BillingStatsBucket {
   /** ISO start of the bucket. */
@@ -365,7 +370,7 @@ export const BillingRequests = {
     'billing.subscriptions.of-customer',
   ),
   /** The customer's passes and single articles, newest first, ended passes included. 404 when the customer is not in the publication. */
-  CustomerPurchases: requestPattern<{ publicationId: string; customerId: string }, { purchases: PurchaseView[] }>('billing.purchases.of-customer'),
+  CustomerPurchases: requestPattern<{ publicationId: string; customerId: string }, { purchases: CustomerPurchaseView[] }>('billing.purchases.of-customer'),
   /** Decisions F9: `source: "manual"`; emits `subscription.created`. */
   GrantSubscription: requestPattern<
     { publicationId: string; customerId: string; priceId: string; currentPeriodEnd?: string },

@@ -187,6 +187,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/customers/{id}/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's passes and single articles (one-time purchases), newest first, ended passes included, each with its product's name. */
+        get: operations["AdminPurchasesController_purchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/email-templates": {
         parameters: {
             query?: never;
@@ -356,7 +373,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`). Its payment is not refunded here: refund it at the processor. Voiding a voided gift changes nothing. */
+        /** Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`), and a paid gift's payment is refunded in full at the processor (`voidReason: cancelled`). Voiding a voided gift changes nothing and refunds nothing again. */
         post: operations["AdminGiftsController_void"];
         delete?: never;
         options?: never;
@@ -2623,7 +2640,37 @@ export interface components {
         };
         CustomerPurchasesDto: {
             /** @description Newest first, ended passes included. */
-            purchases: components["schemas"]["PurchaseViewDto"][];
+            purchases: components["schemas"]["CustomerPurchaseViewDto"][];
+        };
+        CustomerPurchaseViewDto: {
+            /** Format: uuid */
+            customerId: string;
+            /**
+             * Format: date-time
+             * @description A pass: when it stops granting; null for a single article.
+             */
+            endsAt: string | null;
+            /**
+             * @description `pass`: every page its product unlocks until `endsAt`; `single_article`: the page `url`, for good.
+             * @enum {string}
+             */
+            kind: "pass" | "single_article";
+            /** Format: uuid */
+            priceId: string;
+            /**
+             * @description The name of the product the pass or article is of.
+             * @example Digital Gazette
+             */
+            productName: string;
+            /** Format: uuid */
+            purchaseId: string;
+            /**
+             * Format: date-time
+             * @description When it was paid.
+             */
+            startsAt: string;
+            /** @description A single article: the page bought. */
+            url: string | null;
         };
         CustomerRecordDto: {
             /** Format: date-time */
@@ -6293,6 +6340,111 @@ export interface operations {
             };
         };
     };
+    AdminPurchasesController_purchases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPurchasesDto"];
+                };
+            };
+            /** @description `validation_failed`: A field is missing, of the wrong type, unknown or out of range; `errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `session_required` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "session_required";
+                    };
+                };
+            };
+            /** @description `forbidden` (a viewer writing) or `csrf_failed` (a foreign Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "csrf_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: no such customer in the publication */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected fault, logged with the request id; nothing of it is shown. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A service or the bus did not answer within 5 s. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     MailboxController_listTemplates: {
         parameters: {
             query?: never;
@@ -7851,6 +8003,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: the payment processor refused or failed the refund; the gift is as it was */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
                     };
                 };
             };

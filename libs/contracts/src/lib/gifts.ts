@@ -20,7 +20,7 @@ export type GiftMonths = (typeof GIFT_MONTHS)[number];
 export const GIFT_STATUSES = ['pending', 'purchased', 'redeemed', 'voided'] as const;
 export type GiftStatus = (typeof GIFT_STATUSES)[number];
 
-/** Why a gift was voided: the processor refunded its payment, or staff cancelled it. */
+/** Why a gift was voided: its payment was refunded at the processor (not through us), or staff cancelled it here (refunding a paid one's payment). */
 export type GiftVoidReason = 'refunded' | 'cancelled';
 
 /** The fragment parameter of a gift email's link: the account element on that page redeems the code. */
@@ -108,6 +108,6 @@ export const GiftRequests = {
   RedeemGift: requestPattern<{ publicationId: string; customerId: string; code: string }, GiftRedemption>('billing.gifts.redeem'),
   ListGifts: requestPattern<{ publicationId: string } & PageRequest, Page<GiftView>>('billing.gifts.list'),
   GetGift: requestPattern<{ publicationId: string; giftId: string }, GiftView>('billing.gifts.get'),
-  /** Staff cancel a gift before it is redeemed: its code is refused from now on. 409 gift_redeemed once redeemed; voiding a voided one changes nothing. */
+  /** Staff cancel a gift before it is redeemed: its code is refused from now on, and a paid one's payment is refunded at the processor (502 processor_error when it refuses: the gift stays as it was). 409 gift_redeemed once redeemed; voiding a voided one changes nothing. */
   VoidGift: requestPattern<{ publicationId: string; giftId: string }, GiftView>('billing.gifts.void'),
 } as const;

@@ -35,6 +35,10 @@ export interface AccountMessages {
   renews: string;
   ends: string;
   trialEnds: string;
+  /** The heading of the reader's passes and single articles (one-time purchases). */
+  purchases: string;
+  /** A pass: `{date}` is when it ends, to the minute. */
+  passUntil: string;
   manageBilling: string;
   /** Shown while a subscription is past_due: its payment failed (issue #27). */
   paymentFailed: string;
@@ -146,6 +150,8 @@ export const ACCOUNT_MESSAGES_EN: AccountMessages = {
   renews: 'Renews on {date}',
   ends: 'Ends on {date}',
   trialEnds: 'Free trial until {date}',
+  purchases: 'Passes and articles',
+  passUntil: 'until {date}',
   manageBilling: 'Manage billing',
   paymentFailed: 'Your last payment did not go through. Update your payment method to keep reading.',
   updatePayment: 'Update payment method',

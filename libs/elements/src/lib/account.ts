@@ -2,6 +2,7 @@ import type {
   CancellationOptions,
   CancellationReason,
   CustomerProfile,
+  CustomerPurchaseView,
   OfferedPriceView,
   OrganisationMemberView,
   OrganisationSeatsView,
@@ -35,7 +36,7 @@ const STYLE_FIELDS = ['brandColor', 'brandColorHover', 'borderRadius', 'fontFami
 
 const ACCOUNT_CSS = `
   section { border-block-start: 1px solid #d9dbe3; padding-block: 16px; }
-  section:first-of-type { border-block-start: 0; padding-block-start: 0; }
+  .status + section { border-block-start: 0; padding-block-start: 0; }
   h3 { font-size: 1rem; margin: 0 0 8px; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0 0 12px; }
   dt { font-weight: 600; }
@@ -177,6 +178,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       ...AccountBase.properties,
       profile: { state: true },
       subscriptions: { state: true },
+      purchases: { state: true },
       prices: { state: true },
       editing: { state: true },
       status: { state: true },
@@ -188,6 +190,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     };
     declare profile: CustomerProfile | null;
     declare subscriptions: SubscriptionView[];
+    /** The reader's passes and single articles, newest first. */
+    declare purchases: CustomerPurchaseView[];
     declare prices: OfferedPriceView[];
     declare editing: boolean;
     declare status: string;
@@ -207,6 +211,7 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       super();
       this.profile = null;
       this.subscriptions = [];
+      this.purchases = [];
       this.prices = [];
       this.editing = false;
       this.status = '';
@@ -223,17 +228,18 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       if (!session) {
         this.profile = null;
         this.subscriptions = [];
+        this.purchases = [];
         this.status = '';
       } else if (changed) void this.load();
     }
 
-    /** The reader, their subscriptions and the prices they name, fetched again. */
+    /** The reader, their subscriptions, passes and articles, and the prices they name, fetched again. */
     async load(): Promise<void> {
       const sdk = this.sdk;
       if (!sdk || !this.session) return;
       try {
-        const [profile, subscriptions, prices] = await Promise.all([sdk.getProfile(), sdk.getSubscriptions(), sdk.getPrices().catch(() => [])]);
-        Object.assign(this, { profile, subscriptions, prices });
+        const [profile, subscriptions, purchases, prices] = await Promise.all([sdk.getProfile(), sdk.getSubscriptions(), sdk.getPurchases().catch(() => []), sdk.getPrices().catch(() => [])]);
+        Object.assign(this, { profile, subscriptions, purchases, prices });
       } catch {
         this.status = this.text.failed;
       }
@@ -250,7 +256,9 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
             ${this.signInButtons()}`
         : html`<h2 part="heading">${t.heading}</h2>
             ${status}
-            ${this.profileSection()} ${this.planSection()} ${this.sessionSection()} ${this.dataSection()} ${this.dialogs()}`;
+            ${this.profileSection()} ${this.planSection()} ${this.purchasesSection()}
+            <gatehouse-organisation embedded exportparts="organisation, seats, members, form, primary-button, secondary-button, status"></gatehouse-organisation>
+            ${this.sessionSection()} ${this.dataSection()} ${this.dialogs()}`;
       return this.frame(html`${this.logo()} ${content}`);
     }
 
@@ -342,6 +350,27 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       </div>`;
     }
 
+    /** Passes that have not ended, "until" their end to the minute, and single articles, each a link to its page. */
+    private purchasesSection(): TemplateResult | typeof nothing {
+      const t = this.text;
+      const live = this.purchases.filter((purchase) => !purchase.endsAt || Date.parse(purchase.endsAt) > Date.now());
+      return live.length === 0
+        ? nothing
+        : html`<section part="purchases" aria-labelledby="purchases-heading">
+            <h3 id="purchases-heading">${t.purchases}</h3>
+            <ul class="seats">
+              ${live.map(
+                (purchase) => html`<li part="purchase">
+                  <strong part="product">${purchase.productName}</strong>
+                  ${purchase.url
+                    ? html`<a part="link" href=${purchase.url}>${purchase.url.replace(/^https?:\/\//, '')}</a>`
+                    : html`<span part="period">${fill(t.passUntil, { date: this.date(purchase.endsAt, true) })}</span>`}
+                </li>`,
+              )}
+            </ul>
+          </section>`;
+    }
+
     private priceText(price: OfferedPriceView): string {
       const amount = this.money(price.unitAmount, price.currency);
       // A subscription's price recurs or is a lifetime's: a pass's or an article's has no word here (and is no subscription's).
@@ -357,8 +386,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       }
     }
 
-    private date(iso: string | null): string {
-      return iso ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(iso)) : '';
+    private date(iso: string | null, time = false): string {
+      return iso ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long', timeStyle: time ? 'short' : undefined }).format(new Date(iso)) : '';
     }
 
     /** The other monthly and yearly prices on sale in the subscription's currency (no lifetime, pass or article price). */
@@ -749,7 +778,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
    * `<gatehouse-organisation>` (docs/organisations.md): for a manager, each organisation they
    * manage with its seats used, members and open invitations, an invite form and Remove; on the
    * page an invitation's link opens (`#gatehouse-join=<token>`), the way to sign in or up, after
-   * which the seat is taken.
+   * which the seat is taken. `embedded`, it is the manager's page inside `<gatehouse-account>`:
+   * only the organisations (nothing for a reader who manages none), in the account's frame and theme.
    */
   class GatehouseOrganisation extends AccountBase {
     static override properties: PropertyDeclarations = {
@@ -757,10 +787,12 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       organisations: { state: true },
       status: { state: true },
       joinToken: { state: true },
+      embedded: { type: Boolean },
     };
     declare organisations: OrganisationSeatsView[] | null;
     declare status: string;
     declare joinToken: string | null;
+    declare embedded: boolean;
 
     constructor() {
       super();
@@ -779,7 +811,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     private async load(): Promise<void> {
       const sdk = this.sdk;
       if (!sdk || !this.session) return;
-      if (this.joinToken) await this.join(sdk, this.joinToken);
+      // Inside the account element, an invitation's link is its to take only when the page has no organisation element of its own.
+      if (this.joinToken && !(this.embedded && document.querySelector('gatehouse-organisation'))) await this.join(sdk, this.joinToken);
       try {
         this.organisations = await sdk.getManagedOrganisations();
       } catch {
@@ -803,6 +836,9 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
     override render() {
       const o = this.text.organisation;
       const status = html`<p class="status" part="status" role="status" aria-live="polite">${this.status}</p>`;
+      // Embedded, the account element is the frame, and is signed in (its organisations are null until this element knows it too);
+      // a reader who manages none and took no seat here gets nothing, not even a second status line.
+      if (this.embedded) return this.organisations?.length || this.status ? html`${this.organisations?.map((seats) => this.organisationSection(seats))} ${status}` : nothing;
       if (!this.session) {
         return this.frame(html`${this.logo()}<h2 part="heading">${o.heading}</h2>
           ${status}

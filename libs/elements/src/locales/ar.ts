@@ -142,6 +142,8 @@ const ar: Messages = {
     renews: 'يتجدد في {date}',
     ends: 'ينتهي في {date}',
     trialEnds: 'تجربة مجانية حتى {date}',
+    purchases: 'التصاريح والمقالات',
+    passUntil: 'حتى {date}',
     manageBilling: 'إدارة الدفع',
     paymentFailed: 'لم تنجح عملية الدفع الأخيرة. حدّث طريقة الدفع لمواصلة القراءة.',
     updatePayment: 'تحديث طريقة الدفع',

@@ -128,6 +128,8 @@ const de: Messages = {
     renews: 'Verlängert sich am {date}',
     ends: 'Endet am {date}',
     trialEnds: 'Gratis bis {date}',
+    purchases: 'Pässe und Artikel',
+    passUntil: 'bis {date}',
     manageBilling: 'Zahlung verwalten',
     paymentFailed: 'Ihre letzte Zahlung ist fehlgeschlagen. Ändern Sie Ihre Zahlungsmethode, um weiterzulesen.',
     updatePayment: 'Zahlungsmethode ändern',

@@ -128,6 +128,8 @@ const es: Messages = {
     renews: 'Se renueva el {date}',
     ends: 'Termina el {date}',
     trialEnds: 'Prueba gratuita hasta el {date}',
+    purchases: 'Pases y artículos',
+    passUntil: 'hasta el {date}',
     manageBilling: 'Gestionar el pago',
     paymentFailed: 'Tu último pago no se ha podido cobrar. Actualiza tu método de pago para seguir leyendo.',
     updatePayment: 'Actualizar el método de pago',

@@ -128,6 +128,8 @@ const fr: Messages = {
     renews: 'Renouvelé le {date}',
     ends: 'Se termine le {date}',
     trialEnds: 'Essai gratuit jusqu’au {date}',
+    purchases: 'Pass et articles',
+    passUntil: 'jusqu’au {date}',
     manageBilling: 'Gérer le paiement',
     paymentFailed: 'Votre dernier paiement n’a pas abouti. Mettez à jour votre moyen de paiement pour continuer à lire.',
     updatePayment: 'Mettre à jour le moyen de paiement',

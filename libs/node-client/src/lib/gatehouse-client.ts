@@ -28,7 +28,7 @@ import type {
   PlanChangeResult,
   PlanChangeTiming,
   SaveAcceptance,
-  PurchaseView,
+  CustomerPurchaseView,
   ReaderFacts,
   ShareSettings,
   ShareSettingsChanges,
@@ -155,9 +155,9 @@ export class Gatehouse {
     /** The customer's subscriptions, newest first, cancelled ones included. */
     list: async (customerId: string) =>
       (await this.http.request<{ subscriptions: SubscriptionView[] }>({ method: 'GET', path: '/subscriptions/me', query: { customerId }, apiKey: this.secret() })).subscriptions,
-    /** The customer's passes and single articles, newest first, ended passes included. */
-    purchases: async (customerId: string): Promise<PurchaseView[]> =>
-      (await this.http.request<{ purchases: PurchaseView[] }>({ method: 'GET', path: '/subscriptions/purchases', query: { customerId }, apiKey: this.secret() })).purchases,
+    /** The customer's passes and single articles, newest first, ended passes included, each with its product's name. */
+    purchases: async (customerId: string): Promise<CustomerPurchaseView[]> =>
+      (await this.http.request<{ purchases: CustomerPurchaseView[] }>({ method: 'GET', path: '/subscriptions/purchases', query: { customerId }, apiKey: this.secret() })).purchases,
     /** A checkout at the payment processor: redirect the customer to `url`. */
     checkout: (params: CheckoutParams) =>
       this.http.request<CheckoutSessionView>({ method: 'POST', path: '/subscriptions/checkout', body: params, apiKey: this.secret(), idempotent: true }),
@@ -227,7 +227,7 @@ export class Gatehouse {
     /** Newest first, never their codes or messages. */
     list: (params: { limit?: number; cursor?: string } = {}) => this.http.request<Page<GiftView>>({ method: 'GET', path: '/admin/gifts', query: params, apiKey: this.secret() }),
     get: (giftId: string) => this.http.request<GiftView>({ method: 'GET', path: `/admin/gifts/${encodeURIComponent(giftId)}`, apiKey: this.secret() }),
-    /** Its code is refused from now on; `gift_redeemed` (409) once redeemed. The payment is refunded at the processor, not here. */
+    /** Its code is refused from now on and a paid gift's payment is refunded at the processor; `gift_redeemed` (409) once redeemed, `processor_error` (502) when the processor refuses the refund. */
     void: (giftId: string) => this.http.request<GiftView>({ method: 'POST', path: `/admin/gifts/${encodeURIComponent(giftId)}/void`, apiKey: this.secret(), idempotent: true }),
     /** Redeems a code for the reader of `accessToken`: a subscription with `source: gift` ending after the gift's months. */
     redeem: (accessToken: string, code: string) =>

@@ -1,4 +1,13 @@
-import type { CancellationOptions, CancellationReason, CustomerProfile, OrganisationInvitationView, OrganisationSeatsView, SaveAcceptance, SubscriptionView } from '@gatehouse/contracts';
+import type {
+  CancellationOptions,
+  CancellationReason,
+  CustomerProfile,
+  CustomerPurchaseView,
+  OrganisationInvitationView,
+  OrganisationSeatsView,
+  SaveAcceptance,
+  SubscriptionView,
+} from '@gatehouse/contracts';
 import type { Gatehouse } from './gatehouse';
 
 /** How a reader confirms the deletion of their account: their password, or a code emailed to them. */
@@ -16,6 +25,8 @@ export interface AccountMethods {
   updateProfile(changes: { name?: string; email?: string; returnUrl?: string }): Promise<CustomerProfile>;
   /** The reader's subscriptions, newest first, cancelled ones included. */
   getSubscriptions(): Promise<SubscriptionView[]>;
+  /** The reader's passes and single articles, newest first, ended passes included, each with its product's name. */
+  getPurchases(): Promise<CustomerPurchaseView[]>;
   /** Cancels one of the reader's own subscriptions at the end of the period, with the reason they picked. */
   cancelSubscription(subscriptionId: string, reason?: CancellationReason): Promise<SubscriptionView>;
   /** The reasons to pick from when cancelling, each with the save offer it brings for this subscription. */
@@ -44,6 +55,7 @@ export function installAccount(gatehouse: Gatehouse): Gatehouse & AccountMethods
     getProfile: () => gatehouse.authorized('/auth/customers/me'),
     updateProfile: (changes) => gatehouse.authorized('/auth/customers/me', { method: 'PATCH', body: changes }),
     getSubscriptions: async () => (await gatehouse.authorized<{ subscriptions: SubscriptionView[] }>('/subscriptions/me')).subscriptions,
+    getPurchases: async () => (await gatehouse.authorized<{ purchases: CustomerPurchaseView[] }>('/subscriptions/purchases')).purchases,
     cancelSubscription: (subscriptionId, reason) => gatehouse.authorized('/subscriptions/cancel', { body: { subscriptionId, atPeriodEnd: true, reason } }),
     getCancellationOptions: (subscriptionId) => gatehouse.authorized(`/subscriptions/cancellation-options?subscriptionId=${encodeURIComponent(subscriptionId)}`),
     acceptSaveOffer: (subscriptionId, reason) => gatehouse.authorized('/subscriptions/cancel/save', { body: { subscriptionId, reason } }),

@@ -101,11 +101,17 @@ describe('fake processor', () => {
     const paymentIntent = await stripe.paymentIntents.retrieve(completed['payment_intent']);
     expect(paymentIntent).toMatchObject({ amount: 2700, currency: 'eur', status: 'succeeded', customer: completed['customer'], metadata: { giftId: 'g-1' } });
 
-    const refund = await stripe.refunds.create({ payment_intent: paymentIntent.id });
-    expect(refund).toMatchObject({ object: 'refund', amount: 2700, payment_intent: paymentIntent.id, status: 'succeeded' });
+    const refund = await stripe.refunds.create({ payment_intent: paymentIntent.id, metadata: { giftId: 'g-1' } }, { idempotencyKey: 'gift-refund:g-1' });
+    expect(refund).toMatchObject({ object: 'refund', amount: 2700, payment_intent: paymentIntent.id, status: 'succeeded', metadata: { giftId: 'g-1' } });
     const refunded = fake.events.at(-1)!;
     expect(refunded).toMatchObject({ type: 'charge.refunded', data: { object: { payment_intent: paymentIntent.id, amount_refunded: 2700, refunded: true, metadata: { giftId: 'g-1' } } } });
+    // The same key again is the same refund, replayed; a new one is refused: nothing is left to give back.
+    expect(await stripe.refunds.create({ payment_intent: paymentIntent.id }, { idempotencyKey: 'gift-refund:g-1' })).toMatchObject({ id: refund.id });
     await expect(stripe.refunds.create({ payment_intent: paymentIntent.id })).rejects.toMatchObject({ statusCode: 400 });
+    // Listed and retrieved as the processor's API does.
+    expect((await stripe.refunds.list({ payment_intent: paymentIntent.id })).data.map((r) => r.id)).toEqual([refund.id]);
+    expect((await stripe.refunds.list({ payment_intent: 'pi_other' })).data).toEqual([]);
+    expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({ id: refund.id, amount: 2700, charge: refunded.data.object['id'] });
   });
 
   it('speaks coupons and promotion codes: a checkout redeems one, the subscription carries the discount, and the limits refuse as the processor does', async () => {

@@ -354,7 +354,7 @@ export class FakeProcessor {
    * A refund of a payment (through the API, or by staff in the processor's dashboard): the charge
    * records it, and `charge.refunded` is sent with the charge.
    */
-  refund(paymentIntentId: string, options: EventOptions & { amount?: number; reason?: string } = {}): { refund: ProcessorObject; event: ProcessorEvent } {
+  refund(paymentIntentId: string, options: EventOptions & { amount?: number; reason?: string; metadata?: Record<string, string> } = {}): { refund: ProcessorObject; event: ProcessorEvent } {
     const paymentIntent = this.required('payment_intent', paymentIntentId);
     const charge = this.required('charge', paymentIntent['latest_charge']);
     const left = charge['amount'] - charge['amount_refunded'];
@@ -363,7 +363,7 @@ export class FakeProcessor {
     if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) {
       throw new ApiError(400, 'invalid_request_error', `Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`);
     }
-    const refund = this.save('refund', refundObject(charge, amount, options.reason ?? null));
+    const refund = this.save('refund', refundObject(charge, amount, options.reason ?? null, options.metadata ?? {}));
     charge['amount_refunded'] += amount;
     charge['refunded'] = charge['amount_refunded'] >= charge['amount'];
     return { refund, event: this.event('charge.refunded', charge, { created: options.created }) };
@@ -372,7 +372,18 @@ export class FakeProcessor {
   private refundByApi(fields: Record<string, FormValue>): ProcessorObject {
     const paymentIntent = text(fields['payment_intent']) ?? this.get('charge', text(fields['charge']) ?? '')?.['payment_intent'];
     if (!paymentIntent) throw new ApiError(400, 'invalid_request_error', 'Missing required param: payment_intent or charge.');
-    return this.refund(paymentIntent, { amount: integer(fields['amount']) ?? undefined, reason: text(fields['reason']) ?? undefined }).refund;
+    return this.refund(paymentIntent, { amount: integer(fields['amount']) ?? undefined, reason: text(fields['reason']) ?? undefined, metadata: metadataOf(fields['metadata']) }).refund;
+  }
+
+  /** `GET /v1/refunds`: newest first, of one payment intent or charge when asked, as the processor lists them. */
+  private listRefunds(fields: Record<string, FormValue>): ProcessorObject {
+    const paymentIntent = text(fields['payment_intent']);
+    const charge = text(fields['charge']);
+    const refunds = [...this.store('refund').values()]
+      .filter((refund) => (!paymentIntent || refund['payment_intent'] === paymentIntent) && (!charge || refund['charge'] === charge))
+      .reverse();
+    const limit = integer(fields['limit']) ?? 10;
+    return { object: 'list', data: refunds.slice(0, limit), has_more: refunds.length > limit, url: '/v1/refunds' };
   }
 
   /** `customer.source.expiring`: the processor's notice that the customer's card expires at the end of the month. */
@@ -422,7 +433,9 @@ export class FakeProcessor {
     for (const route of this.routes) {
       const match = route.method === method ? route.pattern.exec(url.pathname) : null;
       if (!match) continue;
-      const answer = { status: 200, body: this.publicView(route.handle(body, decodeURIComponent(match[1] ?? ''))) };
+      // A GET's parameters come in its query string, as the SDK sends them.
+      const fields = method === 'GET' ? Object.fromEntries(url.searchParams) : body;
+      const answer = { status: 200, body: this.publicView(route.handle(fields, decodeURIComponent(match[1] ?? ''))) };
       if (replayKey) this.replays.set(replayKey, answer);
       return answer;
     }
@@ -472,6 +485,9 @@ export class FakeProcessor {
       { method: 'DELETE', pattern: /^\/v1\/subscriptions\/([^/]+)$/, handle: (fields, id) => this.cancelSubscriptionByApi(fields, id) },
       { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, handle: retrieve('payment_intent') },
       { method: 'POST', pattern: /^\/v1\/refunds$/, handle: (fields) => this.refundByApi(fields) },
+      { method: 'GET', pattern: /^\/v1\/refunds$/, handle: (fields) => this.listRefunds(fields) },
+      { method: 'GET', pattern: /^\/v1\/refunds\/([^/]+)$/, handle: retrieve('refund') },
+      { method: 'GET', pattern: /^\/v1\/charges\/([^/]+)$/, handle: retrieve('charge') },
     ];
   }
 

@@ -431,7 +431,7 @@ export function paymentObjects(spec: { customer: string; amount: number; currenc
   return { paymentIntent, charge };
 }
 
-export function refundObject(charge: ProcessorObject, amount: number, reason: string | null): ProcessorObject {
+export function refundObject(charge: ProcessorObject, amount: number, reason: string | null, metadata: Record<string, string> = {}): ProcessorObject {
   return {
     id: newId('re'),
     object: 'refund',
@@ -441,7 +441,7 @@ export function refundObject(charge: ProcessorObject, amount: number, reason: st
     payment_intent: charge['payment_intent'],
     reason,
     status: 'succeeded',
-    metadata: {},
+    metadata,
     created: unixNow(),
   };
 }

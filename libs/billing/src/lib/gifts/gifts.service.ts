@@ -27,6 +27,7 @@ import { SubscriptionWriter } from '../subscriptions/subscription-writer.service
 import { subscriptionView } from '../subscriptions/subscription-views';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { Gift } from './gift.entity';
+import { GiftPayments } from './gift-payments.service';
 import { giftAmount, giftView, monthsAfter } from './gift-views';
 
 /** SHA-256 of a code, as gifts are found by it. */
@@ -52,6 +53,7 @@ export class GiftsService {
     private readonly prices: PricesService,
     private readonly processorCustomers: ProcessorCustomersService,
     private readonly writer: SubscriptionWriter,
+    private readonly payments: GiftPayments,
   ) {}
 
   /**
@@ -175,14 +177,19 @@ export class GiftsService {
     return this.viewOf(this.dataSource.manager, await this.find(this.dataSource.manager, publicationId, giftId));
   }
 
-  /** Staff cancel a gift before it is redeemed; its code is refused from then on. */
+  /**
+   * Staff cancel a gift before it is redeemed; its code is refused from then on. A paid gift's
+   * payment is refunded at the processor first, holding the gift's row so that no redemption slips
+   * in between: a refusal is 502 and the gift stays as it was. The `charge.refunded` that follows
+   * finds it voided and changes nothing.
+   */
   async void(publicationId: string, giftId: string): Promise<GiftView> {
     return this.dataSource.transaction(async (manager) => {
       const gift = await this.find(manager, publicationId, giftId, true);
       if (gift.status === 'redeemed') throw new AppError('gift_redeemed', 'This gift has been redeemed: cancel the subscription it made instead.');
       if (gift.status !== 'voided') {
-        Object.assign(gift, { status: 'voided', voidedAt: this.clock.now(), voidReason: 'cancelled', codeSealed: null });
-        await manager.save(gift);
+        if (gift.status === 'purchased' && gift.processorPaymentIntentId) await this.payments.refund(publicationId, gift.id, gift.processorPaymentIntentId);
+        await this.payments.void(manager, gift, 'cancelled');
       }
       return this.viewOf(manager, gift);
     });

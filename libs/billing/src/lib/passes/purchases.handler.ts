@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { BillingRequests, type PurchaseView, type RequestOf } from '@gatehouse/contracts';
+import { BillingRequests, type CustomerPurchaseView, type RequestOf } from '@gatehouse/contracts';
 import { Handles } from '@gatehouse/bus';
 import { PurchasesService } from './purchases.service';
 
@@ -10,7 +10,7 @@ export class PurchasesHandler {
   constructor(private readonly purchases: PurchasesService) {}
 
   @Handles(CustomerPurchases)
-  ofCustomer({ publicationId, customerId }: RequestOf<typeof CustomerPurchases>): Promise<{ purchases: PurchaseView[] }> {
+  ofCustomer({ publicationId, customerId }: RequestOf<typeof CustomerPurchases>): Promise<{ purchases: CustomerPurchaseView[] }> {
     return this.purchases.ofCustomer(publicationId, customerId);
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Events, IdentityRequests, pageKeyOf, type PurchaseEntitlement, type PurchaseKind, type PurchaseView } from '@gatehouse/contracts';
+import { Events, IdentityRequests, pageKeyOf, type CustomerPurchaseView, type PurchaseEntitlement, type PurchaseKind } from '@gatehouse/contracts';
 import { BusClient, Outbox } from '@gatehouse/bus';
 import { AppError, Clock, isUuid } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { DataSource, type EntityManager } from 'typeorm';
-import type { Price } from '../catalog/price.entity';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import { Price } from '../catalog/price.entity';
+import { Product } from '../catalog/product.entity';
 import { EntitlementsAnnouncer } from '../subscriptions/entitlements-announcer.service';
 import { idOf } from '../subscriptions/processor-snapshot';
 import { purchaseView } from './purchase-views';
@@ -63,12 +64,16 @@ export class PurchasesService {
     return { outcome: 'applied', purchase };
   }
 
-  /** Newest first, ended passes included; 404 for a customer who is not in the publication. */
-  async ofCustomer(publicationId: string, customerId: string): Promise<{ purchases: PurchaseView[] }> {
+  /** Newest first, ended passes included, each with its product's name; 404 for a customer who is not in the publication. */
+  async ofCustomer(publicationId: string, customerId: string): Promise<{ purchases: CustomerPurchaseView[] }> {
     if (!isUuid(customerId)) throw new AppError('not_found', 'No such customer.');
     await this.bus.request(IdentityRequests.GetCustomer, { publicationId, customerId });
-    const purchases = await this.dataSource.getRepository(Purchase).find({ where: { publicationId, customerId }, order: { createdAt: 'DESC', id: 'DESC' } });
-    return { purchases: purchases.map(purchaseView) };
+    const { manager } = this.dataSource;
+    const purchases = await manager.find(Purchase, { where: { publicationId, customerId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const prices = purchases.length === 0 ? [] : await manager.findBy(Price, { id: In([...new Set(purchases.map((purchase) => purchase.priceId))]) });
+    const products = prices.length === 0 ? [] : await manager.findBy(Product, { id: In([...new Set(prices.map((price) => price.productId))]) });
+    const productName = (priceId: string) => products.find((product) => product.id === prices.find((price) => price.id === priceId)?.productId)?.name ?? '';
+    return { purchases: purchases.map((purchase) => ({ ...purchaseView(purchase), productName: productName(purchase.priceId) })) };
   }
 
   /** The customer's passes that have not ended and their single articles, newest first, with what each unlocks. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SegmentReaders } from '../access/segment-readers.service';
 import { AdminPricesController, AdminProductsController } from './admin-catalog.controller';
 import { AdminProcessorController } from './admin-processor.controller';
+import { AdminPurchasesController } from './admin-purchases.controller';
 import { AdminSubscriptionsController } from './admin-subscriptions.controller';
 import { AdminCancellationController, CancellationController } from './cancellation.controller';
 import { AdminGiftsController, GiftsController } from './gifts.controller';
@@ -26,6 +27,7 @@ import { AdminSubscriptionSettingsController, SubscriptionChangesController } fr
     AdminPricesController,
     AdminProcessorController,
     AdminSubscriptionsController,
+    AdminPurchasesController,
     AdminOffersController,
     OffersController,
     GiftsController,

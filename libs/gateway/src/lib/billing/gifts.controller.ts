@@ -81,10 +81,14 @@ export class AdminGiftsController {
   @Post(':id/void')
   @HttpCode(200)
   @Auth('session-or-secret')
-  @ApiOperation({ summary: "Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`). Its payment is not refunded here: refund it at the processor. Voiding a voided gift changes nothing." })
+  @ApiOperation({
+    summary:
+      'Cancel a gift before it is redeemed: its code is refused from now on (410 `gift_voided`), and a paid gift\'s payment is refunded in full at the processor (`voidReason: cancelled`). Voiding a voided gift changes nothing and refunds nothing again.',
+  })
   @ApiOkResponse({ type: GiftViewDto })
   @ApiResponse({ status: 404, description: '`not_found`' })
   @ApiResponse({ status: 409, description: '`gift_redeemed`: it was redeemed; cancel the subscription it made instead' })
+  @ApiResponse({ status: 502, description: '`processor_error`: the payment processor refused or failed the refund; the gift is as it was' })
   void(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string): Promise<GiftView> {
     return this.bus.request(GiftRequests.VoidGift, { publicationId: publicationOf(caller), giftId: id });
   }

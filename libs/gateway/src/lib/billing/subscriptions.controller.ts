@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type PurchaseView, type SubscriptionView } from '@gatehouse/contracts';
+import { BillingRequests, type CheckoutConfirmation, type CheckoutSessionView, type CustomerPurchaseView, type SubscriptionView } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
 import { AppError } from '@gatehouse/platform';
 import type { FastifyRequest } from 'fastify';
@@ -57,7 +57,7 @@ export class SubscriptionsController {
   @ApiResponse({ status: 400, description: '`validation_failed`: no `customerId` with a secret key' })
   @ApiResponse({ status: 403, description: "`forbidden`: a `customerId` other than the JWT's" })
   @ApiResponse({ status: 404, description: '`not_found`: no such customer in the publication' })
-  purchases(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ purchases: PurchaseView[] }> {
+  purchases(@Caller() caller: Principal, @Query() query: SubscriptionsMeQueryDto): Promise<{ purchases: CustomerPurchaseView[] }> {
     return this.bus.request(BillingRequests.CustomerPurchases, { publicationId: keyPublicationOf(caller), customerId: customerFor(caller, query.customerId) });
   }
 

@@ -2,6 +2,7 @@ import { installAccount } from '../account';
 import { KEY, page, problem, RefreshServer } from './fakes';
 
 const subscription = { subscriptionId: 'sub-1', status: 'active', cancelAtPeriodEnd: false };
+const purchase = { purchaseId: 'pur-1', kind: 'pass', productName: 'Day pass', endsAt: '2026-11-28T10:30:00.000Z' };
 
 /** A page with the reader's routes; `routes` answers by path. */
 function accountPage(routes: Record<string, () => { status: number; body?: unknown }> = {}) {
@@ -10,6 +11,7 @@ function accountPage(routes: Record<string, () => { status: number; body?: unkno
     '/api/v1/auth/customers/login': () => ({ status: 200, body: server.issue() }),
     '/api/v1/auth/customers/logout': () => ({ status: 204 }),
     '/api/v1/subscriptions/me': () => ({ status: 200, body: { subscriptions: [subscription] } }),
+    '/api/v1/subscriptions/purchases': () => ({ status: 200, body: { purchases: [purchase] } }),
     '/api/v1/subscriptions/cancel': () => ({ status: 200, body: { ...subscription, cancelAtPeriodEnd: true } }),
     ...routes,
   };
@@ -26,13 +28,15 @@ describe("the reader's account methods", () => {
     expect(requests).toEqual([]);
   });
 
-  it("send the reader's token: their subscriptions, a cancel at the period end with the reason", async () => {
+  it("send the reader's token: their subscriptions and purchases, a cancel at the period end with the reason", async () => {
     const { client, requests } = accountPage();
     await client.login({ email: 'r@example.com', password: 'reader-password' });
     await expect(client.getSubscriptions()).resolves.toEqual([subscription]);
+    await expect(client.getPurchases()).resolves.toEqual([purchase]);
     await expect(client.cancelSubscription('sub-1', 'too_expensive')).resolves.toMatchObject({ cancelAtPeriodEnd: true });
     expect(requests.slice(1).map((r) => [r.path, r.body, r.headers['Authorization']])).toEqual([
       ['/api/v1/subscriptions/me', undefined, 'Bearer access-1'],
+      ['/api/v1/subscriptions/purchases', undefined, 'Bearer access-1'],
       ['/api/v1/subscriptions/cancel', { subscriptionId: 'sub-1', atPeriodEnd: true, reason: 'too_expensive' }, 'Bearer access-1'],
     ]);
   });

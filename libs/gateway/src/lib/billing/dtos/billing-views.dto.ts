@@ -4,6 +4,7 @@ import {
   NEVER_ENDS,
   PRICE_INTERVALS,
   PURCHASE_KINDS,
+  type CustomerPurchaseView,
   type PurchaseKind,
   type PurchaseView,
   SUBSCRIPTION_SOURCES,
@@ -81,8 +82,12 @@ export class PurchaseViewDto implements PurchaseView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'A pass: when it stops granting; null for a single article.' }) endsAt: string | null;
 }
 
+export class CustomerPurchaseViewDto extends PurchaseViewDto implements CustomerPurchaseView {
+  @ApiProperty({ example: 'Digital Gazette', description: 'The name of the product the pass or article is of.' }) productName: string;
+}
+
 export class CustomerPurchasesDto {
-  @ApiProperty({ type: [PurchaseViewDto], description: 'Newest first, ended passes included.' }) purchases: PurchaseViewDto[];
+  @ApiProperty({ type: [CustomerPurchaseViewDto], description: 'Newest first, ended passes included.' }) purchases: CustomerPurchaseViewDto[];
 }
 
 export class CheckoutConfirmationDto implements CheckoutConfirmation {
