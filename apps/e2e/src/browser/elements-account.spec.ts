@@ -248,11 +248,14 @@ describe('the account element', () => {
       await pause.waitFor({ state: 'hidden' });
       const pausedUntil = (await system.subscriptionsOf(bea.id))[0].pausedUntil as string;
       await expect(beaPlan.locator('[part="paused"]').textContent()).resolves.toBe(`Paused until ${await longDate(second, pausedUntil)}`);
+      // Nothing renews while paused: no "Renews on" beside the pause.
+      await expect(beaPlan.locator('[part="period"]').count()).resolves.toBe(0);
       expect((await system.fake.object('subscription', paused.processorId))['pause_collection']).toEqual({ behavior: 'void', resumes_at: new Date(pausedUntil).getTime() / 1000 });
       await browser.screenshot(second, 'account-paused');
       await beaPlan.getByRole('button', { name: 'Resume now' }).click();
       await account(second).locator('[role="status"]').filter({ hasText: 'Your subscription runs again.' }).waitFor();
       await expect(beaPlan.locator('[part="paused"]').count()).resolves.toBe(0);
+      await expect(beaPlan.locator('[part="period"]').textContent()).resolves.toMatch(/^Renews on /);
       expect((await system.fake.object('subscription', paused.processorId))['pause_collection']).toBeNull();
       expect(await seriousViolations(second)).toEqual([]);
       await second.close();

@@ -320,7 +320,8 @@ export function defineAccountElements(parts: AccountElementParts, client: Promis
       const date = (iso: string | null) => (iso && !iso.startsWith('9999') ? new Intl.DateTimeFormat(this.locale, { dateStyle: 'long' }).format(new Date(iso)) : '');
       const end = date(subscription.currentPeriodEnd);
       const trial = subscription.status === 'trialing' && subscription.trialEnd ? fill(t.trialEnds, { date: date(subscription.trialEnd) }) : '';
-      const period = !end ? '' : fill(subscription.cancelAtPeriodEnd ? t.ends : t.renews, { date: end });
+      // While paused nothing renews: the pause's own line says when it runs again.
+      const period = !end || (subscription.pausedUntil && !subscription.cancelAtPeriodEnd) ? '' : fill(subscription.cancelAtPeriodEnd ? t.ends : t.renews, { date: end });
       const billed = subscription.source === 'processor';
       const pastDue = subscription.status === 'past_due' && billed;
       const changeable = billed && !subscription.cancelAtPeriodEnd;
