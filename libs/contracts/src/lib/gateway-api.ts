@@ -4020,7 +4020,7 @@ export interface components {
         };
         ReaderFactsDto: {
             /**
-             * @description ISO 3166 alpha-2; with COUNTRY_HEADER set, only that header counts.
+             * @description ISO 3166 alpha-2. With COUNTRY_HEADER set, that request header counts instead (but for staff trying a URL, who state the reader's).
              * @example DE
              */
             country?: string;
@@ -4035,7 +4035,7 @@ export interface components {
              * @example https://news.example.com/premium/story?utm_campaign=spring
              */
             url?: string;
-            /** @description The site's own visitor id, as sent with access checks: its visits count (a customer JWT's visits count anyway). */
+            /** @description The site's own visitor id. A valid customer JWT takes its place as the visitor. */
             userId?: string;
             utm_campaign?: string;
             utm_medium?: string;
@@ -4969,9 +4969,9 @@ export interface operations {
     AccessCheckController_check: {
         parameters: {
             query: {
-                /** @description ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent. */
+                /** @description ISO 3166 alpha-2. With COUNTRY_HEADER set, that request header counts instead (but for staff trying a URL, who state the reader's). */
                 country?: string;
-                /** @description Derived from the User-Agent when absent. */
+                /** @description Derived from the User-Agent when one is sent. */
                 device?: "desktop" | "mobile" | "tablet";
                 referrer?: string;
                 /** @description The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`. */
@@ -5203,9 +5203,9 @@ export interface operations {
     AccessTrialController_try: {
         parameters: {
             query: {
-                /** @description ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent. */
+                /** @description ISO 3166 alpha-2. With COUNTRY_HEADER set, that request header counts instead (but for staff trying a URL, who state the reader's). */
                 country?: string;
-                /** @description Derived from the User-Agent when absent. */
+                /** @description Derived from the User-Agent when one is sent. */
                 device?: "desktop" | "mobile" | "tablet";
                 referrer?: string;
                 /** @description The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`. */
@@ -19754,14 +19754,14 @@ export interface operations {
         parameters: {
             query: {
                 code: string;
-                /** @description ISO 3166 alpha-2; with COUNTRY_HEADER set, only that header counts. */
+                /** @description ISO 3166 alpha-2. With COUNTRY_HEADER set, that request header counts instead (but for staff trying a URL, who state the reader's). */
                 country?: string;
                 /** @description Derived from the User-Agent when one is sent. */
                 device?: "desktop" | "mobile" | "tablet";
                 referrer?: string;
                 /** @description The page the reader is on, on a domain of the publication: its path and `utm_*` are the reader's, as for an access check of it. */
                 url?: string;
-                /** @description The site's own visitor id, as sent with access checks: its visits count (a customer JWT's visits count anyway). */
+                /** @description The site's own visitor id. A valid customer JWT takes its place as the visitor. */
                 userId?: string;
                 utm_campaign?: string;
                 utm_medium?: string;

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, RateLimit } from '../edge/credentials';
 import { Caller, keyPublicationOf, type Principal } from '../edge/principal';
 import { GatewayConfig } from '../gateway.config';
-import { AccessCheckQueryDto, AccessCheckResultDto } from './dtos/access-check.dto';
+import { AccessCheckQueryDto, AccessCheckResultDto, type VisitorStatementDto } from './dtos/access-check.dto';
 import { EdgeDecisions } from './edge-decisions.service';
 import { deviceFromUserAgent } from './visitor-device';
 
@@ -86,7 +86,7 @@ export function visitorAttributesOf(
 }
 
 /** The segment attributes a reader states, as the access check's query names them, and the page whose `utm_*` are observed. */
-export type StatedAttributes = Pick<AccessCheckQueryDto, 'referrer' | 'device' | 'country' | 'utm_source' | 'utm_medium' | 'utm_campaign'> & { url?: string };
+export type StatedAttributes = Pick<VisitorStatementDto, 'referrer' | 'device' | 'country' | 'utm_source' | 'utm_medium' | 'utm_campaign'> & { url?: string };
 
 /** The share link token the page URL's query carries (`gh_share`), when it carries a plausible one. */
 function shareTokenOf(page: URLSearchParams): { shareToken?: string } {

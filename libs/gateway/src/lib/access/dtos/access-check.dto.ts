@@ -39,17 +39,11 @@ export function isAcceptableAccessCheckQuery(value: unknown): boolean {
   );
 }
 
-/** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
-@QuickCheck(isAcceptableAccessCheckQuery)
-export class AccessCheckQueryDto {
-  @ApiProperty({
-    example: 'https://news.example.com/premium/story',
-    description: 'The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`.',
-  })
-  @IsString()
-  @MaxLength(2048)
-  url: string;
-
+/**
+ * What a reader states of themselves beside the page: the access check's parameters, and the same
+ * where a segment decides away from a check (an offer limited to one, `ReaderFactsDto`).
+ */
+export abstract class VisitorStatementDto {
   @ApiPropertyOptional({ maxLength: 128, description: "The site's own visitor id. A valid customer JWT takes its place as the visitor." })
   @IsOptional()
   @IsString()
@@ -62,12 +56,12 @@ export class AccessCheckQueryDto {
   @MaxLength(2048)
   referrer?: string;
 
-  @ApiPropertyOptional({ enum: VISITOR_DEVICES, description: 'Derived from the User-Agent when absent.' })
+  @ApiPropertyOptional({ enum: VISITOR_DEVICES, description: 'Derived from the User-Agent when one is sent.' })
   @IsOptional()
   @IsIn(VISITOR_DEVICES)
   device?: VisitorDevice;
 
-  @ApiPropertyOptional({ example: 'DE', description: 'ISO 3166 alpha-2; from the COUNTRY_HEADER request header when absent.' })
+  @ApiPropertyOptional({ example: 'DE', description: "ISO 3166 alpha-2. With COUNTRY_HEADER set, that request header counts instead (but for staff trying a URL, who state the reader's)." })
   @IsOptional()
   @Matches(COUNTRY_CODE, { message: 'must be an ISO 3166 alpha-2 country code' })
   country?: string;
@@ -89,6 +83,18 @@ export class AccessCheckQueryDto {
   @IsString()
   @MaxLength(200)
   utm_campaign?: string;
+}
+
+/** The query of `GET /api/v1/access/check` (spec 4.2, decisions E1, E2). */
+@QuickCheck(isAcceptableAccessCheckQuery)
+export class AccessCheckQueryDto extends VisitorStatementDto {
+  @ApiProperty({
+    example: 'https://news.example.com/premium/story',
+    description: 'The page URL: absolute http(s), on a domain of the publication. A `gh_share=<token>` in it is a share link: the check may grant with `shared_link`.',
+  })
+  @IsString()
+  @MaxLength(2048)
+  url: string;
 }
 
 /** PaywallRule (whose `config` is typed by its `type`, which a class cannot say). */
