@@ -122,13 +122,13 @@ describe('gift subscriptions', () => {
     expect(answer.body).toMatchObject({ status: 410, code: 'gift_voided', detail: expect.stringContaining('refunded') });
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
 
-    // Staff cancel the second from the publisher's server, with the Node client.
+    // Staff void the second (paid: its payment is given back) from the publisher's server, with the Node client.
     const cancelled = await bought();
     const second = linkIn(await sink.nextTo(cancelled.recipientEmail)).code;
     const client = new Gatehouse({ baseUrl: system.url, secretKey: system.secretKey });
     expect((await client.gifts.list()).items.map((g) => g.id)).toContain(cancelled.giftId);
-    expect(await client.gifts.void(cancelled.giftId)).toMatchObject({ id: cancelled.giftId, status: 'voided', voidReason: 'cancelled' });
-    expect((await system.admin(`/admin/gifts/${cancelled.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    expect(await client.gifts.void(cancelled.giftId)).toMatchObject({ id: cancelled.giftId, status: 'voided', voidReason: 'refunded' });
+    expect((await system.admin(`/admin/gifts/${cancelled.giftId}/void`, { method: 'POST' })).body).toMatchObject({ status: 'voided', voidReason: 'refunded' });
     expect((await redeem(reader, second)).body).toMatchObject({ status: 410, code: 'gift_voided' });
     expect((await redeem(reader, 'madeUpCode0000000000000')).body).toMatchObject({ status: 404, code: 'not_found' });
     expect(await system.subscriptionsOf(reader.id)).toEqual([]);
@@ -153,7 +153,8 @@ describe('gift subscriptions', () => {
     expect(await refundsOf(paid.paymentIntent)).toEqual([]);
 
     const voided = await system.admin(`/admin/gifts/${paid.giftId}/void`, { method: 'POST' });
-    expect(voided.body).toMatchObject({ id: paid.giftId, status: 'voided', voidReason: 'cancelled' });
+    // Staff's void of a paid gift gives the payment back: it reads as refunded.
+    expect(voided.body).toMatchObject({ id: paid.giftId, status: 'voided', voidReason: 'refunded' });
     const [refund, ...more] = await refundsOf(paid.paymentIntent);
     expect(more).toEqual([]);
     expect(refund).toMatchObject({ object: 'refund', amount: 2700, currency: 'eur', status: 'succeeded', metadata: { giftId: paid.giftId } });
@@ -169,7 +170,7 @@ describe('gift subscriptions', () => {
       const [row] = await system.querySchema<{ outcome: string | null }>('billing', 'SELECT outcome FROM processor_events WHERE event_id = $1 AND processed_at IS NOT NULL', [charged.id]);
       return row?.outcome === 'ignored: the gift is voided' ? true : undefined;
     });
-    expect(await gift(paid.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    expect(await gift(paid.giftId)).toMatchObject({ status: 'voided', voidReason: 'refunded' });
     const reader = await system.reader();
     expect((await redeem(reader, code)).body).toMatchObject({ status: 410, code: 'gift_voided' });
 
@@ -183,7 +184,7 @@ describe('gift subscriptions', () => {
       return refunds.length > 0 ? refunds : undefined;
     });
     expect(lateRefund).toMatchObject({ amount: 2700, status: 'succeeded', metadata: { giftId: late.giftId } });
-    expect(await gift(late.giftId)).toMatchObject({ status: 'voided', voidReason: 'cancelled', purchasedAt: null, emailedAt: null });
+    expect(await gift(late.giftId)).toMatchObject({ status: 'voided', voidReason: 'refunded', purchasedAt: null, emailedAt: null });
     expect(system.outboundFor('gift.purchased', (d) => d.giftId === late.giftId)).toEqual([]);
   });
 

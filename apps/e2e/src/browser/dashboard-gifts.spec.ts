@@ -81,8 +81,8 @@ describe('dashboard: gifts', () => {
 
     await paidRow.getByRole('button', { name: /^Void the gift to / }).click();
     await paidRow.getByText('voided', { exact: true }).waitFor();
-    await paidRow.getByText(/^Cancelled /).waitFor();
+    await paidRow.getByText(/^Refunded /).waitFor();
     expect(await paidRow.getByRole('button', { name: /^Void/ }).count()).toBe(0);
-    expect((await system.api(`/admin/gifts/${paidId}`, { session })).body).toMatchObject({ status: 'voided', voidReason: 'cancelled' });
+    expect((await system.api(`/admin/gifts/${paidId}`, { session })).body).toMatchObject({ status: 'voided', voidReason: 'refunded' });
   });
 });

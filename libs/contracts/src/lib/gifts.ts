@@ -20,7 +20,7 @@ export type GiftMonths = (typeof GIFT_MONTHS)[number];
 export const GIFT_STATUSES = ['pending', 'purchased', 'redeemed', 'voided'] as const;
 export type GiftStatus = (typeof GIFT_STATUSES)[number];
 
-/** Why a gift was voided: its payment was refunded at the processor (not through us), or staff cancelled it here (refunding a paid one's payment). */
+/** Why a gift was voided: its payment was given back (at the processor, or by staff's void of a paid gift), or staff cancelled one not paid. */
 export type GiftVoidReason = 'refunded' | 'cancelled';
 
 /** The fragment parameter of a gift email's link: the account element on that page redeems the code. */

@@ -33,6 +33,7 @@ export class GiftPayments {
     if (gift.status === 'voided' && gift.voidReason === 'cancelled' && session.payment_intent) {
       gift.processorPaymentIntentId = idOf(session.payment_intent);
       await this.refund(publicationId, gift.id, gift.processorPaymentIntentId);
+      gift.voidReason = 'refunded';
       await manager.save(gift);
       return 'applied: the gift was cancelled before its payment, which is refunded';
     }

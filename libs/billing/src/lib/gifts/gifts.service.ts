@@ -188,8 +188,9 @@ export class GiftsService {
       const gift = await this.find(manager, publicationId, giftId, true);
       if (gift.status === 'redeemed') throw new AppError('gift_redeemed', 'This gift has been redeemed: cancel the subscription it made instead.');
       if (gift.status !== 'voided') {
-        if (gift.status === 'purchased' && gift.processorPaymentIntentId) await this.payments.refund(publicationId, gift.id, gift.processorPaymentIntentId);
-        await this.payments.void(manager, gift, 'cancelled');
+        const paid = gift.status === 'purchased' && gift.processorPaymentIntentId;
+        if (paid) await this.payments.refund(publicationId, gift.id, paid);
+        await this.payments.void(manager, gift, paid ? 'refunded' : 'cancelled');
       }
       return this.viewOf(manager, gift);
     });
