@@ -82,8 +82,11 @@ export function reservedRangeOverlapping(range: IpRange): string | null {
   return RESERVED_RANGES.find((reserved) => rangesOverlap(reserved, range))?.cidr ?? null;
 }
 
+/** An IPv4 address already known valid: its four octets as one number (below 2^32, exact), then one BigInt. */
 function ipv4Value(text: string): bigint {
-  return text.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
+  let value = 0;
+  for (const octet of text.split('.')) value = value * 256 + Number(octet);
+  return BigInt(value);
 }
 
 /** An IPv6 address already known valid (`isIP`), an embedded IPv4 tail included. */
