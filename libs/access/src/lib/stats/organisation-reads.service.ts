@@ -4,14 +4,13 @@ import type { OrganisationGrantVia } from '@gatehouse/access-decisions';
 import { isUuid } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FlushSchedule } from '../shared/flush-schedule';
+import { inKeyOrder, insertRows } from '../shared/multi-row-insert';
 import { rejectInvalid } from '../shared/invalid';
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** The longest range of an organisation's stats: a year and a day. */
 const MAX_RANGE_MS = 366 * DAY_MS;
-/** Rows per statement, within PostgreSQL's 65,535 parameters. */
-const ROWS_PER_STATEMENT = 1_000;
 
 /** One check an organisation granted. */
 export interface OrganisationGrant {
@@ -63,18 +62,20 @@ export class OrganisationReadsService implements OnModuleInit, OnApplicationShut
   /** In memory, until the next flush. `readerKey`: the reader's (`readerKey`), null without identity. */
   count(publicationId: string, grant: OrganisationGrant, readerKey: string | null, at: Date): void {
     const { organisationId, via } = grant;
-    const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-    const key = `${publicationId}|${organisationId}|${hour.toISOString()}`;
+    // A grant of the hot path: its rows' keys are built from numbers, their Dates only with a new row.
+    const hourMs = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+    const key = `${publicationId}|${organisationId}|${hourMs}`;
     let row = this.reads.get(key);
     if (!row) {
-      row = { publicationId, organisationId, hour, bySeat: 0, byNetwork: 0 };
+      row = { publicationId, organisationId, hour: new Date(hourMs), bySeat: 0, byNetwork: 0 };
       this.reads.set(key, row);
     }
     if (via === 'seat') row.bySeat += 1;
     else row.byNetwork += 1;
     if (readerKey) {
-      const day = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
-      this.readers.set(`${publicationId}|${organisationId}|${day.toISOString()}|${readerKey}`, { publicationId, organisationId, day, readerKey });
+      const dayMs = Math.floor(hourMs / DAY_MS) * DAY_MS;
+      const readerRowKey = `${publicationId}|${organisationId}|${dayMs}|${readerKey}`;
+      if (!this.readers.has(readerRowKey)) this.readers.set(readerRowKey, { publicationId, organisationId, day: new Date(dayMs), readerKey });
     }
   }
 
@@ -115,8 +116,8 @@ export class OrganisationReadsService implements OnModuleInit, OnApplicationShut
     this.readers = new Map();
     try {
       await this.dataSource.transaction(async (manager) => {
-        await writeReads(manager, [...reads.values()]);
-        await writeReaders(manager, [...readers.values()]);
+        await writeReads(manager, reads);
+        await writeReaders(manager, readers);
       });
     } catch (err) {
       // Kept for the next flush, added to what was counted meanwhile.
@@ -149,29 +150,21 @@ function checkedRange({ from, to }: OrganisationReadsRequest): { from: Date; to:
 }
 
 /** In key order, so two replicas' flushes adding to the same rows cannot deadlock. */
-async function writeReads(manager: EntityManager, rows: ReadsRow[]): Promise<void> {
-  const keyOf = (row: ReadsRow) => `${row.publicationId}|${row.organisationId}|${row.hour.toISOString()}`;
-  const ordered = rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  for (let i = 0; i < ordered.length; i += ROWS_PER_STATEMENT) {
-    const chunk = ordered.slice(i, i + ROWS_PER_STATEMENT);
-    await manager.query(
-      `INSERT INTO organisation_reads (publication_id, organisation_id, hour, seat_reads, network_reads)
-       VALUES ${chunk.map((_, j) => `($${j * 5 + 1}, $${j * 5 + 2}, $${j * 5 + 3}, $${j * 5 + 4}, $${j * 5 + 5})`).join(', ')}
-       ON CONFLICT (publication_id, organisation_id, hour)
-       DO UPDATE SET seat_reads = organisation_reads.seat_reads + EXCLUDED.seat_reads, network_reads = organisation_reads.network_reads + EXCLUDED.network_reads`,
-      chunk.flatMap((row) => [row.publicationId, row.organisationId, row.hour, row.bySeat, row.byNetwork]),
-    );
-  }
+function writeReads(manager: EntityManager, rows: ReadonlyMap<string, ReadsRow>): Promise<void> {
+  return insertRows(
+    manager,
+    'organisation_reads (publication_id, organisation_id, hour, seat_reads, network_reads)',
+    inKeyOrder(rows).map((row) => [row.publicationId, row.organisationId, row.hour, row.bySeat, row.byNetwork]),
+    `ON CONFLICT (publication_id, organisation_id, hour)
+     DO UPDATE SET seat_reads = organisation_reads.seat_reads + EXCLUDED.seat_reads, network_reads = organisation_reads.network_reads + EXCLUDED.network_reads`,
+  );
 }
 
-async function writeReaders(manager: EntityManager, rows: ReaderRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    await manager.query(
-      `INSERT INTO organisation_readers (publication_id, organisation_id, day, reader_key)
-       VALUES ${chunk.map((_, j) => `($${j * 4 + 1}, $${j * 4 + 2}, $${j * 4 + 3}, $${j * 4 + 4})`).join(', ')}
-       ON CONFLICT DO NOTHING`,
-      chunk.flatMap((row) => [row.publicationId, row.organisationId, row.day, row.readerKey]),
-    );
-  }
+function writeReaders(manager: EntityManager, rows: ReadonlyMap<string, ReaderRow>): Promise<void> {
+  return insertRows(
+    manager,
+    'organisation_readers (publication_id, organisation_id, day, reader_key)',
+    [...rows.values()].map((row) => [row.publicationId, row.organisationId, row.day, row.readerKey]),
+    'ON CONFLICT DO NOTHING',
+  );
 }

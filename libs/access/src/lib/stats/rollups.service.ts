@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import type { ExperimentAssignment } from '@gatehouse/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FlushSchedule } from '../shared/flush-schedule';
+import { inKeyOrder, insertRows } from '../shared/multi-row-insert';
 
 export const COUNTERS = ['checks_granted', 'checks_denied', 'crawler_checks', 'shown', 'dismissed', 'converted'] as const;
 export type Counter = (typeof COUNTERS)[number];
@@ -55,7 +56,7 @@ export class RollupsService implements OnModuleInit, OnApplicationShutdown {
   async add(manager: EntityManager, publicationId: string, tallies: readonly Tally[]): Promise<void> {
     const rows = new Map<string, RollupRow>();
     for (const tally of tallies) addTally(rows, publicationId, tally);
-    await write(manager, [...rows.values()]);
+    await write(manager, rows);
   }
 
   /** In memory, until the next flush. */
@@ -73,7 +74,7 @@ export class RollupsService implements OnModuleInit, OnApplicationShutdown {
     const batch = this.buffered;
     this.buffered = new Map();
     try {
-      await write(this.dataSource.manager, [...batch.values()]);
+      await write(this.dataSource.manager, batch);
     } catch (err) {
       for (const [key, row] of batch) {
         const later = this.buffered.get(key);
@@ -102,25 +103,13 @@ function bump(rows: Map<string, RollupRow>, publicationId: string, hourMs: numbe
   row.counts[tally.counter] += 1;
 }
 
-/** Rows per statement, within PostgreSQL's 65,535 parameters. */
-const ROWS_PER_STATEMENT = 1_000;
-
-async function write(manager: EntityManager, rows: RollupRow[]): Promise<void> {
-  // Always in key order, so two transactions adding to the same rows cannot deadlock.
-  const keyOf = (row: RollupRow) => `${row.publicationId}|${row.hour.toISOString()}|${row.paywallId ?? ''}|${row.variantId ?? ''}`;
-  const ordered = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  for (let i = 0; i < ordered.length; i += ROWS_PER_STATEMENT) await writeRows(manager, ordered.slice(i, i + ROWS_PER_STATEMENT));
-}
-
-async function writeRows(manager: EntityManager, ordered: RollupRow[]): Promise<void> {
-  const width = 5 + COUNTERS.length;
-  const values = ordered.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(', ')})`);
-  const params = ordered.flatMap((row) => [row.publicationId, row.hour, row.paywallId, row.experimentId, row.variantId, ...COUNTERS.map((c) => row.counts[c])]);
-  await manager.query(
-    `INSERT INTO hourly_stats (publication_id, hour, paywall_id, experiment_id, variant_id, ${COUNTERS.join(', ')})
-     VALUES ${values.join(', ')}
-     ON CONFLICT (publication_id, hour, paywall_id, variant_id)
+/** Always in key order, so two transactions adding to the same rows cannot deadlock. */
+function write(manager: EntityManager, rows: ReadonlyMap<string, RollupRow>): Promise<void> {
+  return insertRows(
+    manager,
+    `hourly_stats (publication_id, hour, paywall_id, experiment_id, variant_id, ${COUNTERS.join(', ')})`,
+    inKeyOrder(rows).map((row) => [row.publicationId, row.hour, row.paywallId, row.experimentId, row.variantId, ...COUNTERS.map((c) => row.counts[c])]),
+    `ON CONFLICT (publication_id, hour, paywall_id, variant_id)
      DO UPDATE SET ${COUNTERS.map((c) => `${c} = hourly_stats.${c} + EXCLUDED.${c}`).join(', ')}`,
-    params,
   );
 }
