@@ -11,7 +11,6 @@ import {
   type Page,
 } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from '../access/edge-check-recorder.service';
 import { EmailWithReturnUrlDto } from '../auth/dtos/account-email.dto';
 import { Auth, RateLimit } from '../edge/credentials';
@@ -20,6 +19,7 @@ import { Idempotent } from '../edge/idempotency.service';
 import { PageQueryDto } from '../edge/page-query.dto';
 import { Caller, customerOf, keyPublicationOf, publicationOf, type Principal } from '../edge/principal';
 import { requirePublicationPages } from '../edge/publication-pages';
+import { DAY_MS, statsRange } from '../stats/stats-range';
 import {
   CreateOrganisationDto,
   OrganisationInvitationTokenDto,
@@ -36,7 +36,6 @@ import {
 } from './dtos/organisations.dto';
 
 const STAFF = { staff: true } as const;
-const DAY_MS = 24 * 3600_000;
 /** An organisation's stats cover at most a year and a day; 30 days unless told. */
 const STATS_MAX_RANGE_MS = 366 * DAY_MS;
 const STATS_DEFAULT_RANGE_MS = 30 * DAY_MS;
@@ -121,13 +120,10 @@ export class AdminOrganisationsController {
   @ApiResponse({ status: 400, description: '`validation_failed`: `from` not before `to`, or a range over 366 days' })
   @ApiResponse({ status: 404, description: '`not_found`' })
   async stats(@Caller() caller: Principal, @Param('id', IdParamPipe) id: string, @Query() query: OrganisationStatsQueryDto): Promise<OrganisationStats> {
-    const to = query.to ? new Date(query.to) : new Date();
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - STATS_DEFAULT_RANGE_MS);
-    if (from >= to) throw AppError.invalid('from', 'must be before to');
-    if (to.getTime() - from.getTime() > STATS_MAX_RANGE_MS) throw AppError.invalid('to', `the range may span at most ${STATS_MAX_RANGE_MS / DAY_MS} days`);
+    const range = statsRange(query, STATS_DEFAULT_RANGE_MS, STATS_MAX_RANGE_MS);
     // The checks this gateway answered itself count before their figures are read.
     await this.edgeChecks.flush();
-    return this.bus.request(StatsRequests.GetOrganisationStats, { publicationId: publicationOf(caller), organisationId: id, from: from.toISOString(), to: to.toISOString() });
+    return this.bus.request(StatsRequests.GetOrganisationStats, { publicationId: publicationOf(caller), organisationId: id, ...range });
   }
 
   @Post(':id/invitations')

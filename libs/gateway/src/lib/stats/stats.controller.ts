@@ -2,14 +2,14 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { STATS_INTERVALS, StatsRequests, type Stats, type StatsInterval } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, IsTimestamp } from '@gatehouse/platform';
+import { IsTimestamp } from '@gatehouse/platform';
 import { IsIn, IsOptional } from 'class-validator';
 import { EdgeCheckRecorder } from '../access/edge-check-recorder.service';
 import { Auth } from '../edge/credentials';
+import { DAY_MS, statsRange } from './stats-range';
 import { StatsDto } from './stats-views.dto';
 import { Caller, sessionOf, type Principal } from '../edge/principal';
 
-const DAY_MS = 24 * 3600_000;
 /** At most this many buckets in one answer: a year by day, a month by hour. */
 const MAX_RANGE_MS: Record<StatsInterval, number> = { day: 366 * DAY_MS, hour: 31 * DAY_MS };
 const DEFAULT_RANGE_MS: Record<StatsInterval, number> = { day: 30 * DAY_MS, hour: 2 * DAY_MS };
@@ -49,20 +49,12 @@ export class StatsController {
   @ApiResponse({ status: 400, description: '`validation_failed`: `from` not before `to`, or a range over 366 days by day / 31 days by hour' })
   async stats(@Caller() caller: Principal, @Query() query: StatsQueryDto): Promise<Stats> {
     const interval = query.interval ?? 'day';
-    const to = query.to ? new Date(query.to) : new Date();
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS[interval]);
-    if (from >= to) throw new AppError('validation_failed', 'The request is invalid.', [{ field: 'from', message: 'must be before to' }]);
-    if (to.getTime() - from.getTime() > MAX_RANGE_MS[interval]) {
-      throw new AppError('validation_failed', 'The request is invalid.', [
-        { field: 'to', message: `the range may span at most ${MAX_RANGE_MS[interval] / DAY_MS} days by ${interval}` },
-      ]);
-    }
+    const range = statsRange(query, DEFAULT_RANGE_MS[interval], MAX_RANGE_MS[interval], ` by ${interval}`);
     // The checks this gateway answered itself count before their figures are read.
     await this.edgeChecks.flush();
     return this.bus.request(StatsRequests.GetStats, {
       publicationId: sessionOf(caller).publicationId,
-      from: from.toISOString(),
-      to: to.toISOString(),
+      ...range,
       interval,
     });
   }
