@@ -55,6 +55,8 @@ const REPLICA_STATE_ALLOWED = {
   // The published node kit may not depend on libs/bus: its JWKS keys are the whole key set, replaced
   // at each fetch (so bounded by what identity publishes), refetched on an unknown kid at most every 30 s.
   'libs/node-client/src/lib/customer-tokens.ts': "the published kit's JWKS key set",
+  // Prometheus series counted on every request, by label set: the counts themselves, read at each scrape.
+  'libs/platform/src/lib/metrics.ts': 'metric counters',
   // Compiled validators, one per DTO class (a WeakMap on the class): derived from code, never stale.
   'libs/platform/src/lib/validation.ts': 'validators compiled per class',
   // The fake processor's own objects: it is the owner, not a replica.

@@ -18,6 +18,7 @@ export const MAX_PERCENT_ENCODING_LAYERS = 8;
  * no router reads that, and a caller refuses it.
  */
 export function normalisePagePath(rawPath: string): string | null {
+  if (isNormalPath(rawPath)) return rawPath;
   let path = rawPath;
   for (let layer = 0; path.includes('%'); layer++) {
     const decoded = decodePercentRuns(path);
@@ -68,6 +69,23 @@ function decodePercentRuns(text: string): string {
     return utf8.decode(bytes);
   });
 }
+
+/**
+ * Whether the path is already as `normalisePagePath` would answer it (most pages' are): nothing
+ * encoded, no `\`, no empty segment or trailing slash, no segment ending in a dot (`.` and `..` do).
+ */
+function isNormalPath(path: string): boolean {
+  if (path === '/') return true;
+  if (path.charCodeAt(0) !== SLASH) return false;
+  let previous = SLASH;
+  for (let i = 1; i < path.length; i++) {
+    const char = path.charCodeAt(i);
+    if (char === PERCENT || char === BACKSLASH || (char === SLASH && (previous === SLASH || previous === DOT))) return false;
+    previous = char;
+  }
+  return previous !== SLASH && previous !== DOT;
+}
+const [SLASH, PERCENT, BACKSLASH] = ['/', '%', '\\'].map((char) => char.charCodeAt(0));
 
 function withoutTrailingDots(segment: string): string {
   let end = segment.length;

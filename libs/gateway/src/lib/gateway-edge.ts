@@ -2,7 +2,7 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { AppError, ProblemFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
+import { AppError, LazyChildLogger, ProblemFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
@@ -46,6 +46,7 @@ export function gatewayEdge(config: GatewayConfig, logger: Logger): HttpEdge {
       loggerInstance: logger,
       // Requests are logged by the onResponse hook below, which leaves out health probes.
       logController: new LogController({ disableRequestLogging: true }),
+      childLoggerFactory: (parent, bindings, options) => new LazyChildLogger(parent as Logger, bindings, options) as unknown as Logger,
       bodyLimit: PROCESSOR_BODY_LIMIT,
       ...httpServerOptions(config, logger),
       trustProxy: trustedProxies(config),

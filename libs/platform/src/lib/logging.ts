@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type Bindings, type ChildLoggerOptions, type Level, type Logger } from 'pino';
 
 /** Paths never written to a log: credentials in headers and secrets in bodies. */
 export const REDACTED_PATHS = [
@@ -29,6 +29,72 @@ export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   });
+}
+
+type LogArguments = [object: unknown, message?: string, ...values: unknown[]];
+
+/**
+ * A request's logger (Fastify's `request.log`, bound to its request id), made when the request
+ * first writes a line at an enabled level: most answers write none (a page view's check is logged
+ * at debug), and a pino child per request was a measurable part of an access check.
+ */
+export class LazyChildLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get logger(): Logger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    // Fastify hands the route's level, '' when the route sets none.
+    return this.made?.level ?? (this.options.level || this.parent.level);
+  }
+
+  set level(level: string) {
+    this.logger.level = level;
+  }
+
+  fatal(...line: LogArguments): void {
+    this.write('fatal', line);
+  }
+  error(...line: LogArguments): void {
+    this.write('error', line);
+  }
+  warn(...line: LogArguments): void {
+    this.write('warn', line);
+  }
+  info(...line: LogArguments): void {
+    this.write('info', line);
+  }
+  debug(...line: LogArguments): void {
+    this.write('debug', line);
+  }
+  trace(...line: LogArguments): void {
+    this.write('trace', line);
+  }
+  silent(): void {
+    // Nothing is written at the silent level.
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.logger.child(bindings, options);
+  }
+
+  private enabled(level: Level): boolean {
+    const threshold = this.level;
+    return threshold !== 'silent' && this.parent.levels.values[level] >= this.parent.levels.values[threshold];
+  }
+
+  private write(level: Level, [object, message, ...values]: LogArguments): void {
+    if (this.made === undefined && !this.enabled(level)) return;
+    (this.logger[level] as (object: unknown, message?: string, ...values: unknown[]) => void)(object, message, ...values);
+  }
 }
 
 /** Lets NestJS write through the service's pino logger. */

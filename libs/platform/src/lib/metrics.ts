@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, register, type Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, register, type Registry } from 'prom-client';
 
 /**
  * The Prometheus series of a process (docs/operations.md lists them with a starter alert set).
@@ -17,9 +17,120 @@ export function collectProcessMetrics(): void {
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+type Labels<L extends string> = Record<L, string | number>;
+
+/** One line of a scrape, as prom-client's metrics answer them to the registry. */
+interface SeriesLine {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * A series counted on every request (a page view's check counts in four), kept in plain numbers
+ * and read when Prometheus scrapes: prom-client's own counters and histograms check and hash their
+ * labels on every call, which was a measurable part of an access check (docs/performance.md). In
+ * the registry beside prom-client's, and exposed exactly as they are (names, types, lines).
+ */
+abstract class HotSeries<L extends string, Entry> {
+  private readonly series = new Map<string, { labels: Labels<L>; entry: Entry }>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly labelNames: readonly L[],
+    readonly type: 'counter' | 'histogram',
+  ) {
+    metricsRegistry.registerMetric(this as never);
+  }
+
+  protected abstract create(): Entry;
+  protected abstract valuesOf(labels: Labels<L>, entry: Entry): SeriesLine[];
+
+  /** This label set's numbers, made when first counted (as prom-client shows only label sets it counted). */
+  protected entryOf(labels: Labels<L>): Entry {
+    let key = '';
+    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
+    let found = this.series.get(key);
+    if (!found) {
+      found = { labels: Object.fromEntries(this.labelNames.map((name) => [name, labels[name]])) as Labels<L>, entry: this.create() };
+      this.series.set(key, found);
+    }
+    return found.entry;
+  }
+
+  /** As prom-client's `get()`: what the registry writes at a scrape. */
+  async get(): Promise<{ name: string; help: string; type: string; values: SeriesLine[]; aggregator: 'sum' }> {
+    const values = [...this.series.values()].flatMap(({ labels, entry }) => this.valuesOf(labels, entry));
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
+/** A counter of the per-request paths (see HotSeries). */
+export class HotCounter<L extends string> extends HotSeries<L, { value: number }> {
+  constructor(options: { name: string; help: string; labelNames: readonly L[] }) {
+    super(options.name, options.help, options.labelNames, 'counter');
+  }
+
+  inc(labels: Labels<L>, by = 1): void {
+    this.entryOf(labels).value += by;
+  }
+
+  protected create(): { value: number } {
+    return { value: 0 };
+  }
+
+  protected valuesOf(labels: Labels<L>, { value }: { value: number }): SeriesLine[] {
+    return [{ labels, value }];
+  }
+}
+
+interface Observed {
+  /** Observations per bucket, not cumulative; the last one is +Inf's. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** A histogram of the per-request paths (see HotSeries), with prom-client's `_bucket`, `_sum` and `_count` lines. */
+export class HotHistogram<L extends string> extends HotSeries<L, Observed> {
+  private readonly buckets: readonly number[];
+
+  constructor(options: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[] }) {
+    super(options.name, options.help, options.labelNames, 'histogram');
+    this.buckets = options.buckets;
+  }
+
+  observe(labels: Labels<L>, value: number): void {
+    const observed = this.entryOf(labels);
+    let bucket = 0;
+    while (bucket < this.buckets.length && value > this.buckets[bucket]) bucket++;
+    observed.counts[bucket]++;
+    observed.sum += value;
+    observed.count++;
+  }
+
+  protected create(): Observed {
+    return { counts: new Array<number>(this.buckets.length + 1).fill(0), sum: 0, count: 0 };
+  }
+
+  protected valuesOf(labels: Labels<L>, { counts, sum, count }: Observed): SeriesLine[] {
+    let cumulative = 0;
+    const bucketLines = counts.map((observations, i) => {
+      cumulative += observations;
+      return { labels: { le: i < this.buckets.length ? this.buckets[i] : '+Inf', ...labels }, value: cumulative, metricName: `${this.name}_bucket` };
+    });
+    return [...bucketLines, { labels, value: sum, metricName: `${this.name}_sum` }, { labels, value: count, metricName: `${this.name}_count` }];
+  }
+}
+
 export const httpMetrics = {
   /** Every answer of the gateway by route class (`access-check`, `events`, `admin`, …), method and status. */
-  requests: new Histogram({
+  requests: new HotHistogram({
     name: 'gatehouse_http_request_duration_seconds',
     help: 'HTTP requests answered, by route class, method and status, with their latency.',
     labelNames: ['route_class', 'method', 'status'] as const,
@@ -28,7 +139,7 @@ export const httpMetrics = {
 };
 
 export const busMetrics = {
-  requests: new Histogram({
+  requests: new HotHistogram({
     name: 'gatehouse_bus_request_duration_seconds',
     help: 'Bus requests sent, by pattern and outcome (ok, error: answered with a problem, timeout, unreachable), with their latency.',
     labelNames: ['pattern', 'outcome'] as const,
@@ -60,7 +171,7 @@ export const rateLimitMetrics = {
 
 export const edgeMetrics = {
   /** Access checks the gateway answered from its read models, and those it sent to access (with the reason). */
-  checks: new Counter({
+  checks: new HotCounter({
     name: 'gatehouse_access_checks_total',
     help: 'Access checks by who decided them: decided_by="gateway" (from its read models) or "access" (forwarded, with the reason: share, meter, pass, visit_count, crawler, past_due, time_pass, rules, entitlements, networks, not_caught_up, invalid).',
     labelNames: ['decided_by', 'reason'] as const,
@@ -73,7 +184,7 @@ export const edgeMetrics = {
 };
 
 export const cacheMetrics = {
-  lookups: new Counter({
+  lookups: new HotCounter({
     name: 'gatehouse_cache_lookups_total',
     help: 'Lookups in a replica-local cache, by cache and result (hit, miss).',
     labelNames: ['cache', 'result'] as const,

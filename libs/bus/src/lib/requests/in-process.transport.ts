@@ -133,9 +133,8 @@ class WaitingRequests {
 
   /** True when the entry was still waiting (its reply counts), false when it had timed out. */
   settle(entry: { deadline: number; expire: () => void }): boolean {
-    const waiting = this.entries.delete(entry);
-    if (this.entries.size === 0) this.stop();
-    return waiting;
+    // The timer stops at its next tick with nothing waiting, not here: between two requests it would be cleared and set again.
+    return this.entries.delete(entry);
   }
 
   private expireDue(): void {

@@ -33,6 +33,19 @@ describe('the page path a URL names', () => {
     for (const root of ['', '/', '//', '/.', '/..', '/%2e', '/a/..']) expect(normalisePagePath(root)).toBe('/');
   });
 
+  it('answers a path already normal as it is, as the full reading would (every path of these pieces, up to five long)', () => {
+    const pieces = ['/', 'a', '.', '..', '%2F', '%41', '\\', 'B.', '.b'];
+    let paths = ['/'];
+    for (let length = 0; length < 4; length++) {
+      paths = [...paths, ...paths.flatMap((path) => pieces.map((piece) => path + piece))];
+      paths = [...new Set(paths)];
+    }
+    expect(paths.length).toBeGreaterThan(1_000);
+    // A leading empty segment always takes the full reading, which drops it.
+    for (const path of paths) expect([path, normalisePagePath(path)]).toEqual([path, normalisePagePath(`/${path}`)]);
+    expect(normalisePagePath('/premium/story.html')).toBe('/premium/story.html');
+  });
+
   it('refuses a path still encoded after the layers any router undoes', () => {
     /** `/premium` with its p percent-encoded `layers` times: `%70`, `%2570`, `%252570`, … */
     const encoded = (layers: number) => `/%${'25'.repeat(layers - 1)}70remium`;
