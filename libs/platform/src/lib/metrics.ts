@@ -19,6 +19,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 type Labels<L extends string> = Record<L, string | number>;
 
+type SeriesTree<Entry> = Map<string | number, SeriesTree<Entry> | Entry>;
+
 /** One line of a scrape, as prom-client's metrics answer them to the registry. */
 interface SeriesLine {
   labels: Record<string, string | number>;
@@ -33,7 +35,9 @@ interface SeriesLine {
  * the registry beside prom-client's, and exposed exactly as they are (names, types, lines).
  */
 abstract class HotSeries<L extends string, Entry> {
-  private readonly series = new Map<string, { labels: Labels<L>; entry: Entry }>();
+  /** Label values, one level of maps per label name, down to the series: no key string is built per call. */
+  private readonly tree: SeriesTree<Entry> = new Map();
+  private readonly series: Array<{ labels: Labels<L>; entry: Entry }> = [];
 
   constructor(
     readonly name: string,
@@ -41,6 +45,8 @@ abstract class HotSeries<L extends string, Entry> {
     private readonly labelNames: readonly L[],
     readonly type: 'counter' | 'histogram',
   ) {
+    // A series without labels needs no lookup: prom-client's own is as cheap.
+    if (labelNames.length === 0) throw new Error(`${name}: a hot series has labels`);
     metricsRegistry.registerMetric(this as never);
   }
 
@@ -49,24 +55,31 @@ abstract class HotSeries<L extends string, Entry> {
 
   /** This label set's numbers, made when first counted (as prom-client shows only label sets it counted). */
   protected entryOf(labels: Labels<L>): Entry {
-    let key = '';
-    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
-    let found = this.series.get(key);
-    if (!found) {
-      found = { labels: Object.fromEntries(this.labelNames.map((name) => [name, labels[name]])) as Labels<L>, entry: this.create() };
-      this.series.set(key, found);
+    let level = this.tree;
+    const last = this.labelNames.length - 1;
+    for (let i = 0; i < last; i++) {
+      const value = labels[this.labelNames[i]];
+      let next = level.get(value) as SeriesTree<Entry> | undefined;
+      if (!next) level.set(value, (next = new Map()));
+      level = next;
     }
-    return found.entry;
+    const found = level.get(labels[this.labelNames[last]]) as Entry | undefined;
+    if (found !== undefined) return found;
+    const entry = this.create();
+    level.set(labels[this.labelNames[last]], entry);
+    this.series.push({ labels: Object.fromEntries(this.labelNames.map((name) => [name, labels[name]])) as Labels<L>, entry });
+    return entry;
   }
 
   /** As prom-client's `get()`: what the registry writes at a scrape. */
   async get(): Promise<{ name: string; help: string; type: string; values: SeriesLine[]; aggregator: 'sum' }> {
-    const values = [...this.series.values()].flatMap(({ labels, entry }) => this.valuesOf(labels, entry));
+    const values = this.series.flatMap(({ labels, entry }) => this.valuesOf(labels, entry));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
   }
 
   reset(): void {
-    this.series.clear();
+    this.tree.clear();
+    this.series.length = 0;
   }
 }
 
