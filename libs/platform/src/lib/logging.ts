@@ -91,9 +91,9 @@ export class LazyChildLogger {
     return threshold !== 'silent' && this.parent.levels.values[level] >= this.parent.levels.values[threshold];
   }
 
-  private write(level: Level, [object, message, ...values]: LogArguments): void {
+  private write(level: Level, line: LogArguments): void {
     if (this.made === undefined && !this.enabled(level)) return;
-    (this.logger[level] as (object: unknown, message?: string, ...values: unknown[]) => void)(object, message, ...values);
+    (this.logger[level] as (...line: LogArguments) => void)(...line);
   }
 }
 
