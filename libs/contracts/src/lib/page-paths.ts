@@ -85,11 +85,11 @@ function isNormalPath(path: string): boolean {
   }
   return previous !== SLASH && previous !== DOT;
 }
-const [SLASH, PERCENT, BACKSLASH] = ['/', '%', '\\'].map((char) => char.charCodeAt(0));
 
 function withoutTrailingDots(segment: string): string {
   let end = segment.length;
   while (end > 0 && segment.charCodeAt(end - 1) === DOT) end--;
   return segment.slice(0, end);
 }
-const DOT = '.'.charCodeAt(0);
+/** The characters a path is read by. */
+const [SLASH, PERCENT, BACKSLASH, DOT] = ['/', '%', '\\', '.'].map((char) => char.charCodeAt(0));
