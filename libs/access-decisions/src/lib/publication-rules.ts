@@ -15,8 +15,8 @@ export interface PublicationRules {
   /** Enabled paywalls, lowest priority first, then the oldest. */
   paywalls: CandidatePaywall[];
   crawlerPolicy: CrawlerPolicy;
-  /** The paywalls that cover the path (an include glob matches it and no exclude glob does), in order. */
-  covering(path: string): CandidatePaywall[];
+  /** The paywalls that cover the path (an include glob matches it and no exclude glob does), in order; not to be changed. */
+  covering(path: string): readonly CandidatePaywall[];
 }
 
 /** The rules compiled once per load, by access and by the gateway alike: variants applied, every glob in one GlobSet. */
@@ -33,7 +33,7 @@ export function compileRules(source: DecisionRules): PublicationRules {
 }
 
 /** Every glob of every paywall in one GlobSet: a path is read once, whatever the number of paywalls. */
-function coverageOf(paywalls: CandidatePaywall[]): (path: string) => CandidatePaywall[] {
+function coverageOf(paywalls: CandidatePaywall[]): (path: string) => readonly CandidatePaywall[] {
   const globs: string[] = [];
   const ranges = paywalls.map(({ includeGlobs, excludeGlobs }) => {
     const include = { from: globs.push(...includeGlobs) - includeGlobs.length, to: globs.length };
@@ -45,8 +45,12 @@ function coverageOf(paywalls: CandidatePaywall[]): (path: string) => CandidatePa
     for (let glob = from; glob < to; glob++) if (matched(glob)) return true;
     return false;
   };
+  // The last path's answer is kept: the gateway reads a page's first paywall before it decides (`decideAtEdge`).
+  let last: { path: string; covering: readonly CandidatePaywall[] } | undefined;
   return (path) => {
+    if (last?.path === path) return last.covering;
     const matched = set.match(path);
-    return paywalls.filter((_, i) => any(matched, ranges[i].include) && !any(matched, ranges[i].exclude));
+    last = { path, covering: paywalls.filter((_, i) => any(matched, ranges[i].include) && !any(matched, ranges[i].exclude)) };
+    return last.covering;
   };
 }

@@ -9,6 +9,7 @@ const FLUSH_MS = 200;
 const BATCH = 1_000;
 /** While access does not take them: past this many the oldest go (a counter says how many). */
 const MAX_BUFFERED = 50_000;
+const NOTHING_TO_SEND = Promise.resolve();
 
 /**
  * What a check the gateway answered must still record at access (the reader's visit, the link of
@@ -47,6 +48,7 @@ export class EdgeCheckRecorder implements OnModuleInit, BeforeApplicationShutdow
 
   /** Sends what is buffered; one send at a time. */
   flush(): Promise<void> {
+    if (this.sending === null && this.buffered.length === 0 && this.unanswered.length === 0) return NOTHING_TO_SEND;
     this.sending ??= this.send().finally(() => (this.sending = null));
     return this.sending;
   }

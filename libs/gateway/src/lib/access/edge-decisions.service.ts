@@ -12,6 +12,7 @@ import {
   type Outcome,
   type PageAddress,
   type PublicationRules,
+  usesAttribute,
 } from '@gatehouse/access-decisions';
 import {
   AccessRequests,
@@ -30,7 +31,7 @@ import { EdgeCheckRecorder } from './edge-check-recorder.service';
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
 export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'networks' | 'not_caught_up' | 'invalid' | 'error';
 
-/** Thrown when the check must go to access. */
+/** Why the check must go to access: answered by `decideAtEdge`, thrown by the sources it cannot answer. */
 export class Forward {
   constructor(readonly reason: ForwardReason) {}
 }
@@ -94,34 +95,39 @@ export class EdgeDecisions {
 
   /** Access's answer to the check when the gateway can give it from memory (and access is told of it); null: access must decide. */
   async answer(request: AccessCheckRequest): Promise<AccessCheckResult | null> {
+    let decided: AccessCheckResult | Forward;
     try {
-      const result = await this.decide(request);
-      edgeMetrics.checks.inc({ decided_by: 'gateway', reason: result.reason });
-      return result;
+      decided = await this.decide(request);
     } catch (err) {
       if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
-      edgeMetrics.checks.inc({ decided_by: 'access', reason: err instanceof Forward ? err.reason : 'error' });
-      // A visit count read at access includes the visits this gateway answered before.
-      if (err instanceof Forward && err.reason === 'visit_count') await this.recorder.flush();
-      return null;
+      decided = err instanceof Forward ? err : new Forward('error');
     }
+    if (!(decided instanceof Forward)) {
+      edgeMetrics.checks.inc({ decided_by: 'gateway', reason: decided.reason });
+      return decided;
+    }
+    edgeMetrics.checks.inc({ decided_by: 'access', reason: decided.reason });
+    // A visit count read at access includes the visits this gateway answered before.
+    if (decided.reason === 'visit_count') await this.recorder.flush();
+    return null;
   }
 
-  private async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
+  private async decide(request: AccessCheckRequest): Promise<AccessCheckResult | Forward> {
     const { publicationId } = request;
     // A share link's open is counted, and only access holds the links: never answered here.
-    if (request.shareToken !== undefined) throw new Forward('share');
+    if (request.shareToken !== undefined) return new Forward('share');
     const page = edgePageOf(request);
     // Every change notice the broker accepted before this check arrived has reached the models.
     // A broker that is reachable but did not confirm it in time: access decides (it waits on its
     // own). With the bus down no notice can arrive and access cannot be asked: the models answer.
-    if (!(await this.readModels.caughtUp()) && this.readModels.connected()) throw new Forward('not_caught_up');
+    if (!(await this.readModels.caughtUp()) && this.readModels.connected()) return new Forward('not_caught_up');
     const rules = await this.rules.get(publicationId).catch(forward('rules'));
     const outcome = await decideAtEdge(rules, request, page, {
       now: new Date(),
       entitlementsOf: (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')),
       networks: () => this.networks.get(publicationId).catch(forward('networks')),
     });
+    if (outcome instanceof Forward) return outcome;
     this.recorder.record({
       publicationId,
       customerId: request.customerId,
@@ -162,44 +168,53 @@ export interface EdgeSources {
 
 /**
  * The access decision with what the gateway holds: the rules, the customer's entitlements and the organisations' networks.
- * Throws Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
+ * A Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
  * verified address), a past_due subscription's grace or a time pass's end, which are matters of
  * access's clock. A single article bought is decided here: it does not end.
  */
-export function decideAtEdge(
+export async function decideAtEdge(
   rules: PublicationRules,
   request: AccessCheckRequest,
   page: PageAddress,
   { now, entitlementsOf, networks }: EdgeSources,
-): Promise<Outcome> {
-  return decideAccess(
-    rules,
-    {
-      page,
-      customerId: request.customerId,
-      visitorId: request.userId,
-      emailVerified: request.customerEmailVerified === true,
-      attributes: request.attributes,
-      client: request.client,
-      shareToken: request.shareToken,
-    },
-    {
-      // An organisation's term is compared with the gateway's time (its clock is access's, the system's);
-      // a past_due subscription's grace and a time pass depend on access's, and those go to access.
-      now,
-      pastDueGraceDays: 0,
-      entitlements: async (customerId) => {
-        const entitlements = await entitlementsOf(customerId);
-        if (entitlements.some((entitlement) => entitlement.kind === 'subscription' && entitlement.status === 'past_due')) throw new Forward('past_due');
-        if (entitlements.some((entitlement) => entitlement.kind === 'pass')) throw new Forward('time_pass');
-        return entitlements;
+): Promise<Outcome | Forward> {
+  // The decision weighs the first covering paywall's segment first: one that looks at the visit
+  // count goes to access at once, without an attempt here.
+  const [first] = rules.covering(page.matchPath);
+  if (first?.segment && usesAttribute(first.segment, 'visit_count')) return new Forward('visit_count');
+  try {
+    return await decideAccess(
+      rules,
+      {
+        page,
+        customerId: request.customerId,
+        visitorId: request.userId,
+        emailVerified: request.customerEmailVerified === true,
+        attributes: request.attributes,
+        client: request.client,
+        shareToken: request.shareToken,
       },
-      visits: forward('visit_count'),
-      crawlerVerified: forward('crawler'),
-      passed: forward('pass'),
-      consumeMeter: forward('meter'),
-      openSharedLink: forward('share'),
-      networks,
-    },
-  );
+      {
+        // An organisation's term is compared with the gateway's time (its clock is access's, the system's);
+        // a past_due subscription's grace and a time pass depend on access's, and those go to access.
+        now,
+        pastDueGraceDays: 0,
+        entitlements: async (customerId) => {
+          const entitlements = await entitlementsOf(customerId);
+          if (entitlements.some((entitlement) => entitlement.kind === 'subscription' && entitlement.status === 'past_due')) throw new Forward('past_due');
+          if (entitlements.some((entitlement) => entitlement.kind === 'pass')) throw new Forward('time_pass');
+          return entitlements;
+        },
+        visits: forward('visit_count'),
+        crawlerVerified: forward('crawler'),
+        passed: forward('pass'),
+        consumeMeter: forward('meter'),
+        openSharedLink: forward('share'),
+        networks,
+      },
+    );
+  } catch (err) {
+    if (err instanceof Forward) return err;
+    throw err;
+  }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseCidr, parseIpAddress, rangesOverlap, reservedRangeOverlapping } from '../ip-ranges';
 
 describe('CIDR ranges', () => {
@@ -36,5 +37,25 @@ describe('IP addresses', () => {
     expect(parseIpAddress('::ffff:81.2.69.1')).toEqual(parseIpAddress('81.2.69.1'));
     expect(parseIpAddress('fe80::1%eth0')).toBeNull();
     expect(parseIpAddress('81.2.69')).toBeNull();
+  });
+
+  it('read an IPv4 address exactly as Node.js does, and nothing else as one', () => {
+    // Every text of up to eight characters over digits and dots weighed, in a seeded sample, and the edges by name.
+    let seed = 23;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = '0123456789..25x';
+    const texts = ['0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3.04', '01.2.3.4', '1.2.3.4.', '.1.2.3.4', '1..2.3', '1.2.3', '1.2.3.4.5', '', '1.2.3.-4', '١.2.3.4'];
+    for (let n = 0; n < 6_000; n++) {
+      const octets = Array.from({ length: 4 }, () => String(Math.floor(next() * 300)).padStart(next() < 0.1 ? 3 : 0, '0'));
+      texts.push(next() < 0.5 ? octets.join('.') : Array.from({ length: 1 + Math.floor(next() * 8) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+    }
+    let valid = 0;
+    for (const text of texts) {
+      const expected = isIP(text) === 4 ? { family: 4, value: BigInt(text.split('.').reduce((value, octet) => value * 256 + Number(octet), 0)) } : null;
+      if (expected) valid++;
+      expect({ text, address: parseIpAddress(text) }).toEqual({ text, address: expected });
+    }
+    expect(valid).toBeGreaterThan(500);
+    expect(valid).toBeLessThan(texts.length - 500);
   });
 });

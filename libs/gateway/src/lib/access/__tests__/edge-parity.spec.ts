@@ -223,13 +223,8 @@ function requestOf(publicationId: string, reader: Reader, path: string): AccessC
   };
 }
 
-async function edgeOutcome(rules: PublicationRules, request: AccessCheckRequest, entitlements: CustomerEntitlement[]): Promise<Outcome | Forward> {
-  try {
-    return await decideAtEdge(rules, request, edgePageOf(request), { now: NOW, entitlementsOf: async () => entitlements, networks: async () => NETWORKS });
-  } catch (err) {
-    if (err instanceof Forward) return err;
-    throw err;
-  }
+function edgeOutcome(rules: PublicationRules, request: AccessCheckRequest, entitlements: CustomerEntitlement[]): Promise<Outcome | Forward> {
+  return decideAtEdge(rules, request, edgePageOf(request), { now: NOW, entitlementsOf: async () => entitlements, networks: async () => NETWORKS });
 }
 
 describe('the gateway decides as access does (issue 29)', () => {
