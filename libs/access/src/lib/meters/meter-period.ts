@@ -1,15 +1,27 @@
 import type { MeterPeriod } from '@gatehouse/contracts';
 
 export interface CalendarPeriod {
-  start: Date;
+  readonly start: Date;
   /** Exclusive: the start of the next period, which is when the meter resets. */
-  end: Date;
+  readonly end: Date;
+  /** `end` as the meter's `resetsAt` shows it. */
+  readonly resetsAt: string;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The calendar period in UTC that `now` falls in: a day, a week starting on Monday, or a month (decisions E5). */
+/** The period of each kind last asked for: every metered check of the period asks for the same one. */
+const current: Partial<Record<MeterPeriod, CalendarPeriod>> = {};
+
+/** The calendar period in UTC that `now` falls in: a day, a week starting on Monday, or a month (decisions E5). Not to be changed. */
 export function calendarPeriod(now: Date, period: MeterPeriod): CalendarPeriod {
+  const last = current[period];
+  if (last && last.start <= now && now < last.end) return last;
+  const { start, end } = periodAt(now, period);
+  return (current[period] = { start, end, resetsAt: end.toISOString() });
+}
+
+function periodAt(now: Date, period: MeterPeriod): { start: Date; end: Date } {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
   const day = now.getUTCDate();

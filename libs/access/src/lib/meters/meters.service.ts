@@ -77,13 +77,13 @@ export class MetersService {
   }
 
   async consume(reader: Reader, paywallId: string, page: PageAddress, config: MeteredConfig, now: Date): Promise<MeterOutcome> {
-    const { start, end } = calendarPeriod(now, config.period);
+    const { start, end, resetsAt } = calendarPeriod(now, config.period);
     const state = (used: number): MeterState => ({
       limit: config.limit,
       used,
       remaining: Math.max(config.limit - used, 0),
       period: config.period,
-      resetsAt: end.toISOString(),
+      resetsAt,
     });
     if (!reader.key) return { granted: false, meter: state(config.limit) };
     const readerKey = reader.key;

@@ -35,4 +35,11 @@ describe('meter periods (calendar, UTC)', () => {
     expect(period('2100-02-28T12:00:00.000Z', 'day')).toEqual(['2100-02-28T00:00:00.000Z', '2100-03-01T00:00:00.000Z']);
     expect(period('2000-02-29T12:00:00.000Z', 'week')).toEqual(['2000-02-28T00:00:00.000Z', '2000-03-06T00:00:00.000Z']);
   });
+
+  it('keeps the period of the moment asked, whichever was asked before, with its reset time as shown', () => {
+    expect(period('2031-03-15T00:00:00.000Z', 'day')).toEqual(['2031-03-15T00:00:00.000Z', '2031-03-16T00:00:00.000Z']);
+    expect(period('2031-03-14T23:59:59.999Z', 'day')).toEqual(['2031-03-14T00:00:00.000Z', '2031-03-15T00:00:00.000Z']);
+    expect(period('2031-03-16T00:00:00.000Z', 'day')).toEqual(['2031-03-16T00:00:00.000Z', '2031-03-17T00:00:00.000Z']);
+    expect(calendarPeriod(new Date('2031-02-15T00:00:00.000Z'), 'month').resetsAt).toBe('2031-03-01T00:00:00.000Z');
+  });
 });
