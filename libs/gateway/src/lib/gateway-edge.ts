@@ -2,7 +2,7 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { AppError, LazyChildLogger, ProblemFilter, createValidationPipe, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
+import { AppError, LazyChildLogger, ProblemFilter, createValidationPipe, pathOfUrl, problem, sendProblem, toProblem, type HttpEdge } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
@@ -82,7 +82,7 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
-    const limit = request.url.split('?')[0] === PROCESSOR_WEBHOOK_PATH ? PROCESSOR_BODY_LIMIT : JSON_BODY_LIMIT;
+    const limit = pathOfUrl(request.url) === PROCESSOR_WEBHOOK_PATH ? PROCESSOR_BODY_LIMIT : JSON_BODY_LIMIT;
     if (body.length > limit) return done(new AppError('payload_too_large', `JSON bodies are limited to ${limit / 1024} KiB.`), undefined);
     (request as RequestWithRawBody).rawBody = body;
     if (body.length === 0) return done(null, undefined);
@@ -104,7 +104,7 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   });
   // Import files stream to their one route, under its own limit; anywhere else they are not JSON, so 415.
   fastify.addContentTypeParser(Object.keys(IMPORT_MEDIA_TYPES), (request, payload, done) => {
-    if (request.url.split('?')[0] !== IMPORTS_PATH) return done(new AppError('unsupported_media_type', 'Only JSON bodies are accepted here.'), undefined);
+    if (pathOfUrl(request.url) !== IMPORTS_PATH) return done(new AppError('unsupported_media_type', 'Only JSON bodies are accepted here.'), undefined);
     if (Number(request.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) return done(tooLarge(), undefined);
     done(null, payload);
   });
@@ -132,7 +132,7 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
     // Fastify has added `Connection: close`: the caller's retry opens a connection to another replica.
     if (closing) return sendProblem(reply, AppError.retryLater('service_unavailable', 'This gateway is shutting down; retry (another replica answers).', 1).problem);
     // Pages served beside the API (/docs, /dashboard, /demo) pass no guard either: counted here, with their policy.
-    const policy = request.is404 ? undefined : pagePolicy(request.url.split('?')[0]);
+    const policy = request.is404 ? undefined : pagePolicy(pathOfUrl(request.url));
     if (!request.is404 && !policy) return done();
     if (policy) void reply.header('Content-Security-Policy', policy);
     countByIp(request, reply).then(() => done(), done);
@@ -143,7 +143,7 @@ async function configureEdge(app: NestFastifyApplication, config: GatewayConfig,
   const dashboard = dashboardDirectory(config);
   if (dashboard) serveDashboard(fastify, dashboard);
   fastify.addHook('onResponse', (request, reply, done) => {
-    const path = request.url.split('?')[0];
+    const path = pathOfUrl(request.url);
     // The per-page-view routes answered well are logged at debug: at their rate a line each costs more than the answer.
     const level = reply.statusCode < 400 && PAGE_VIEW_PATHS.has(path) ? 'debug' : 'info';
     if (!QUIET_PATHS.has(path) && logger.isLevelEnabled(level)) {

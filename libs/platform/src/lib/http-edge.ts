@@ -11,3 +11,9 @@ export interface HttpEdge {
   /** Parsers, hooks, prefix, filters and the API document, once the app exists and before it listens. */
   configure(app: NestFastifyApplication): void | Promise<void>;
 }
+
+/** A request URL's path: what comes before its query, as `url.split('?')[0]` reads it without the array (every request asks). */
+export function pathOfUrl(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { ComponentStatus } from '@gatehouse/contracts';
-import { metricsRegistry } from '@gatehouse/platform';
+import { metricsRegistry, pathOfUrl } from '@gatehouse/platform';
 
 export interface StartupProbes {
   /** What readiness names while starting: the dependencies waited for, each `down` until it answers. */
@@ -18,7 +18,7 @@ export interface StartupProbes {
 export function serveStartupProbes(port: number): Promise<StartupProbes> {
   const checks: Record<string, ComponentStatus> = {};
   const server = createServer((request, response) => {
-    const path = (request.url ?? '').split('?')[0];
+    const path = pathOfUrl(request.url ?? '');
     const send = (status: number, type: string, body: string) => response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
     if (request.method !== 'GET') send(404, 'application/json', '{}');
     else if (path === '/healthz') send(200, 'application/json', JSON.stringify({ status: 'up' }));

@@ -2,7 +2,7 @@ import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestI
 import { Reflector } from '@nestjs/core';
 import { AuditRequests, type AuditRecord, type ResolvedSession } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { sha256Hex } from '@gatehouse/platform';
+import { pathOfUrl, sha256Hex } from '@gatehouse/platform';
 import { randomUUID } from 'node:crypto';
 import { from, mergeMap, type Observable } from 'rxjs';
 import { IDEMPOTENCY_HEADER } from '../edge/idempotency.service';
@@ -38,7 +38,7 @@ export class AuditLogInterceptor implements NestInterceptor {
     const params = (request.params ?? {}) as Record<string, string>;
     const publicationOf = this.reflector.get<PublicationOfWrite | undefined>(AUDIT_PUBLICATION, context.getHandler());
     const answerId = typeof (answer as { id?: unknown } | undefined)?.id === 'string' ? (answer as { id: string }).id : undefined;
-    const path = request.url.split('?')[0];
+    const path = pathOfUrl(request.url);
     const idempotencyKey = request.headers[IDEMPOTENCY_HEADER];
     return {
       // A retry replayed under its Idempotency-Key is the same write: the same entry, kept once.
