@@ -1,6 +1,7 @@
 import type { AccessCheckResult, OrganisationView } from '@gatehouse/contracts';
 import { eventually } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { READER_PASSWORD } from './support/constants';
 import { call } from './support/http';
 import { linkIn, SmtpSink } from './support/mail';
@@ -303,6 +304,26 @@ describe('organisations', () => {
       expect((await system.admin(`/admin/organisations/${college.id}/stats?from=yesterday`)).body).toMatchObject({ status: 400, errors: [{ field: 'from' }] });
       const { session } = await system.otherPublicationSession();
       expect((await system.api(`/admin/organisations/${college.id}/stats`, { session })).status).toBe(404);
+
+      // Deleted, the organisation takes its reads and the days it let readers in with it.
+      const stored = async () => {
+        const sql = new Client({ connectionString: system.databaseUrl });
+        await sql.connect();
+        try {
+          const count = async (table: string) => Number((await sql.query(`SELECT count(*) AS n FROM access.${table} WHERE organisation_id = $1`, [college.id])).rows[0].n);
+          return { reads: await count('organisation_reads'), readers: await count('organisation_readers') };
+        } finally {
+          await sql.end();
+        }
+      };
+      const kept = await stored();
+      expect(kept.readers).toBe(3);
+      expect(kept.reads).toBeGreaterThan(0);
+      expect((await system.admin(`/admin/organisations/${college.id}`, { method: 'DELETE' })).status).toBe(204);
+      await eventually(async () => {
+        const left = await stored();
+        return left.reads === 0 && left.readers === 0 ? left : undefined;
+      }, 20_000);
     });
   });
 

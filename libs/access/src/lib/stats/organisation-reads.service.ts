@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { FieldError, OrganisationReads, OrganisationReadsRequest } from '@gatehouse/contracts';
+import { Events, type FieldError, type OrganisationReads, type OrganisationReadsRequest } from '@gatehouse/contracts';
 import type { OrganisationGrantVia } from '@gatehouse/access-decisions';
+import { EventConsumers } from '@gatehouse/bus';
 import { isUuid } from '@gatehouse/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FlushSchedule } from '../shared/flush-schedule';
@@ -37,7 +38,8 @@ interface ReaderRow {
  * Organisations' reads (issue #26 item 5): each check an organisation granted, at access or at a
  * gateway, counts on its hour, by seat or by network, and its reader (when the check names one) on
  * its day. Summed in memory and written with the rollups' schedule (at most a second later, and at
- * shutdown): no write per check.
+ * shutdown): no write per check. An organisation's deletion (billing's `organisation.deleted`)
+ * deletes its reads and readers.
  */
 @Injectable()
 export class OrganisationReadsService implements OnModuleInit, OnApplicationShutdown {
@@ -49,10 +51,25 @@ export class OrganisationReadsService implements OnModuleInit, OnApplicationShut
     (err) => this.logger.warn(`Organisations' reads not written yet: ${String(err)}`),
   );
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly consumers: EventConsumers,
+  ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.schedule.start();
+    await this.consumers.subscribe('access-organisation-reads', [Events.OrganisationDeleted], ({ publicationId, data }, manager) =>
+      publicationId ? this.forget(manager, publicationId, data.organisationId) : Promise.resolve(),
+    );
+  }
+
+  /** A deleted organisation's reads and readers go, this replica's unwritten counts of it included. */
+  private async forget(manager: EntityManager, publicationId: string, organisationId: string): Promise<void> {
+    const its = (row: { publicationId: string; organisationId: string }) => row.publicationId === publicationId && row.organisationId === organisationId;
+    for (const [key, row] of this.reads) if (its(row)) this.reads.delete(key);
+    for (const [key, row] of this.readers) if (its(row)) this.readers.delete(key);
+    await manager.query('DELETE FROM organisation_reads WHERE publication_id = $1 AND organisation_id = $2', [publicationId, organisationId]);
+    await manager.query('DELETE FROM organisation_readers WHERE publication_id = $1 AND organisation_id = $2', [publicationId, organisationId]);
   }
 
   onApplicationShutdown(): Promise<void> {
