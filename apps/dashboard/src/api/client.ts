@@ -247,7 +247,9 @@ export const api = {
     update: (id: string, body: BodyOf<'/api/v1/admin/organisations/{id}', 'patch'>) => data(client.PATCH('/api/v1/admin/organisations/{id}', { ...byId(id), body })),
     remove: (id: string) => done(client.DELETE('/api/v1/admin/organisations/{id}', byId(id))),
     seats: (id: string) => data(client.GET('/api/v1/admin/organisations/{id}/seats', byId(id))),
-    stats: (id: string) => data(client.GET('/api/v1/admin/organisations/{id}/stats', byId(id))),
+    /** The `days` days up to now (the route starts the range with its first whole day). */
+    stats: (id: string, days: number) =>
+      data(client.GET('/api/v1/admin/organisations/{id}/stats', { params: { path: { id }, query: { from: new Date(Date.now() - days * 86_400_000).toISOString() } } })),
     invite: (id: string, email: string) => data(client.POST('/api/v1/admin/organisations/{id}/invitations', { ...byId(id), body: { email } })),
     cancelInvitation: (id: string, invitationId: string) =>
       done(client.DELETE('/api/v1/admin/organisations/{id}/invitations/{invitationId}', { params: { path: { id, invitationId } } })),

@@ -89,8 +89,7 @@ export const queries = {
   gift: (id: string) => queryOptions({ queryKey: [...keys.gifts.all, id], queryFn: () => api.gifts.get(id) }),
   organisations: () => queryOptions({ queryKey: [...keys.organisations.all, 'list'], queryFn: api.organisations.list }),
   organisationSeats: (id: string) => queryOptions({ queryKey: [...keys.organisations.all, id, 'seats'], queryFn: () => api.organisations.seats(id) }),
-  /** The last 30 days (the route's default range). */
-  organisationStats: (id: string) => queryOptions({ queryKey: [...keys.organisations.all, id, 'stats'], queryFn: () => api.organisations.stats(id) }),
+  organisationStats: (id: string, days: number) => queryOptions({ queryKey: [...keys.organisations.all, id, 'stats', days], queryFn: () => api.organisations.stats(id, days) }),
   subscriptionSettings: () => queryOptions({ queryKey: keys.subscriptionSettings.all, queryFn: api.subscriptionSettings.get }),
   imports: () => queryOptions({ queryKey: [...keys.imports.all, 'list'], queryFn: api.imports.list }),
   importJob: (id: string) => queryOptions({ queryKey: keys.imports.one(id), queryFn: () => api.imports.get(id) }),

@@ -123,23 +123,46 @@ function OrganisationRow({ organisation, productName, onEdit }: { organisation: 
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** What the organisation gave in the last 30 days: its readers, its reads (by seat, by network) and its seats. */
+/** The ranges the stats offer, in days. */
+const STATS_RANGES = [7, 30, 90, 365] as const;
+
+/** What the organisation gave in the chosen range (30 days first): its readers, its reads (by seat, by network) and its seats. */
 function OrganisationStatsPanel({ organisationId, name }: { organisationId: string; name: string }) {
-  const stats = useQuery(queries.organisationStats(organisationId));
-  if (stats.isPending) return <Loading what="the stats" />;
-  if (stats.error) return <ErrorMessage error={stats.error} onRetry={() => void stats.refetch()} />;
-  const { readers, reads, seats, seatsUsed } = stats.data;
+  const [days, setDays] = useState<number>(30);
+  const stats = useQuery(queries.organisationStats(organisationId, days));
   return (
-    <dl aria-label={`Stats of ${name}, last 30 days`} className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-left text-sm">
-      <dt className="text-slate-600">Readers (30 days)</dt>
-      <dd>{count(readers.granted, 'reader', 'readers')}</dd>
-      <dt className="text-slate-600">Reads (30 days)</dt>
-      <dd>
-        {count(reads.total, 'read', 'reads')} <span className="text-xs text-slate-600">({reads.bySeat.toLocaleString('en')} by seat, {reads.byNetwork.toLocaleString('en')} on its networks)</span>
-      </dd>
-      <dt className="text-slate-600">Seats used</dt>
-      <dd>{seats === null ? `${count(seatsUsed, 'member', 'members')} (unlimited)` : `${seatsUsed} of ${seats}`}</dd>
-    </dl>
+    <div className="mt-2 space-y-2 text-left text-sm">
+      <Field label={`Range of the stats of ${name}`}>
+        {(control) => (
+          <Select {...control} className="w-auto" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+            {STATS_RANGES.map((range) => (
+              <option key={range} value={range}>
+                Last {range} days
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      {stats.isPending ? (
+        <Loading what="the stats" />
+      ) : stats.error ? (
+        <ErrorMessage error={stats.error} onRetry={() => void stats.refetch()} />
+      ) : (
+        <dl aria-label={`Stats of ${name}, last ${days} days`} className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+          <dt className="text-slate-600">Readers ({days} days)</dt>
+          <dd>{count(stats.data.readers.granted, 'reader', 'readers')}</dd>
+          <dt className="text-slate-600">Reads ({days} days)</dt>
+          <dd>
+            {count(stats.data.reads.total, 'read', 'reads')}{' '}
+            <span className="text-xs text-slate-600">
+              ({stats.data.reads.bySeat.toLocaleString('en')} by seat, {stats.data.reads.byNetwork.toLocaleString('en')} on its networks)
+            </span>
+          </dd>
+          <dt className="text-slate-600">Seats used</dt>
+          <dd>{stats.data.seats === null ? `${count(stats.data.seatsUsed, 'member', 'members')} (unlimited)` : `${stats.data.seatsUsed} of ${stats.data.seats}`}</dd>
+        </dl>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { TestBrowser } from '@gatehouse/testing';
 import type { Page } from 'playwright-core';
+import { Client } from 'pg';
 import { sessionFrom } from '../support/http';
 import { DashboardSystem, seriousAccessibilityViolations, signIn, staffBrowser } from '../support/dashboard';
 import { ADMIN as OWNER } from '../support/staff';
@@ -60,13 +61,14 @@ describe('dashboard: organisations', () => {
     await browser.screenshot(page, 'dashboard-organisations');
   });
 
-  it("shows an organisation's readers, reads and seats of the last 30 days", async () => {
+  it("shows an organisation's readers, reads and seats of the last 30 days, and of a range chosen", async () => {
     const { publishableKey } = (await system.api('/admin/api-keys', { session, body: { name: 'site' } })).body;
     expect((await system.api('/admin/paywalls', { session, body: { name: 'Premium', type: 'hard', match: { include: ['/premium/**'] } } })).status).toBe(201);
     const [product] = (await system.api('/admin/products', { session })).body.items;
     // The test's own address (loopback) is on this intranet's network.
     const intranet = { name: 'Newsroom intranet', productId: product.id, seats: 5, ipRanges: ['127.0.0.0/8', '::1/128'], allowReservedRanges: true };
-    expect((await system.api('/admin/organisations', { session, body: intranet })).status).toBe(201);
+    const created = await system.api('/admin/organisations', { session, body: intranet });
+    expect(created.status).toBe(201);
     const read = async (userId?: string) => {
       const query = new URLSearchParams({ url: 'https://daily.example/premium/story', ...(userId ? { userId } : {}) });
       expect((await system.api(`/access/check?${query}`, { key: publishableKey })).body).toMatchObject({ granted: true, reason: 'organisation', organisation: { name: 'Newsroom intranet' } });
@@ -83,5 +85,26 @@ describe('dashboard: organisations', () => {
     await stats.filter({ hasText: '3 reads (0 by seat, 3 on its networks)' }).waitFor();
     await stats.filter({ hasText: '0 of 5' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Five reads on its networks two months ago: outside the last 30 days, inside the last 90.
+    const sql = new Client({ connectionString: system.databaseUrl });
+    await sql.connect();
+    try {
+      const { rowCount } = await sql.query(
+        `INSERT INTO access.organisation_reads (publication_id, organisation_id, hour, network_reads)
+         SELECT publication_id, organisation_id, date_trunc('hour', now() - interval '60 days'), 5 FROM access.organisation_reads WHERE organisation_id = $1 LIMIT 1`,
+        [created.body.id],
+      );
+      expect(rowCount).toBe(1);
+    } finally {
+      await sql.end();
+    }
+    const range = row.getByLabel('Range of the stats of Newsroom intranet');
+    await range.selectOption({ label: 'Last 90 days' });
+    await row.locator('dl[aria-label="Stats of Newsroom intranet, last 90 days"]').waitFor();
+    await stats.filter({ hasText: '8 reads (0 by seat, 8 on its networks)' }).waitFor();
+    await range.selectOption({ label: 'Last 7 days' });
+    await stats.filter({ hasText: '3 reads (0 by seat, 3 on its networks)' }).waitFor();
+    await browser.screenshot(page, 'dashboard-organisation-stats');
   });
 });
