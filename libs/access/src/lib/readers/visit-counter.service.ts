@@ -4,6 +4,13 @@ import { DataSource } from 'typeorm';
 import { FlushSchedule } from '../shared/flush-schedule';
 import type { Reader } from './reader';
 
+interface Pending {
+  publicationId: string;
+  readerKey: string;
+  count: number;
+  lastVisitAt: Date;
+}
+
 interface Known {
   /** The count in the database when read, plus what this replica flushed since. */
   stored: number;
@@ -19,7 +26,9 @@ interface Known {
 export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(VisitCounter.name);
   private readonly known: ReadModel<string, Known>;
-  private unflushed = new Map<string, { publicationId: string; readerKey: string; count: number; lastVisitAt: Date }>();
+  private unflushed = new Map<string, Pending>();
+  /** The visits a flush is writing: counted in neither `unflushed` nor `known` until its statement answers. */
+  private writing = new Map<string, Pending>();
   private wanted = new Map<string, Array<() => void>>();
   private readsQueued = false;
   private readonly schedule = new FlushSchedule(
@@ -62,7 +71,7 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
     const ids = reader.keys.map((key) => idOf(reader.publicationId, key));
     const stale = ids.filter((id) => this.known.peek(id) === undefined);
     if (stale.length > 0) await Promise.all(stale.map((id) => this.read(id)));
-    return ids.reduce((sum, id) => sum + (this.known.peek(id)?.stored ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
+    return ids.reduce((sum, id) => sum + (this.known.peek(id)?.stored ?? 0) + (this.writing.get(id)?.count ?? 0) + (this.unflushed.get(id)?.count ?? 0), 0);
   }
 
   /**
@@ -117,8 +126,9 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
 
   private async write(): Promise<void> {
     if (this.unflushed.size === 0) return;
-    const batch = [...this.unflushed.values()].sort((a, b) => (a.publicationId + a.readerKey < b.publicationId + b.readerKey ? -1 : 1));
+    this.writing = this.unflushed;
     this.unflushed = new Map();
+    const batch = [...this.writing.values()].sort((a, b) => (a.publicationId + a.readerKey < b.publicationId + b.readerKey ? -1 : 1));
     try {
       await this.dataSource.query(
         `INSERT INTO visits (publication_id, reader_key, count, last_visit_at)
@@ -133,7 +143,10 @@ export class VisitCounter implements OnModuleInit, OnApplicationShutdown {
         this.unflushed.set(id, later ? { ...later, count: later.count + visit.count } : visit);
       }
       throw err;
+    } finally {
+      this.writing = new Map();
     }
+    // In the same turn as `writing` emptied: a total read meanwhile counts each visit once.
     for (const visit of batch) {
       const known = this.known.peek(idOf(visit.publicationId, visit.readerKey));
       if (known) known.stored += visit.count;
