@@ -1,4 +1,5 @@
 import type {
+  AccessCheckRequest,
   AccessCheckResult,
   AccessReason,
   CheckCounter,
@@ -32,6 +33,19 @@ export interface CheckFacts {
   client?: { userAgent: string | null; ip: string | null };
   /** A share link's token from the page URL. */
   shareToken?: string;
+}
+
+/** The check as the decision sees it, from the check's request and its page (read and vouched for by the caller). */
+export function checkFactsOf(request: AccessCheckRequest, page: PageAddress): CheckFacts {
+  return {
+    page,
+    customerId: request.customerId,
+    visitorId: request.userId,
+    emailVerified: request.customerEmailVerified === true,
+    attributes: request.attributes,
+    client: request.client,
+    shareToken: request.shareToken,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, readerInSegment, requirePublicationHost } from '@gatehouse/access-decisions';
+import { checkFactsOf, checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, readerInSegment, requirePublicationHost } from '@gatehouse/access-decisions';
 import type { AccessCheckRequest, AccessCheckResult, EdgeCheckRecord, SegmentReader } from '@gatehouse/contracts';
 import { AppError, Clock } from '@gatehouse/platform';
 import { AccessConfig } from '../access.config';
@@ -49,15 +49,7 @@ export class AccessDecisionService {
     const rules = await this.catalog.rulesOf(request.publicationId);
     const outcome = await decideAccess(
       rules,
-      {
-        page,
-        customerId: request.customerId,
-        visitorId: request.userId,
-        emailVerified: request.customerEmailVerified === true,
-        attributes: request.attributes,
-        client: request.client,
-        shareToken: request.shareToken,
-      },
+      checkFactsOf(request, page),
       {
         now,
         pastDueGraceDays: this.config.PAST_DUE_GRACE_DAYS,

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  checkFactsOf,
   checkResultOf,
   compileNetworks,
   compileRules,
@@ -185,15 +186,7 @@ export async function decideAtEdge(
   try {
     return await decideAccess(
       rules,
-      {
-        page,
-        customerId: request.customerId,
-        visitorId: request.userId,
-        emailVerified: request.customerEmailVerified === true,
-        attributes: request.attributes,
-        client: request.client,
-        shareToken: request.shareToken,
-      },
+      checkFactsOf(request, page),
       {
         // An organisation's term is compared with the gateway's time (its clock is access's, the system's);
         // a past_due subscription's grace and a time pass depend on access's, and those go to access.
