@@ -28,7 +28,8 @@ export interface BenchOptions {
   profileDir?: string;
 }
 
-export function parseBenchArgs(args: string[]): BenchOptions {
+/** `--name=value` arguments: as given, or as a number of 0 or more (else an error naming the flag). */
+export function benchArgs(args: string[]): { value(name: string): string | undefined; number(name: string, fallback: number): number } {
   const value = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const number = (name: string, fallback: number) => {
     const given = value(name);
@@ -37,6 +38,11 @@ export function parseBenchArgs(args: string[]): BenchOptions {
     if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a number, 0 or more`);
     return parsed;
   };
+  return { value, number };
+}
+
+export function parseBenchArgs(args: string[]): BenchOptions {
+  const { value, number } = benchArgs(args);
   const overNats = args.includes('--services') || args.includes('--spread');
   return {
     services: args.includes('--services'),
@@ -46,12 +52,15 @@ export function parseBenchArgs(args: string[]): BenchOptions {
     connections: number('connections', 32),
     fixedRate: number('rate', 2000),
     databaseUrl: value('database-url') ?? (overNats ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
-    natsUrl: value('nats-url') ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
+    natsUrl: natsUrlOf(value('nats-url')),
     only: value('only'),
     importRows: number('rows', 100_000),
     profileDir: value('profile'),
   };
 }
+
+/** The NATS server the systems use: `--nats-url`, else NATS_URL, else the local one. */
+export const natsUrlOf = (given: string | undefined): string => given ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
 interface Row {
   scenario: Scenario;
