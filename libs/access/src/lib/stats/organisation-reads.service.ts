@@ -63,11 +63,16 @@ export class OrganisationReadsService implements OnModuleInit, OnApplicationShut
     );
   }
 
-  /** A deleted organisation's reads and readers go, this replica's unwritten counts of it included. */
+  /**
+   * A deleted organisation's reads and readers go, this replica's unwritten counts of it included:
+   * in turn with the flushes, so a flush on its way lands before the delete rather than after it.
+   */
   private async forget(manager: EntityManager, publicationId: string, organisationId: string): Promise<void> {
     const its = (row: { publicationId: string; organisationId: string }) => row.publicationId === publicationId && row.organisationId === organisationId;
-    for (const [key, row] of this.reads) if (its(row)) this.reads.delete(key);
-    for (const [key, row] of this.readers) if (its(row)) this.readers.delete(key);
+    await this.schedule.inTurn(async () => {
+      for (const [key, row] of this.reads) if (its(row)) this.reads.delete(key);
+      for (const [key, row] of this.readers) if (its(row)) this.readers.delete(key);
+    });
     await manager.query('DELETE FROM organisation_reads WHERE publication_id = $1 AND organisation_id = $2', [publicationId, organisationId]);
     await manager.query('DELETE FROM organisation_readers WHERE publication_id = $1 AND organisation_id = $2', [publicationId, organisationId]);
   }
