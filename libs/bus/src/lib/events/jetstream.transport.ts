@@ -32,6 +32,8 @@ const PULL_RETRY_MS = 1_000;
 const CAUGHT_UP_WAIT_MS = 1_000;
 
 const STREAM_CONFIG_MISMATCH = 10058;
+/** What a create racing another replica's create of the same stream may get while the server settles it. */
+const STREAM_SUBJECTS_OVERLAP = 10065;
 const CONSUMER_NOT_FOUND = 10014;
 
 type ConsumerFilter = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
@@ -273,12 +275,22 @@ async function ensureStream(jsm: JetStreamManager, namespace: string, limits: Ev
     num_replicas: limits.replicas,
     max_bytes: limits.maxBytes,
   };
-  try {
-    // Adding a stream that exists with the same configuration succeeds, so replicas may race here.
-    await jsm.streams.add(config);
-  } catch (err) {
-    if (apiErrorCode(err) !== STREAM_CONFIG_MISMATCH) throw err;
-    await jsm.streams.update(config.name, config);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Adding a stream that exists with the same configuration succeeds, so replicas may race here;
+      // two creates in the same instant may instead see each other's subjects, so the loser tries again.
+      await jsm.streams.add(config);
+      return;
+    } catch (err) {
+      const code = apiErrorCode(err);
+      if (code === STREAM_SUBJECTS_OVERLAP && attempt < 5) {
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        continue;
+      }
+      if (code !== STREAM_CONFIG_MISMATCH) throw err;
+      await jsm.streams.update(config.name, config);
+      return;
+    }
   }
 }
 
