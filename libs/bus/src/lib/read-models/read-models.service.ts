@@ -16,6 +16,7 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
   /** Listeners of models defined once the replica runs, still subscribing. */
   private readonly subscribing = new Set<Promise<unknown>>();
   private started = false;
+  private notices = 0;
 
   constructor(@Inject(EVENT_TRANSPORT) private readonly transport: EventTransport) {}
 
@@ -35,6 +36,19 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
     return Promise.all(this.subscribing).then(() => this.transport.caughtUp());
   }
 
+  /**
+   * How many change notices this replica's models have heard: a read made before `caughtUp` resolved
+   * holds when the count did not move from before the read until then.
+   */
+  get heard(): number {
+    return this.notices;
+  }
+
+  /** Whether every model hears its notices already (one defined once the replica runs may still be subscribing). */
+  listening(): boolean {
+    return this.subscribing.size === 0;
+  }
+
   /** Whether the change notices can reach this replica now (always, in process). */
   connected(): boolean {
     return this.transport.isConnected();
@@ -52,6 +66,7 @@ export class ReadModels implements OnModuleInit, OnModuleDestroy {
   private listen<K, V extends NonNullable<unknown>>(reaction: ReadModelReaction<K, V>, model: ReadModel<K, V>): void {
     const subscribe = () =>
       this.transport.listen([reaction.event], async (envelope) => {
+        this.notices += 1;
         reaction.react(envelope, model);
       });
     if (!this.started) return void this.pending.push(subscribe);

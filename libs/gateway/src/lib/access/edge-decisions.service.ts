@@ -114,23 +114,23 @@ export class EdgeDecisions {
   }
 
   private async decide(request: AccessCheckRequest): Promise<AccessCheckResult | Forward> {
-    const { publicationId } = request;
     // A share link's open is counted, and only access holds the links: never answered here.
     if (request.shareToken !== undefined) return new Forward('share');
     const page = edgePageOf(request);
-    // Every change notice the broker accepted before this check arrived has reached the models.
-    // A broker that is reachable but did not confirm it in time: access decides (it waits on its
-    // own). With the bus down no notice can arrive and access cannot be asked: the models answer.
+    // Decided first from the models as they are: a check they send to access goes at once (access
+    // waits for its own copies to catch up), without waiting here as well.
+    const heard = this.readModels.heard;
+    let outcome = this.readModels.listening() ? await this.outcomeOf(request, page) : null;
+    if (outcome instanceof Forward) return outcome;
+    // An answer stands once every change notice the broker accepted before this check arrived has
+    // reached the models; one that reached them meanwhile has the check decided again. A broker that
+    // is reachable but did not confirm it in time: access decides (it waits on its own). With the
+    // bus down no notice can arrive and access cannot be asked: the models answer.
     if (!(await this.readModels.caughtUp()) && this.readModels.connected()) return new Forward('not_caught_up');
-    const rules = await this.rules.get(publicationId).catch(forward('rules'));
-    const outcome = await decideAtEdge(rules, request, page, {
-      now: new Date(),
-      entitlementsOf: (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')),
-      networks: () => this.networks.get(publicationId).catch(forward('networks')),
-    });
+    if (outcome === null || this.readModels.heard !== heard) outcome = await this.outcomeOf(request, page);
     if (outcome instanceof Forward) return outcome;
     this.recorder.record({
-      publicationId,
+      publicationId: request.publicationId,
       customerId: request.customerId,
       userId: request.userId,
       paywallId: outcome.paywall?.rule.paywallId ?? null,
@@ -139,6 +139,16 @@ export class EdgeDecisions {
       organisation: organisationGrantOf(outcome),
     });
     return checkResultOf(outcome, request.customerId);
+  }
+
+  private async outcomeOf(request: AccessCheckRequest, page: PageAddress): Promise<Outcome | Forward> {
+    const { publicationId } = request;
+    const rules = await this.rules.get(publicationId).catch(forward('rules'));
+    return decideAtEdge(rules, request, page, {
+      now: new Date(),
+      entitlementsOf: (customerId) => this.entitlements.get({ publicationId, customerId }).catch(forward('entitlements')),
+      networks: () => this.networks.get(publicationId).catch(forward('networks')),
+    });
   }
 }
 
