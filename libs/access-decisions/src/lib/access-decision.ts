@@ -49,25 +49,35 @@ export function checkFactsOf(request: AccessCheckRequest, page: PageAddress): Ch
 }
 
 /**
- * What a decision may need beyond the rules and the check, each asked only when the decision
- * needs it. Access answers every one from its own data; the gateway answers the entitlements from
- * its read model and refuses the others (the check then goes to access).
+ * The answer of a source its caller does not hold (the gateway holds no meters, passes, visit
+ * counts, crawler checks or share links): the decision stops there and returns it. A value, not
+ * an exception: a throw through the decision's awaits cost more than the rest of the decision.
  */
-export interface DecisionSources {
+export class Unheld {
+  constructor(readonly source: 'meter' | 'pass' | 'visit_count' | 'crawler' | 'share') {}
+}
+
+/**
+ * What a decision may need beyond the rules and the check, each asked only when the decision
+ * needs it. Access answers every one from its own data (`Missing` is never); the gateway answers
+ * the entitlements and networks from its read models and the others with an `Unheld` (the check
+ * then goes to access).
+ */
+export interface DecisionSources<Missing extends Unheld = never> {
   now: Date;
   pastDueGraceDays: number;
   /** The customer's subscriptions that are not cancelled and passes and single articles, with what each unlocks (billing's). */
   entitlements(customerId: string): Promise<readonly CustomerEntitlement[]>;
   /** The reader's visits so far, this check included; undefined without identity. */
-  visits(): Promise<number | undefined>;
+  visits(): Promise<number | undefined | Missing>;
   /** Whether the address is the search engine's (reverse and forward DNS, else its published ranges). */
-  crawlerVerified(engine: SearchEngine, ip: string): Promise<boolean>;
+  crawlerVerified(engine: SearchEngine, ip: string): Promise<boolean | Missing>;
   /** Newsletter: any accepted subscription of the reader. Data: a submission that filled in every required field. */
-  passed(kind: 'newsletter' | 'data', requiredFields: string[]): Promise<boolean>;
+  passed(kind: 'newsletter' | 'data', requiredFields: string[]): Promise<boolean | Missing>;
   /** Counts the page on the paywall's meter when new and allowed (a write, under the reader's lock). */
-  consumeMeter(paywallId: string, config: MeteredConfig): Promise<{ granted: boolean; meter: MeterState }>;
+  consumeMeter(paywallId: string, config: MeteredConfig): Promise<{ granted: boolean; meter: MeterState } | Missing>;
   /** Opens the page with the share link of this token when it is the link's page and it has opens and time left (a write); null otherwise. */
-  openSharedLink(token: string): Promise<{ firstName: string } | null>;
+  openSharedLink(token: string): Promise<{ firstName: string } | null | Missing>;
   /** The publication's organisations' IP ranges, compiled (`compileNetworks`). */
   networks(): Promise<NetworkTable>;
 }
@@ -95,12 +105,22 @@ export interface Outcome {
  * subscribers pass it, then holders of a pass or buyers of the page, others as its type says. The one decision of the product: access runs it
  * with its own sources, the gateway with what it holds in memory (docs/performance.md).
  */
-export async function decideAccess(rules: PublicationRules, check: CheckFacts, sources: DecisionSources): Promise<Outcome> {
+export async function decideAccess<Missing extends Unheld = never>(
+  rules: PublicationRules,
+  check: CheckFacts,
+  sources: DecisionSources<NoInfer<Missing>>,
+): Promise<Outcome | Missing> {
   const covering = rules.covering(check.page.matchPath);
   const facts = lazyFacts({ customerId: check.customerId, path: check.page.path, attributes: check.attributes }, sources);
   let paywall: CandidatePaywall | null = null;
   for (const candidate of covering) {
-    if (!candidate.segment || segmentMatches(candidate.segment, await facts.about(candidate.segment))) {
+    if (!candidate.segment) {
+      paywall = candidate;
+      break;
+    }
+    const visitor = await facts.about(candidate.segment);
+    if (visitor instanceof Unheld) return visitor;
+    if (segmentMatches(candidate.segment, visitor)) {
       paywall = candidate;
       break;
     }
@@ -108,10 +128,12 @@ export async function decideAccess(rules: PublicationRules, check: CheckFacts, s
   if (!paywall) return { decision: { granted: true, reason: 'no_rule' }, paywall: null, counter: 'checks_granted' };
   // The crawler policy applies only where a paywall does; its decisions are counted apart from readers'.
   const crawler = await crawlerDecision(rules.crawlerPolicy, check.client, sources);
+  if (crawler instanceof Unheld) return crawler;
   if (crawler) {
     return { decision: { ...crawler, ...(crawler.granted ? {} : { paywallRule: paywall.rule }) }, paywall, counter: 'crawler_checks' };
   }
   const decision = await apply(paywall, check, sources, facts);
+  if (decision instanceof Unheld) return decision;
   return { decision, paywall, counter: decision.granted ? 'checks_granted' : 'checks_denied' };
 }
 
@@ -121,7 +143,7 @@ export function checkResultOf({ decision }: Outcome, customerId: string | null):
   return { granted, reason, paywallRule, customerId, meter, experiment, sharedBy, organisation: organisation && { name: organisation.name } };
 }
 
-async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources, facts: LazyFacts): Promise<Decision> {
+async function apply<Missing extends Unheld>(paywall: CandidatePaywall, check: CheckFacts, sources: DecisionSources<Missing>, facts: LazyFacts<Missing>): Promise<Decision | Missing> {
   const { rule, experiment } = withVariant(paywall, check);
   if (check.customerId) {
     const entitlements = await facts.entitlements();
@@ -144,6 +166,7 @@ async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: Deci
   // A share link opens only what the wall would keep shut, so an open is spent only where it is needed.
   if (check.shareToken && rule.type !== 'soft') {
     const shared = await sources.openSharedLink(check.shareToken);
+    if (shared instanceof Unheld) return shared;
     if (shared) return { granted: true, reason: 'shared_link', paywallRule: rule, sharedBy: shared, experiment };
   }
   switch (rule.type) {
@@ -155,14 +178,20 @@ async function apply(paywall: CandidatePaywall, check: CheckFacts, sources: Deci
       const verifiedEnough = check.emailVerified || !rule.config.requireVerifiedEmail;
       return check.customerId && verifiedEnough ? { granted: true, reason: 'registered', experiment } : blocked;
     }
-    case 'newsletter':
-      return (await sources.passed('newsletter', [])) ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
-    case 'data':
-      return (await sources.passed('data', rule.config.fields.filter((field) => field.required).map((field) => field.name)))
-        ? { granted: true, reason: 'data_passed', experiment }
-        : blocked;
+    case 'newsletter': {
+      const passed = await sources.passed('newsletter', []);
+      if (passed instanceof Unheld) return passed;
+      return passed ? { granted: true, reason: 'newsletter_passed', experiment } : blocked;
+    }
+    case 'data': {
+      const passed = await sources.passed('data', rule.config.fields.filter((field) => field.required).map((field) => field.name));
+      if (passed instanceof Unheld) return passed;
+      return passed ? { granted: true, reason: 'data_passed', experiment } : blocked;
+    }
     case 'metered': {
-      const { granted, meter } = await sources.consumeMeter(rule.paywallId, rule.config);
+      const metered = await sources.consumeMeter(rule.paywallId, rule.config);
+      if (metered instanceof Unheld) return metered;
+      const { granted, meter } = metered;
       return granted ? { granted, reason: 'meter_allowance', meter, experiment } : { ...blocked, meter };
     }
   }
@@ -184,11 +213,11 @@ type CrawlerReason = Extract<AccessReason, 'search_crawler_granted' | 'search_cr
  * any visitor. AI crawlers by User-Agent; search engines by User-Agent and a verified address (a
  * spoofed User-Agent from any other address is an ordinary visitor).
  */
-async function crawlerDecision(
+async function crawlerDecision<Missing extends Unheld>(
   policy: CrawlerPolicy,
   client: CheckFacts['client'],
-  sources: DecisionSources,
-): Promise<{ granted: boolean; reason: CrawlerReason } | null> {
+  sources: DecisionSources<Missing>,
+): Promise<{ granted: boolean; reason: CrawlerReason } | null | Missing> {
   const userAgent = client?.userAgent ?? '';
   if (!userAgent) return null;
   if (aiCrawlerOf(userAgent)) {
@@ -198,7 +227,10 @@ async function crawlerDecision(
   const engine = searchEngineOf(userAgent);
   if (!engine || !client?.ip) return null;
   const rule = policy.searchEngines;
-  if (rule === 'meter' || !(await sources.crawlerVerified(engine, client.ip))) return null;
+  if (rule === 'meter') return null;
+  const verified = await sources.crawlerVerified(engine, client.ip);
+  if (verified instanceof Unheld) return verified;
+  if (!verified) return null;
   return { granted: rule === 'grant', reason: rule === 'grant' ? 'search_crawler_granted' : 'search_crawler_denied' };
 }
 
@@ -222,15 +254,18 @@ export async function readerInSegment(
   return segmentMatches(segment, await lazyFacts(check, sources).about(segment));
 }
 
-interface LazyFacts {
+interface LazyFacts<Missing extends Unheld> {
   /** The visitor's segment attributes, asking billing and the visit count only when this segment looks at them. */
-  about(segment: { conditions: readonly SegmentCondition[] }): Promise<VisitorFacts>;
+  about(segment: { conditions: readonly SegmentCondition[] }): Promise<VisitorFacts | Missing>;
   entitlements(): Promise<readonly CustomerEntitlement[]>;
 }
 
-function lazyFacts(check: SegmentCheck, sources: Pick<DecisionSources, 'now' | 'pastDueGraceDays' | 'entitlements' | 'visits'>): LazyFacts {
+function lazyFacts<Missing extends Unheld>(
+  check: SegmentCheck,
+  sources: Pick<DecisionSources<Missing>, 'now' | 'pastDueGraceDays' | 'entitlements' | 'visits'>,
+): LazyFacts<Missing> {
   let entitlements: Promise<readonly CustomerEntitlement[]> | undefined;
-  let visits: Promise<number | undefined> | undefined;
+  let visits: Promise<number | undefined | Missing> | undefined;
   const { attributes } = check;
   const base: VisitorFacts = {
     authenticated: check.customerId !== null,
@@ -244,11 +279,12 @@ function lazyFacts(check: SegmentCheck, sources: Pick<DecisionSources, 'now' | '
     utm_campaign: attributes.utmCampaign,
     visit_count: undefined,
   };
-  const facts: LazyFacts = {
+  const facts: LazyFacts<Missing> = {
     entitlements: () => (entitlements ??= check.customerId ? sources.entitlements(check.customerId) : Promise.resolve([])),
     async about(segment) {
       const subscriber = usesAttribute(segment, 'subscriber') && check.customerId !== null && isSubscriber(await facts.entitlements(), sources.now, sources.pastDueGraceDays);
       const visitCount = usesAttribute(segment, 'visit_count') ? await (visits ??= sources.visits()) : undefined;
+      if (visitCount instanceof Unheld) return visitCount;
       return { ...base, subscriber, visit_count: visitCount };
     },
   };

@@ -62,15 +62,15 @@ export function visitorAttributesOf(
   request: FastifyRequest,
   config: GatewayConfig,
   simulated = false,
-  page = query.url === undefined ? NO_PARAMETERS : pageParameters(query.url),
+  page = query.url === undefined ? null : pageParameters(query.url),
 ): VisitorAttributes {
   const userAgent = request.headers['user-agent'];
   const observed = {
     device: userAgent ? deviceFromUserAgent(userAgent) : undefined,
     country: config.COUNTRY_HEADER ? countryOf(request, config) : undefined,
-    utmSource: page.get('utm_source') ?? undefined,
-    utmMedium: page.get('utm_medium') ?? undefined,
-    utmCampaign: page.get('utm_campaign') ?? undefined,
+    utmSource: page?.get('utm_source') ?? undefined,
+    utmMedium: page?.get('utm_medium') ?? undefined,
+    utmCampaign: page?.get('utm_campaign') ?? undefined,
   };
   const stated = { device: query.device, country: query.country, utmSource: query.utm_source, utmMedium: query.utm_medium, utmCampaign: query.utm_campaign };
   const [first, second] = simulated ? [stated, observed] : [observed, stated];
@@ -89,23 +89,21 @@ export function visitorAttributesOf(
 export type StatedAttributes = Pick<VisitorStatementDto, 'referrer' | 'device' | 'country' | 'utm_source' | 'utm_medium' | 'utm_campaign'> & { url?: string };
 
 /** The share link token the page URL's query carries (`gh_share`), when it carries a plausible one. */
-function shareTokenOf(page: URLSearchParams): { shareToken?: string } {
-  const token = page.get(SHARE_TOKEN_PARAMETER);
+function shareTokenOf(page: URLSearchParams | null): { shareToken?: string } {
+  const token = page?.get(SHARE_TOKEN_PARAMETER);
   return token && token.length <= 128 ? { shareToken: token } : {};
 }
 
-const NO_PARAMETERS = new URLSearchParams();
-
-/** The checked page URL's query parameters (none when it is not a URL: access refuses it). */
-function pageParameters(url: string): URLSearchParams {
+/** The checked page URL's query parameters; null when it has none, or is not a URL (access refuses it). */
+function pageParameters(url: string): URLSearchParams | null {
   // Most pages have no query: a `?` only counts before the fragment.
   const query = url.indexOf('?');
   const fragment = url.indexOf('#');
-  if (query < 0 || (fragment >= 0 && fragment < query)) return NO_PARAMETERS;
+  if (query < 0 || (fragment >= 0 && fragment < query)) return null;
   try {
     return new URL(url).searchParams;
   } catch {
-    return NO_PARAMETERS;
+    return null;
   }
 }
 

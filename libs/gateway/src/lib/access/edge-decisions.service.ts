@@ -9,6 +9,7 @@ import {
   NO_NETWORKS,
   parsePageUrl,
   requirePublicationHost,
+  Unheld,
   type NetworkTable,
   type Outcome,
   type PageAddress,
@@ -32,7 +33,11 @@ import { EdgeCheckRecorder } from './edge-check-recorder.service';
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
 export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'networks' | 'not_caught_up' | 'invalid' | 'error';
 
-/** Why the check must go to access: answered by `decideAtEdge`, thrown by the sources it cannot answer. */
+/**
+ * Why the check must go to access: answered by `decideAtEdge` (for a source the gateway does not
+ * hold, the decision's `Unheld`), thrown by a read model that cannot load or an entitlement only
+ * access's clock can weigh.
+ */
 export class Forward {
   constructor(readonly reason: ForwardReason) {}
 }
@@ -177,6 +182,15 @@ export interface EdgeSources {
   networks(): Promise<NetworkTable>;
 }
 
+/** What the gateway answers for the sources only access holds: the decision stops there, and the check goes to access. */
+const UNHELD = {
+  visitCount: Promise.resolve(new Unheld('visit_count')),
+  crawler: Promise.resolve(new Unheld('crawler')),
+  pass: Promise.resolve(new Unheld('pass')),
+  meter: Promise.resolve(new Unheld('meter')),
+  share: Promise.resolve(new Unheld('share')),
+};
+
 /**
  * The access decision with what the gateway holds: the rules, the customer's entitlements and the organisations' networks.
  * A Forward when the decision needs anything else (a meter, a pass, a visit count, a crawler's
@@ -194,7 +208,7 @@ export async function decideAtEdge(
   const [first] = rules.covering(page.matchPath);
   if (first?.segment && usesAttribute(first.segment, 'visit_count')) return new Forward('visit_count');
   try {
-    return await decideAccess(
+    const outcome = await decideAccess<Unheld>(
       rules,
       checkFactsOf(request, page),
       {
@@ -208,14 +222,15 @@ export async function decideAtEdge(
           if (entitlements.some((entitlement) => entitlement.kind === 'pass')) throw new Forward('time_pass');
           return entitlements;
         },
-        visits: forward('visit_count'),
-        crawlerVerified: forward('crawler'),
-        passed: forward('pass'),
-        consumeMeter: forward('meter'),
-        openSharedLink: forward('share'),
+        visits: () => UNHELD.visitCount,
+        crawlerVerified: () => UNHELD.crawler,
+        passed: () => UNHELD.pass,
+        consumeMeter: () => UNHELD.meter,
+        openSharedLink: () => UNHELD.share,
         networks,
       },
     );
+    return outcome instanceof Unheld ? new Forward(outcome.source) : outcome;
   } catch (err) {
     if (err instanceof Forward) return err;
     throw err;
