@@ -103,7 +103,8 @@ export type GlobMatches = (glob: number) => boolean;
  * ignored on both sides. No regular expression and no backtracking: a path costs one pass over its
  * segments for the glob structure (`**`), and one pass over the characters of each segment for the
  * globs' wildcard segments (`*`, `?`), each a few word operations per 32 glob positions, whatever
- * the globs are. A literal segment is one hash lookup.
+ * the globs are. A literal segment is one hash lookup. When every glob is literal segments, maybe
+ * ending in `**` (the common case), the automaton is not read: each glob is a comparison of strings.
  */
 export class GlobSet {
   /** Over path segments: one position per glob segment. */
@@ -125,8 +126,12 @@ export class GlobSet {
   private readonly charactersState: Uint32Array;
   private readonly wildcardMask: Uint32Array;
   private readonly globFinals: number[];
+  /** When every glob is literal segments, maybe ending in `**`: each glob as plain strings to compare (see match). */
+  private readonly literalPrefixes: LiteralPrefix[] | null;
 
   constructor(globs: readonly string[]) {
+    const prefixes = globs.map(literalPrefixOf);
+    this.literalPrefixes = prefixes.every((prefix) => prefix !== null) ? prefixes : null;
     const parsed = globs.map(globSegmentsOf);
     this.segments = new Positions(parsed.reduce((n, segments) => n + 1 + segments.length, 0));
     const wildcards: string[][] = [];
@@ -179,6 +184,15 @@ export class GlobSet {
 
   /** The globs that match `path`. */
   match(path: string): GlobMatches {
+    // The common shapes (`/premium/**`, `/about`) need no automaton: a comparison or two per glob.
+    const prefixes = this.literalPrefixes;
+    if (prefixes) {
+      const trimmed = withoutTrailingSlash(path);
+      return (glob) => {
+        const prefix = prefixes[glob] as LiteralPrefix | undefined;
+        return prefix !== undefined && (trimmed === prefix.exact || (prefix.under !== null && trimmed.startsWith(prefix.under)));
+      };
+    }
     const state = this.segments.initial();
     const matching = this.segments.mask();
     for (const segment of withoutTrailingSlash(path).split('/').slice(1)) {
@@ -229,6 +243,27 @@ export class GlobSet {
   }
 }
 const QUESTION = '?'.charCodeAt(0);
+
+/** A glob of literal segments as strings: the path it names, and what starts every path below it when it ends in `**`. */
+interface LiteralPrefix {
+  exact: string;
+  under: string | null;
+}
+
+/**
+ * `/a/b` matches the path `/a/b` only; `/a/b/**` also every path that starts `/a/b/` (`**` may be
+ * no segment at all); `/**` every path. Null for a glob with `*` or `?` within a segment, or an
+ * empty segment: the automaton reads those.
+ */
+function literalPrefixOf(glob: string): LiteralPrefix | null {
+  const trimmed = withoutTrailingSlash(glob);
+  if (trimmed === '/') return { exact: '/', under: null };
+  const literal = LITERAL_SEGMENTS.exec(trimmed);
+  if (!literal) return null;
+  const [, exact, deep] = literal;
+  return { exact, under: deep ? `${exact}/` : null };
+}
+const LITERAL_SEGMENTS = /^((?:\/[^/*?]+)*)(\/\*\*)?$/;
 
 /** A glob's segments, trailing slashes ignored (`/` is one empty segment); consecutive `**` segments are one. */
 function globSegmentsOf(glob: string): string[] {

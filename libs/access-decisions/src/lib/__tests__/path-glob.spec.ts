@@ -105,6 +105,27 @@ describe('path globs', () => {
     expect(new GlobSet([]).match('/anything')(0)).toBe(false);
   });
 
+  it('agrees with the reference on sets of literal globs (read by comparing strings), and with the automaton a wildcard glob brings in', () => {
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pick = <T>(items: T[]) => items[random(items.length)];
+    const segmentOf = () => Array.from({ length: 1 + random(3) }, () => pick(['a', 'b', '.', '-'])).join('');
+    const globOf = () => '/' + [...Array.from({ length: random(4) }, segmentOf), ...(random(2) ? ['**'] : [])].join('/') + pick(['', '/']);
+    const pathOf = () => '/' + Array.from({ length: random(5) }, () => pick(['a', 'b', 'ab', '.', '-', ''])).join('/') + pick(['', '/', '//']);
+    for (let round = 0; round < 300; round++) {
+      const globs = Array.from({ length: 1 + random(6) }, globOf);
+      const literal = new GlobSet(globs);
+      const withWildcard = new GlobSet([...globs, '/x*y']);
+      for (let p = 0; p < 10; p++) {
+        const path = pathOf();
+        const [byStrings, byAutomaton] = [literal.match(path), withWildcard.match(path)];
+        globs.forEach((glob, i) => {
+          if (byStrings(i) !== referenceMatches(glob, path) || byAutomaton(i) !== byStrings(i)) throw new Error(`${glob} on ${path}: ${byStrings(i)}, ${byAutomaton(i)}`);
+        });
+      }
+    }
+  });
+
   it('agrees with a regular-expression reference on thousands of random globs and paths', () => {
     let seed = 7;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
