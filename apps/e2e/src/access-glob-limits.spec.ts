@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { checkedPageOf } from '@gatehouse/access-decisions';
 import { AccessDecisionService } from '@gatehouse/access';
 import { AccessSystem, SITE } from './support/access';
 import { adminSession } from './support/staff';
@@ -83,7 +84,7 @@ describe('paywall globs cannot stall access checks', () => {
   it('decides the worst paths against the worst globs the limits allow in under 5 ms, and another tenant is not held up', async () => {
     // What a check spends deciding, on the access replica itself (the HTTP and bus around it are the same for any check).
     const decisions = system.accessReplicas[0].app.get(AccessDecisionService);
-    const check = (url: string) => decisions.decide({ publicationId: system.publicationId, domains: ['news.example.com'], url, customerId: null, userId: 'v', attributes: {}, trial: true });
+    const check = (url: string) => decisions.decide({ publicationId: system.publicationId, domains: ['news.example.com'], page: checkedPageOf(url, ['news.example.com']), customerId: null, userId: 'v', attributes: {}, trial: true });
     for (const path of worstPaths) {
       expect(path.length).toBe(1024);
       expect((await system.decision({ url: path })).reason).toBe('no_rule');

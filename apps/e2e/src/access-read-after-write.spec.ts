@@ -34,7 +34,7 @@ describe('every write route that changes a decision is seen by the next check on
   const request = (path: string, extra: Partial<AccessCheckRequest>): AccessCheckRequest => ({
     publicationId: system.publicationId,
     domains: ['all.example'],
-    url: `${SITE}${path}`,
+    page: { hostname: new URL(SITE).hostname, path },
     customerId: null,
     userId: 'visitor-1',
     attributes: {},

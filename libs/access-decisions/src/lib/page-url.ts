@@ -1,14 +1,13 @@
-import { MAX_PERCENT_ENCODING_LAYERS, normalisePagePath, pageHostOf } from '@gatehouse/contracts';
+import { MAX_PERCENT_ENCODING_LAYERS, normalisePagePath, pageHostOf, type CheckedPage } from '@gatehouse/contracts';
 import { AppError, hostInDomains } from '@gatehouse/platform';
 
 export { hostInDomains };
 
-/** A page of the publication's site, as access checks, meters and events see it. */
-export interface PageAddress {
-  /** Lower-case host name, without port or a trailing dot. */
-  hostname: string;
-  /** The page path the URL names (`normalisePagePath`: decoded, dot segments resolved, no duplicate or trailing slash). */
-  path: string;
+/** The longest URL path an access check matches; a longer one is refused. */
+export const MAX_MATCHED_PATH_LENGTH = 1_024;
+
+/** A page of the publication's site, as access checks, meters and events see it: its host and path (`CheckedPage`), and what is derived from them. */
+export interface PageAddress extends CheckedPage {
   /** What paywall globs are matched against: the path in lower case, as routers that ignore case serve it. */
   matchPath: string;
   /** What a meter counts as one URL: host and path (`matchPath`), query and fragment ignored (`pageKeyOf`). */
@@ -28,9 +27,25 @@ export function parsePageUrl(raw: string, field: string): PageAddress {
   }
   const path = normalisePagePath(url.pathname);
   if (path === null) throw AppError.invalid(field, `must not be percent-encoded more than ${MAX_PERCENT_ENCODING_LAYERS} times over`);
-  const hostname = pageHostOf(url);
+  return pageAddressOf({ hostname: pageHostOf(url), path });
+}
+
+/** The page of a host and path read from a URL (`parsePageUrl`), as an access check's request carries it. */
+export function pageAddressOf({ hostname, path }: CheckedPage): PageAddress {
   const matchPath = path.toLowerCase();
   return { hostname, path, matchPath, key: `${hostname}${matchPath}` };
+}
+
+/**
+ * The page an access check or a share link names, refused as a check refuses it: 400 naming
+ * `field` unless an absolute http(s) URL with a path of at most MAX_MATCHED_PATH_LENGTH
+ * characters, 403 url_not_in_publication unless on one of the publication's domains.
+ */
+export function checkedPageOf(raw: string, domains: readonly string[], field = 'url'): PageAddress {
+  const page = parsePageUrl(raw, field);
+  requirePublicationHost(page, domains);
+  if (page.path.length > MAX_MATCHED_PATH_LENGTH) throw AppError.invalid(field, `must have a path of at most ${MAX_MATCHED_PATH_LENGTH} characters`);
+  return page;
 }
 
 /** `/a/b/` and `/a/b` are one page; `/` stays `/`. */

@@ -11,8 +11,6 @@ export const MAX_GLOB_WILDCARDS = 16;
 export const MAX_PAYWALLS_PER_PUBLICATION = 50;
 export const MAX_GLOBS_PER_PUBLICATION = 200;
 export const MAX_GLOB_CHARACTERS_PER_PUBLICATION = 10_000;
-/** The longest URL path an access check matches; a longer one is refused. */
-export const MAX_MATCHED_PATH_LENGTH = 1_024;
 const FORBIDDEN = /[\s[\]{}\\#]/;
 
 /**

@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from './pagination';
 import { requestPattern } from './patterns';
+import type { CheckedPage } from './page-paths';
 
 /*
  * Access: paywalls, segments, experiments, access decisions, track-event intake and its rollups
@@ -264,7 +265,8 @@ export interface AccessCheckRequest {
   publicationId: string;
   /** The publication's domains, as the gateway learnt them with the API key. */
   domains: string[];
-  url: string;
+  /** The checked page, read from the check's `url` by the gateway, which refused a URL no check may name. */
+  page: CheckedPage;
   /** The customer of a verified JWT; it takes the place of `userId` as the visitor. */
   customerId: string | null;
   /** The JWT's `email_verified` claim: whether that customer's address was verified when the token was issued. */

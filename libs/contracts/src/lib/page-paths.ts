@@ -39,6 +39,14 @@ export function normalisePagePath(rawPath: string): string | null {
   return `/${segments.join('/')}`;
 }
 
+/** A page of a publication's site as read from its URL: the host (`pageHostOf`) and the path (`normalisePagePath`). */
+export interface CheckedPage {
+  /** Lower-case host name, without port or a trailing dot. */
+  hostname: string;
+  /** The page path the URL names (`normalisePagePath`: decoded, dot segments resolved, no duplicate or trailing slash). */
+  path: string;
+}
+
 /** The host of a page URL: lower case (as URL reads it), without the trailing dot of the root of DNS (`news.example.` is `news.example`). */
 export function pageHostOf(url: URL): string {
   return url.hostname.replace(/\.$/, '');

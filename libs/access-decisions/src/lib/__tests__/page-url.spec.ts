@@ -1,4 +1,4 @@
-import { hostInDomains, parsePageUrl, requirePublicationHost } from '../page-url';
+import { checkedPageOf, hostInDomains, pageAddressOf, parsePageUrl, requirePublicationHost } from '../page-url';
 
 describe('page URLs', () => {
   it('takes absolute http(s) URLs only, naming the field', () => {
@@ -48,5 +48,25 @@ describe('page URLs', () => {
     expect(() => requirePublicationHost(parsePageUrl('https://elsewhere.test/a', 'url'), ['example.com'])).toThrow(
       expect.objectContaining({ code: 'url_not_in_publication', status: 403 }),
     );
+  });
+
+  it('reads the page an access check names once, and refuses a page no check may name', () => {
+    const page = checkedPageOf('https://News.Example.com/Premium/%2e%2e/Story?x=1', ['news.example.com']);
+    expect(page).toEqual({ hostname: 'news.example.com', path: '/Story', matchPath: '/story', key: 'news.example.com/story' });
+    // What the check's request carries is enough to read the page again, as access does.
+    expect(pageAddressOf({ hostname: page.hostname, path: page.path })).toEqual(page);
+    const refused = (url: string) => {
+      try {
+        checkedPageOf(url, ['news.example.com'], 'articleUrl');
+      } catch (err) {
+        return (err as { problem: object }).problem;
+      }
+      return null;
+    };
+    for (const url of ['ftp://news.example.com/x', 'not a url', `https://news.example.com/${'a'.repeat(1_024)}`]) {
+      expect(refused(url)).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'articleUrl' }] });
+    }
+    expect(refused(`https://news.example.com/${'a'.repeat(1_023)}`)).toBeNull();
+    expect(refused('https://elsewhere.example/premium')).toMatchObject({ status: 403, code: 'url_not_in_publication' });
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { checkFactsOf, checkResultOf, decideAccess, MAX_MATCHED_PATH_LENGTH, parsePageUrl, readerInSegment, requirePublicationHost } from '@gatehouse/access-decisions';
+import { checkFactsOf, checkResultOf, decideAccess, pageAddressOf, parsePageUrl, readerInSegment, requirePublicationHost } from '@gatehouse/access-decisions';
 import type { AccessCheckRequest, AccessCheckResult, EdgeCheckRecord, SegmentReader } from '@gatehouse/contracts';
-import { AppError, Clock } from '@gatehouse/platform';
+import { Clock } from '@gatehouse/platform';
 import { AccessConfig } from '../access.config';
 import { CrawlerVerification } from '../crawlers/crawler-verification.service';
 import { MetersService } from '../meters/meters.service';
@@ -40,9 +40,9 @@ export class AccessDecisionService {
   ) {}
 
   async decide(request: AccessCheckRequest): Promise<AccessCheckResult> {
-    const page = parsePageUrl(request.url, 'url');
+    const page = pageAddressOf(request.page);
+    // The gateway refused a page of another publication; so does this service, whoever asks.
     requirePublicationHost(page, request.domains);
-    if (page.path.length > MAX_MATCHED_PATH_LENGTH) throw AppError.invalid('url', `must have a path of at most ${MAX_MATCHED_PATH_LENGTH} characters`);
     const now = this.clock.now();
     const reader = await this.readers.identify(request.publicationId, request.customerId, request.userId, now);
     this.readers.recordVisit(reader, now);

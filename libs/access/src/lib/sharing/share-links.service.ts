@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isSubscriber, MAX_MATCHED_PATH_LENGTH, parsePageUrl, requirePublicationHost, type PageAddress } from '@gatehouse/access-decisions';
+import { checkedPageOf, isSubscriber, type PageAddress } from '@gatehouse/access-decisions';
 import { Events, SHARE_TOKEN_PARAMETER, type CreateShareLinkRequest, type ShareCounts, type ShareLink } from '@gatehouse/contracts';
 import { Outbox } from '@gatehouse/bus';
 import { AppError, Clock } from '@gatehouse/platform';
@@ -41,7 +41,8 @@ export class ShareLinksService {
 
   async create(request: CreateShareLinkRequest): Promise<ShareLink> {
     const { publicationId, customerId } = request;
-    const page = pageOf(request.url, request.domains);
+    // The page a link is for, refused as a check refuses it.
+    const page = checkedPageOf(request.url, request.domains);
     const now = this.clock.now();
     const settings = await shareSettingsOf(this.dataSource, publicationId);
     if (!settings.enabled) throw new AppError('sharing_disabled', 'This publication does not offer share links.');
@@ -154,14 +155,6 @@ function tokenInUrl(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** The page a link is for, refused as a check refuses it. */
-function pageOf(raw: string, domains: readonly string[]): PageAddress {
-  const page = parsePageUrl(raw, 'url');
-  requirePublicationHost(page, domains);
-  if (page.path.length > MAX_MATCHED_PATH_LENGTH) throw AppError.invalid('url', `must have a path of at most ${MAX_MATCHED_PATH_LENGTH} characters`);
-  return page;
 }
 
 /** The first word of the name, at most 50 characters; "A subscriber" for a blank one. */

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccessRequests, COUNTRY_CODE, SHARE_TOKEN_PARAMETER, type AccessCheckRequest, type AccessCheckResult, type VisitorAttributes } from '@gatehouse/contracts';
+import { checkedPageOf } from '@gatehouse/access-decisions';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyRequest } from 'fastify';
 import { Auth, RateLimit } from '../edge/credentials';
@@ -32,20 +33,23 @@ export class AccessCheckController {
   @ApiResponse({ status: 400, description: '`validation_failed`: `url` is not an absolute http(s) URL, or another parameter is invalid' })
   @ApiResponse({ status: 403, description: "`url_not_in_publication`: the URL's host is not a domain of the key's publication" })
   async check(@Caller() caller: Principal, @Query() query: AccessCheckQueryDto, @Req() request: FastifyRequest): Promise<AccessCheckResult> {
-    const page = pageParameters(query.url);
+    const domains = caller.apiKey?.domains ?? [];
+    // Read once, here: access decides by the page as read (a URL it would refuse is refused here).
+    const page = checkedPageOf(query.url, domains);
+    const parameters = pageParameters(query.url);
     const check: AccessCheckRequest = {
       publicationId: keyPublicationOf(caller),
-      domains: caller.apiKey?.domains ?? [],
-      url: query.url,
+      domains,
+      page: { hostname: page.hostname, path: page.path },
       customerId: caller.customer?.customerId ?? null,
       customerEmailVerified: caller.customer?.emailVerified,
       userId: query.userId ?? null,
-      attributes: visitorAttributesOf(query, request, this.config, false, page),
+      attributes: visitorAttributesOf(query, request, this.config, false, parameters),
       client: { userAgent: request.headers['user-agent'] ?? null, ip: request.ip ?? null },
-      ...shareTokenOf(page),
+      ...shareTokenOf(parameters),
     };
     // Decided here from memory when it needs no more than the rules and entitlements; else by access.
-    return (await this.edge.answer(check)) ?? this.bus.request(AccessRequests.Check, check);
+    return (await this.edge.answer(check, page)) ?? this.bus.request(AccessRequests.Check, check);
   }
 }
 

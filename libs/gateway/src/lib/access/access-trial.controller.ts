@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccessRequests, AdminRequests, type AccessCheckResult } from '@gatehouse/contracts';
+import { checkedPageOf } from '@gatehouse/access-decisions';
 import { BusClient } from '@gatehouse/bus';
 import type { FastifyRequest } from 'fastify';
 import { Auth } from '../edge/credentials';
@@ -29,10 +30,11 @@ export class AccessTrialController {
   async try(@Caller() caller: Principal, @Query() query: AccessCheckQueryDto, @Req() request: FastifyRequest): Promise<AccessCheckResult> {
     const session = sessionOf(caller);
     const { publication } = await this.bus.request(AdminRequests.GetSession, { sessionId: session.sessionId });
+    const { hostname, path } = checkedPageOf(query.url, publication.domains);
     return this.bus.request(AccessRequests.Check, {
       publicationId: session.publicationId,
       domains: publication.domains,
-      url: query.url,
+      page: { hostname, path },
       customerId: null,
       userId: null,
       attributes: visitorAttributesOf(query, request, this.config, true),

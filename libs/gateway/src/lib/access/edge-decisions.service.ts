@@ -5,10 +5,7 @@ import {
   compileNetworks,
   compileRules,
   decideAccess,
-  MAX_MATCHED_PATH_LENGTH,
   NO_NETWORKS,
-  parsePageUrl,
-  requirePublicationHost,
   Unheld,
   type NetworkTable,
   type Outcome,
@@ -31,7 +28,7 @@ import { edgeMetrics } from '@gatehouse/platform';
 import { EdgeCheckRecorder } from './edge-check-recorder.service';
 
 /** Why a check goes to access: what it needs that the gateway does not hold, or cannot be sure of. */
-export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'networks' | 'not_caught_up' | 'invalid' | 'error';
+export type ForwardReason = 'share' | 'meter' | 'pass' | 'visit_count' | 'crawler' | 'past_due' | 'time_pass' | 'rules' | 'entitlements' | 'networks' | 'not_caught_up' | 'error';
 
 /**
  * Why the check must go to access: answered by `decideAtEdge` (for a source the gateway does not
@@ -99,11 +96,11 @@ export class EdgeDecisions {
     });
   }
 
-  /** Access's answer to the check when the gateway can give it from memory (and access is told of it); null: access must decide. */
-  async answer(request: AccessCheckRequest): Promise<AccessCheckResult | null> {
+  /** Access's answer to the check of `page` (read from the request's) when the gateway can give it from memory (and access is told of it); null: access must decide. */
+  async answer(request: AccessCheckRequest, page: PageAddress): Promise<AccessCheckResult | null> {
     let decided: AccessCheckResult | Forward;
     try {
-      decided = await this.decide(request);
+      decided = await this.decide(request, page);
     } catch (err) {
       if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
       decided = err instanceof Forward ? err : new Forward('error');
@@ -118,10 +115,9 @@ export class EdgeDecisions {
     return null;
   }
 
-  private async decide(request: AccessCheckRequest): Promise<AccessCheckResult | Forward> {
+  private async decide(request: AccessCheckRequest, page: PageAddress): Promise<AccessCheckResult | Forward> {
     // A share link's open is counted, and only access holds the links: never answered here.
     if (request.shareToken !== undefined) return new Forward('share');
-    const page = edgePageOf(request);
     // Decided first from the models as they are: a check they send to access goes at once (access
     // waits for its own copies to catch up), without waiting here as well.
     const heard = this.readModels.heard;
@@ -155,18 +151,6 @@ export class EdgeDecisions {
       networks: () => this.networks.get(publicationId).catch(forward('networks')),
     });
   }
-}
-
-/** The checked page, or Forward('invalid'): access answers a URL it refuses with its own problem, as it always has. */
-export function edgePageOf(request: AccessCheckRequest): PageAddress {
-  try {
-    const page = parsePageUrl(request.url, 'url');
-    requirePublicationHost(page, request.domains);
-    if (page.path.length <= MAX_MATCHED_PATH_LENGTH) return page;
-  } catch {
-    // below
-  }
-  throw new Forward('invalid');
 }
 
 /** The organisation that let the reader in, and how, for its stats; null for any other answer. */

@@ -1,4 +1,5 @@
 import { BusClient, InProcessClient, InProcessHub, InProcessServer, JetStreamEventTransport, ReadModels, deleteEventStream, type BusOptions } from '@gatehouse/bus';
+import { pageAddressOf } from '@gatehouse/access-decisions';
 import { AccessRequests, BillingRequests, InternalEvents, OrganisationRequests, type AccessCheckRequest, type DecisionRules, type PaywallRule, type PaywallSettings } from '@gatehouse/contracts';
 import { testNatsUrl, uniqueNamespace } from '@gatehouse/testing';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,7 @@ function rulesWith(settings: PaywallSettings): DecisionRules {
 const check = (customerId: string): AccessCheckRequest => ({
   publicationId: PUBLICATION,
   domains: ['news.example.com'],
-  url: 'https://news.example.com/premium/story',
+  page: { hostname: 'news.example.com', path: '/premium/story' },
   customerId,
   userId: null,
   attributes: {},
@@ -74,8 +75,13 @@ describe("the gateway's edge decision and the change notices in flight", () => {
     await deleteEventStream([testNatsUrl()], namespace);
   });
 
+  const answer = (customerId: string) => {
+    const request = check(customerId);
+    return edge.answer(request, pageAddressOf(request.page));
+  };
+
   it('decides again when a rules change the broker accepted before the answer reached the models meanwhile', async () => {
-    expect(await edge.answer(check('reader-1'))).toMatchObject({ granted: false, reason: 'blocked' });
+    expect(await answer('reader-1')).toMatchObject({ granted: false, reason: 'blocked' });
 
     // While the gateway decides the next check from the rules it holds, the paywall turns soft
     // and access's notice of it is accepted by the broker: the answer must be the new rules'.
@@ -84,8 +90,8 @@ describe("the gateway's edge decision and the change notices in flight", () => {
       rules = rulesWith({ type: 'soft', config: {} });
       await writer.publish({ id: randomUUID(), name: InternalEvents.AccessRulesChanged.name, publicationId: PUBLICATION, occurredAt: new Date().toISOString(), data: {} });
     };
-    expect(await edge.answer(check('reader-2'))).toMatchObject({ granted: true, reason: 'soft' });
-    expect(await edge.answer(check('reader-3'))).toMatchObject({ granted: true, reason: 'soft' });
+    expect(await answer('reader-2')).toMatchObject({ granted: true, reason: 'soft' });
+    expect(await answer('reader-3')).toMatchObject({ granted: true, reason: 'soft' });
   });
 
   it('sends a check its models cannot answer to access without waiting for them', async () => {
@@ -93,7 +99,7 @@ describe("the gateway's edge decision and the change notices in flight", () => {
     await writer.publish({ id: randomUUID(), name: InternalEvents.AccessRulesChanged.name, publicationId: PUBLICATION, occurredAt: new Date().toISOString(), data: {} });
     await readModels.caughtUp();
     const waits = jest.spyOn(readModels, 'caughtUp');
-    expect(await edge.answer(check('reader-4'))).toBeNull();
+    expect(await answer('reader-4')).toBeNull();
     expect(waits).not.toHaveBeenCalled();
     waits.mockRestore();
   });
