@@ -98,7 +98,7 @@ function shareTokenOf(page: URLSearchParams | null): { shareToken?: string } {
   return token && token.length <= 128 ? { shareToken: token } : {};
 }
 
-/** The checked page URL's query parameters; null when it has none, or is not a URL (access refuses it). */
+/** The checked page URL's query parameters; null when it has none (every caller refused a URL that is not one before; null then too). */
 function pageParameters(url: string): URLSearchParams | null {
   // Most pages have no query: a `?` only counts before the fragment.
   const query = url.indexOf('?');
