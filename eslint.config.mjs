@@ -50,6 +50,8 @@ const REPLICA_STATE_ALLOWED = {
   // The first answers of idempotent requests, kept a fixed time and evicted by age: the store of record
   // for one gateway process (Redis is the shared one), not a copy of anything another owns.
   'libs/gateway/src/lib/edge/idempotency.service.ts': 'an age-evicted store of first answers',
+  // Each route handler's edge (credentials, rate limit), read from its decorators once: derived from code, never stale.
+  'libs/gateway/src/lib/edge/route-edges.ts': 'route edges read once per handler',
   // Rate-limit counters of this gateway process: the counts themselves, dropped whole per window.
   'libs/gateway/src/lib/edge/rate-limit.storage.ts': 'rate-limit counters',
   // The published node kit may not depend on libs/bus: its JWKS keys are the whole key set, replaced

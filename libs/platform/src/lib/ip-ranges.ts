@@ -26,7 +26,7 @@ const NINE = 57;
  * (`::ffff:81.2.69.1`, as a dual-stack socket reports an IPv4 client) is the IPv4 address it maps.
  */
 export function parseIpAddress(text: string): IpAddress | null {
-  const dotted = dottedQuadValue(text);
+  const dotted = ipv4Number(text);
   if (dotted >= 0) return { family: 4, value: BigInt(dotted) };
   const family = isIP(text);
   if (family === 4) return { family: 4, value: ipv4Value(text) };
@@ -89,15 +89,15 @@ export function reservedRangeOverlapping(range: IpRange): string | null {
 
 /** An IPv4 address already known valid, as a BigInt. */
 function ipv4Value(text: string): bigint {
-  return BigInt(dottedQuadValue(text));
+  return BigInt(ipv4Number(text));
 }
 
 /**
  * A dotted-quad IPv4 address as `isIP` takes one (four octets of 0 to 255, no leading zero) as
- * one number below 2^32; -1 for any other text. Read in one pass: every access check from an
- * IPv4 client asks it.
+ * one number below 2^32; -1 for any other text (an IPv4-mapped IPv6 address included: see
+ * `parseIpAddress`). Read in one pass: every access check from an IPv4 client asks it.
  */
-function dottedQuadValue(text: string): number {
+export function ipv4Number(text: string): number {
   let value = 0;
   let octet = 0;
   let digits = 0;

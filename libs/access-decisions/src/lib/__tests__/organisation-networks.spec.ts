@@ -25,6 +25,14 @@ describe('organisation networks', () => {
     expect(at('1.1.1.1')).toBeNull();
   });
 
+  it('finds the ranges at either end of the IPv4 space', () => {
+    const ends = compileNetworks([network('low', ['0.0.0.0/24']), network('high', ['255.255.255.0/24'])]);
+    expect(ends.organisationAt('0.0.0.0')?.organisationId).toBe('low');
+    expect(ends.organisationAt('255.255.255.255')?.organisationId).toBe('high');
+    expect(ends.organisationAt('::ffff:255.255.255.254')?.organisationId).toBe('high');
+    expect(ends.organisationAt('255.255.254.255')).toBeNull();
+  });
+
   it('reads an IPv4-mapped IPv6 address as the IPv4 address', () => {
     expect(at('::ffff:81.2.69.20')).toBe('campus');
   });

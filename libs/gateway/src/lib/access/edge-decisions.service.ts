@@ -98,12 +98,14 @@ export class EdgeDecisions {
 
   /** Access's answer to the check of `page` (read from the request's) when the gateway can give it from memory (and access is told of it); null: access must decide. */
   async answer(request: AccessCheckRequest, page: PageAddress): Promise<AccessCheckResult | null> {
-    let decided: AccessCheckResult | Forward;
-    try {
-      decided = await this.decide(request, page);
-    } catch (err) {
-      if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
-      decided = err instanceof Forward ? err : new Forward('error');
+    let decided: AccessCheckResult | Forward | null = forwardAtOnce(request, this.rules.peek(request.publicationId), page);
+    if (decided === null) {
+      try {
+        decided = await this.decide(request, page);
+      } catch (err) {
+        if (!(err instanceof Forward)) this.logger.warn(`Access check sent to access after an error at the gateway: ${String(err)}`);
+        decided = err instanceof Forward ? err : new Forward('error');
+      }
     }
     if (!(decided instanceof Forward)) {
       edgeMetrics.checks.inc({ decided_by: 'gateway', reason: decided.reason });
@@ -116,8 +118,6 @@ export class EdgeDecisions {
   }
 
   private async decide(request: AccessCheckRequest, page: PageAddress): Promise<AccessCheckResult | Forward> {
-    // A share link's open is counted, and only access holds the links: never answered here.
-    if (request.shareToken !== undefined) return new Forward('share');
     // Decided first from the models as they are: a check they send to access goes at once (access
     // waits for its own copies to catch up), without waiting here as well.
     const heard = this.readModels.heard;
@@ -151,6 +151,23 @@ export class EdgeDecisions {
       networks: () => this.networks.get(publicationId).catch(forward('networks')),
     });
   }
+}
+
+/**
+ * A check that goes to access whatever else the gateway holds, told without a wait from the rules
+ * it holds fresh (`rules` undefined: not held): a share link (only access holds the links, and
+ * counts the open), or a page whose first covering paywall's segment weighs the visit count (only
+ * access holds it). Null: the decision is attempted.
+ */
+function forwardAtOnce(request: AccessCheckRequest, rules: PublicationRules | undefined, page: PageAddress): Forward | null {
+  if (request.shareToken !== undefined) return new Forward('share');
+  return rules !== undefined && firstWeighsVisitCount(rules, page) ? new Forward('visit_count') : null;
+}
+
+/** The decision weighs the first covering paywall's segment first: one that looks at the visit count needs access. */
+function firstWeighsVisitCount(rules: PublicationRules, page: PageAddress): boolean {
+  const [first] = rules.covering(page.matchPath);
+  return first?.segment ? usesAttribute(first.segment, 'visit_count') : false;
 }
 
 /** The organisation that let the reader in, and how, for its stats; null for any other answer. */
@@ -187,10 +204,8 @@ export async function decideAtEdge(
   page: PageAddress,
   { now, entitlementsOf, networks }: EdgeSources,
 ): Promise<Outcome | Forward> {
-  // The decision weighs the first covering paywall's segment first: one that looks at the visit
-  // count goes to access at once, without an attempt here.
-  const [first] = rules.covering(page.matchPath);
-  if (first?.segment && usesAttribute(first.segment, 'visit_count')) return new Forward('visit_count');
+  // Without an attempt here when the rules were not held before (see forwardAtOnce).
+  if (firstWeighsVisitCount(rules, page)) return new Forward('visit_count');
   try {
     const outcome = await decideAccess<Unheld>(
       rules,

@@ -4,7 +4,6 @@ import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
-  type ThrottlerGenerateKeyFunction,
   type ThrottlerGetTrackerFunction,
   type ThrottlerLimitDetail,
   type ThrottlerModuleOptions,
@@ -12,15 +11,16 @@ import {
 } from '@nestjs/throttler';
 import { AdminRequests } from '@gatehouse/contracts';
 import { BusClient } from '@gatehouse/bus';
-import { AppError, OPERATIONS_ROUTE, sha256Hex } from '@gatehouse/platform';
+import { AppError, sha256Hex } from '@gatehouse/platform';
 import type { FastifyReply } from 'fastify';
 import { DeletedCustomers } from '../customers/deleted-customers.service';
 import { GatewayConfig, trustedOrigins } from '../gateway.config';
 import { ApiKeyReadModel } from './api-key.read-model';
-import { AUTH_RULE, RATE_LIMIT_CLASS, RATE_LIMITS, type AuthRule, type RateLimitClass } from './credentials';
+import { RATE_LIMITS, type AuthRule } from './credentials';
 import { CustomerTokens } from './customer-tokens.service';
 import type { Principal, RequestWithPrincipal } from './principal';
 import { RATE_LIMIT_WINDOW_MS, rateLimitHeaders } from './unrouted-rate-limiter.service';
+import { routeEdgeOf } from './route-edges';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -61,7 +61,7 @@ export class EdgeGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const route = this.routeOf(context);
+    const route = routeEdgeOf(context.getHandler(), this.reflector);
     // Probes and metrics: no credentials, never counted (kubelets on one node share an IP).
     if (route.operations) return true;
     if (!route.rule) {
@@ -89,18 +89,6 @@ export class EdgeGuard extends ThrottlerGuard {
     });
     if (refusal) throw refusal;
     return true;
-  }
-
-  /** What a route declares: `@Auth`, `@RateLimit`, or that it is an operations route. */
-  private routeOf(context: ExecutionContext): RouteEdge {
-    const handler = context.getHandler();
-    const limitClass = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, handler) ?? 'default';
-    return {
-      operations: this.reflector.get<boolean | undefined>(OPERATIONS_ROUTE, handler) === true,
-      rule: this.reflector.get<AuthRule | undefined>(AUTH_RULE, handler),
-      limit: RATE_LIMITS[limitClass],
-      key: (_context, tracker) => `${limitClass}:${tracker}`,
-    };
   }
 
   /** Past the limit: 429 with the three headers and `Retry-After`, as problem details. */
@@ -176,14 +164,6 @@ export class EdgeGuard extends ThrottlerGuard {
     if (principal.apiKey) return `key:${principal.apiKey.keyId}:ip:${request.ip}`;
     return `ip:${request.ip}`;
   }
-}
-
-/** A route's edge: its credentials, its rate limit and the key its calls are counted under. */
-interface RouteEdge {
-  operations: boolean;
-  rule: AuthRule | undefined;
-  limit: number;
-  key: ThrottlerGenerateKeyFunction;
 }
 
 /** An expired or revoked cookie on a `session-if-sent` route is no session; any other refusal (CSRF) stands. */
