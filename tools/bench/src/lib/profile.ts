@@ -11,6 +11,40 @@ interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  /** Microseconds of the monotonic clock `process.hrtime` reads. */
+  startTime: number;
+}
+
+/** A stretch of load on one system: its first and last microsecond (`process.hrtime`'s clock) and the requests answered in it. */
+export interface LoadWindow {
+  fromUs: number;
+  toUs: number;
+  answered: number;
+}
+
+/**
+ * The CPU time of the profiled process (one profile in `dir`) while it was under load, by package
+ * (or our own lib, or the engine), in microseconds per answered request: what one request costs
+ * each layer, background work of those moments included, idle time excluded.
+ */
+export function costPerRequest(dir: string, windows: readonly LoadWindow[]): Map<string, number> {
+  const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`${dir} holds no CPU profile`);
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const answered = windows.reduce((sum, window) => sum + window.answered, 0);
+  const byPlace = new Map<string, number>();
+  let time = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    // Each sample stands for the time until the next one.
+    const at = (time += profile.timeDeltas[i] ?? 0);
+    const micros = profile.timeDeltas[i + 1] ?? 0;
+    const node = byId.get(id);
+    if (!node || node.callFrame.functionName === '(idle)' || !windows.some((window) => at >= window.fromUs && at < window.toUs)) return;
+    const place = placeOf(node.callFrame.url, node.callFrame.functionName);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + micros / answered);
+  });
+  return byPlace;
 }
 
 /** Where the sampled time went: by package (or our own code, or the engine) and the functions that took most themselves. */
