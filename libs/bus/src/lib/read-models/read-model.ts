@@ -47,6 +47,13 @@ export interface ReadModelOptions<K, V> {
   changedBy?: ReadModelReaction<K, V>[];
 }
 
+/**
+ * The most a value's age may be read late by: its freshness may end up to this much after
+ * `freshMs` (a customer token verified in its last moments may be taken that long past its
+ * expiry, well within the one-second grain of a token's `exp`).
+ */
+const TTL_RESOLUTION_MS = 50;
+
 /** A load failure with nothing to stand in for it: rethrown to the caller as its cause. */
 class LoadFailed {
   constructor(readonly cause: unknown) {}
@@ -80,6 +87,10 @@ export class ReadModel<K, V extends NonNullable<unknown>> implements ReadModelCh
       // the whole bound up front (about 40 bytes an entry of every model, used or not).
       ...(options.max ? { maxSize: options.max, sizeCalculation: () => 1 } : { ttlAutopurge: true }),
       ttl: options.freshMs,
+      // lru-cache reads the clock once per ttlResolution and sets a timer to read it again: at its
+      // default of 1 ms a busy model set a timer nearly every check. A hundredth of the freshness
+      // (at most TTL_RESOLUTION_MS) is as good a measure of age.
+      ttlResolution: Math.max(1, Math.min(TTL_RESOLUTION_MS, Math.floor(options.freshMs / 100))),
       // An expired value stays until replaced: it stands in when the source fails.
       noDeleteOnStaleGet: true,
       ...(load ? { fetchMethod: (_key, stale, { options: set, context }) => this.fetch(load, context as K, stale, set) } : {}),
