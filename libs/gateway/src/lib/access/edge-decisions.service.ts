@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  aiCrawlerOf,
   checkFactsOf,
   checkResultOf,
   compileNetworks,
@@ -10,7 +11,9 @@ import {
   type NetworkTable,
   type Outcome,
   type PageAddress,
+  type CandidatePaywall,
   type PublicationRules,
+  searchEngineOf,
   usesAttribute,
 } from '@gatehouse/access-decisions';
 import {
@@ -98,7 +101,8 @@ export class EdgeDecisions {
 
   /** Access's answer to the check of `page` (read from the request's) when the gateway can give it from memory (and access is told of it); null: access must decide. */
   async answer(request: AccessCheckRequest, page: PageAddress): Promise<AccessCheckResult | null> {
-    let decided: AccessCheckResult | Forward | null = forwardAtOnce(request, this.rules.peek(request.publicationId), page);
+    const { publicationId } = request;
+    let decided: AccessCheckResult | Forward | null = forwardAtOnce(request, page, this.rules.peek(publicationId), () => this.networks.peek(publicationId));
     if (decided === null) {
       try {
         decided = await this.decide(request, page);
@@ -154,14 +158,34 @@ export class EdgeDecisions {
 }
 
 /**
- * A check that goes to access whatever else the gateway holds, told without a wait from the rules
- * it holds fresh (`rules` undefined: not held): a share link (only access holds the links, and
- * counts the open), or a page whose first covering paywall's segment weighs the visit count (only
- * access holds it). Null: the decision is attempted.
+ * A check that goes to access whatever else the gateway holds, told without a wait from what it
+ * holds fresh (`rules` undefined, `networks()` undefined: not held): a share link (only access holds
+ * the links, and counts the open), a page whose first covering paywall's segment weighs the visit
+ * count, or one whose first covering paywall ends at the meter for this visitor (only access holds
+ * both). Null: the decision is attempted. It only ever forwards what the decision would forward
+ * (edge-parity.spec holds the two together); one it does not recognise is decided as before.
  */
-function forwardAtOnce(request: AccessCheckRequest, rules: PublicationRules | undefined, page: PageAddress): Forward | null {
+export function forwardAtOnce(request: AccessCheckRequest, page: PageAddress, rules: PublicationRules | undefined, networks: () => NetworkTable | undefined): Forward | null {
   if (request.shareToken !== undefined) return new Forward('share');
-  return rules !== undefined && firstWeighsVisitCount(rules, page) ? new Forward('visit_count') : null;
+  const [first] = rules?.covering(page.matchPath) ?? [];
+  if (!first) return null;
+  // The decision weighs the first covering paywall's segment first.
+  if (first.segment) return usesAttribute(first.segment, 'visit_count') ? new Forward('visit_count') : null;
+  return endsAtMeter(first, request, networks) ? new Forward('meter') : null;
+}
+
+/**
+ * A paywall that applies to everyone and is metered in every variant, for a visitor the decision
+ * learns nothing more of on the way (no customer, so no entitlements; no crawler's User-Agent; no
+ * organisation's network holding the address): the decision ends at the meter.
+ */
+function endsAtMeter(paywall: CandidatePaywall, { customerId, client }: AccessCheckRequest, networks: () => NetworkTable | undefined): boolean {
+  if (customerId !== null || paywall.rule.type !== 'metered') return false;
+  if (paywall.experiment?.variants.some((variant) => variant.rule.type !== 'metered')) return false;
+  if (client?.userAgent && (aiCrawlerOf(client.userAgent) !== undefined || searchEngineOf(client.userAgent) !== undefined)) return false;
+  if (!client?.ip) return true;
+  const table = networks();
+  return table !== undefined && table.organisationAt(client.ip) === null;
 }
 
 /** The decision weighs the first covering paywall's segment first: one that looks at the visit count needs access. */

@@ -11,7 +11,7 @@ import type {
   SegmentCondition,
   SubscriptionStatus,
 } from '@gatehouse/contracts';
-import { decideAtEdge, Forward, organisationGrantOf, type ForwardReason } from '../edge-decisions.service';
+import { decideAtEdge, Forward, forwardAtOnce, organisationGrantOf, type ForwardReason } from '../edge-decisions.service';
 
 /**
  * Issue 29: the gateway's answer to an access check equals access's for every check it answers,
@@ -232,6 +232,8 @@ describe('the gateway decides as access does (issue 29)', () => {
     const next = random(29);
     const answered = new Map<string, number>();
     const forwarded = new Map<string, number>();
+    /** Checks told to go to access before any decision, by reason. */
+    const atOnce = new Map<string, number>();
     /** Readers an organisation let in, by name. */
     const organisationGranted = new Set<string>();
     let cases = 0;
@@ -250,6 +252,12 @@ describe('the gateway decides as access does (issue 29)', () => {
           const access = await decideAccess(rules, check, accessSources(reader, entitlements, consulted));
           const edge = await edgeOutcome(rules, request, entitlements);
           const label = `${reader.name} on ${path} (rules ${n}: ${JSON.stringify(source)})`;
+          // Sent on before the decision only where the decision would send it, for the same reason.
+          const early = forwardAtOnce(request, page, rules, () => NETWORKS);
+          if (early) {
+            atOnce.set(early.reason, (atOnce.get(early.reason) ?? 0) + 1);
+            expect({ label, early: early.reason }).toEqual({ label, early: edge instanceof Forward ? edge.reason : 'answered at the gateway' });
+          }
           if (access.decision.reason === 'organisation') organisationGranted.add(reader.name);
           if (edge instanceof Forward) {
             forwarded.set(edge.reason, (forwarded.get(edge.reason) ?? 0) + 1);
@@ -275,6 +283,9 @@ describe('the gateway decides as access does (issue 29)', () => {
       expect.arrayContaining(['ai_crawler_allowed', 'ai_crawler_denied', 'blocked', 'no_rule', 'organisation', 'registered', 'single_article', 'soft', 'subscriber']),
     );
     expect([...forwarded.keys()].sort()).toEqual(['crawler', 'meter', 'pass', 'past_due', 'time_pass', 'visit_count']);
+    // The early forwards are a good part of the meters and visit counts, not all: the rest needs the decision.
+    expect([...atOnce.keys()].sort()).toEqual(['meter', 'visit_count']);
+    for (const reason of ['meter', 'visit_count']) expect(atOnce.get(reason)).toBeLessThan(forwarded.get(reason) ?? 0);
     // Organisations let their members and networks in within their terms only.
     expect([...organisationGranted].sort()).toEqual(['anonymous on a campus network', 'customer in a library', 'member of an organisation', 'visitor on a campus network over IPv6']);
     // Most checks need nothing but the rules and the entitlements.
