@@ -170,7 +170,7 @@ export function forwardAtOnce(request: AccessCheckRequest, page: PageAddress, ru
   const [first] = rules?.covering(page.matchPath) ?? [];
   if (!first) return null;
   // The decision weighs the first covering paywall's segment first.
-  if (first.segment) return usesAttribute(first.segment, 'visit_count') ? new Forward('visit_count') : null;
+  if (first.segment) return weighsVisitCount(first) ? new Forward('visit_count') : null;
   return endsAtMeter(first, request, networks) ? new Forward('meter') : null;
 }
 
@@ -188,10 +188,9 @@ function endsAtMeter(paywall: CandidatePaywall, { customerId, client }: AccessCh
   return table !== undefined && table.organisationAt(client.ip) === null;
 }
 
-/** The decision weighs the first covering paywall's segment first: one that looks at the visit count needs access. */
-function firstWeighsVisitCount(rules: PublicationRules, page: PageAddress): boolean {
-  const [first] = rules.covering(page.matchPath);
-  return first?.segment ? usesAttribute(first.segment, 'visit_count') : false;
+/** Whether the paywall's segment looks at the visit count, which only access holds. */
+function weighsVisitCount(paywall: CandidatePaywall | undefined): boolean {
+  return paywall?.segment ? usesAttribute(paywall.segment, 'visit_count') : false;
 }
 
 /** The organisation that let the reader in, and how, for its stats; null for any other answer. */
@@ -228,8 +227,9 @@ export async function decideAtEdge(
   page: PageAddress,
   { now, entitlementsOf, networks }: EdgeSources,
 ): Promise<Outcome | Forward> {
-  // Without an attempt here when the rules were not held before (see forwardAtOnce).
-  if (firstWeighsVisitCount(rules, page)) return new Forward('visit_count');
+  // The decision weighs the first covering paywall's segment first: without an attempt here when
+  // it looks at the visit count (forwardAtOnce tells it earlier when the rules were held).
+  if (weighsVisitCount(rules.covering(page.matchPath)[0])) return new Forward('visit_count');
   try {
     const outcome = await decideAccess<Unheld>(
       rules,

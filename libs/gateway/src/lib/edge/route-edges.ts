@@ -18,10 +18,11 @@ const edges = new WeakMap<object, RouteEdge>();
 export function routeEdgeOf(handler: object, reflector: Reflector): RouteEdge {
   let edge = edges.get(handler);
   if (edge === undefined) {
-    const limitClass = reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, handler as () => unknown) ?? 'default';
+    const target = handler as () => unknown;
+    const limitClass = reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, target) ?? 'default';
     edge = {
-      operations: reflector.get<boolean | undefined>(OPERATIONS_ROUTE, handler as () => unknown) === true,
-      rule: reflector.get<AuthRule | undefined>(AUTH_RULE, handler as () => unknown),
+      operations: reflector.get<boolean | undefined>(OPERATIONS_ROUTE, target) === true,
+      rule: reflector.get<AuthRule | undefined>(AUTH_RULE, target),
       limit: RATE_LIMITS[limitClass],
       key: (_context, tracker) => `${limitClass}:${tracker}`,
     };
