@@ -18,6 +18,8 @@ interface Side {
   scenario: Scenarios.Scenario;
   load: typeof Load.load;
   answered: number[];
+  /** Answers other than 2xx in its rounds: a rate limiter's 429s would make a side look fast. */
+  refused: number;
   /** Where its CPU profile is written (--profile), and the stretches of its rounds. */
   profileDir?: string;
   windows: LoadWindow[];
@@ -44,7 +46,7 @@ async function start(dir: string, only: RegExp, profileDir?: string): Promise<Si
   if (!scenario) throw new Error(`${dir}: no scenario matches ${String(only)}`);
   const { load } = lib<typeof Load>('load');
   await load(system.url, scenario, { connections, durationSeconds: 5 });
-  return { dir, system, scenario, load, answered: [], profileDir, windows: [] };
+  return { dir, system, scenario, load, answered: [], refused: 0, profileDir, windows: [] };
 }
 
 async function compare(): Promise<string> {
@@ -63,7 +65,8 @@ async function compare(): Promise<string> {
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const fromUs = micros();
-        const { rps } = await side.load(side.system.url, side.scenario, { connections, durationSeconds: seconds });
+        const { rps, non2xx } = await side.load(side.system.url, side.scenario, { connections, durationSeconds: seconds });
+        side.refused += non2xx;
         side.windows.push({ fromUs, toUs: micros(), answered: rps * seconds });
         side.answered.push(rps);
       }
@@ -77,6 +80,7 @@ async function compare(): Promise<string> {
       '|---|---|---|',
       ...lines,
       `| mean | ${sides.map((side) => Math.round(mean(side))).join(' | ')} |`,
+      `| non-2xx answers | ${sides.map((side) => side.refused).join(' | ')} |`,
       '',
       `this checkout answered ${(mean(sides[1]) / mean(sides[0])).toFixed(3)} times the other's req/s`,
     ].join('\n');
