@@ -30,6 +30,7 @@ export class ProcessState {
 @Injectable()
 export class ProcessReadiness extends Readiness implements OnApplicationBootstrap {
   private events: EventTransport | undefined;
+  private underWay: Promise<HealthStatus> | undefined;
 
   constructor(
     private readonly state: ProcessState,
@@ -52,7 +53,16 @@ export class ProcessReadiness extends Readiness implements OnApplicationBootstra
     }
   }
 
-  async check(): Promise<HealthStatus> {
+  /**
+   * Checks that arrive while one is under way share its answer: a probe, the public health route
+   * and a load balancer asking at once cost one database query and one bus round trip, not one each.
+   */
+  check(): Promise<HealthStatus> {
+    this.underWay ??= this.checkNow().finally(() => (this.underWay = undefined));
+    return this.underWay;
+  }
+
+  private async checkNow(): Promise<HealthStatus> {
     const { dataSource, events } = this;
     const indicators: HealthIndicatorFunction[] = [];
     if (dataSource) indicators.push(() => this.indicate('database', answersWithin(DATABASE_PROBE_TIMEOUT_MS, dataSource.query('SELECT 1'))));
