@@ -3,6 +3,7 @@ import {
   AckPolicy,
   connect,
   DeliverPolicy,
+  ErrorCode,
   JSONCodec,
   nanos,
   NatsError,
@@ -35,6 +36,10 @@ const STREAM_CONFIG_MISMATCH = 10058;
 /** What a create racing another replica's create of the same stream may get while the server settles it. */
 const STREAM_SUBJECTS_OVERLAP = 10065;
 const CONSUMER_NOT_FOUND = 10014;
+/** "JetStream system temporarily unavailable": a cluster electing its leaders. */
+const JETSTREAM_UNAVAILABLE = 10008;
+/** How long setting up the stream or a consumer is tried again while JetStream settles. */
+const SETTLE_WAIT_MS = 60_000;
 
 type ConsumerFilter = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
 
@@ -76,7 +81,7 @@ export class JetStreamEventTransport implements EventTransport {
     const nc = await connect(natsConnectionOptions(endpoint, `${namespace}-events`));
     try {
       const jsm = await nc.jetstreamManager();
-      await ensureStream(jsm, namespace, limits);
+      await whileJetStreamSettles(() => ensureStream(jsm, namespace, limits));
       return new JetStreamEventTransport(nc, jsm, namespace);
     } catch (err) {
       await nc.close();
@@ -90,10 +95,13 @@ export class JetStreamEventTransport implements EventTransport {
 
   async consume(durable: string, eventNames: string[], handler: EventHandler): Promise<EventSubscription> {
     const name = consumerName(durable);
-    await this.ensureConsumer(name, this.filterFor(eventNames));
+    const consumer = await whileJetStreamSettles(async () => {
+      await this.ensureConsumer(name, this.filterFor(eventNames));
+      return this.js.consumers.get(this.stream, name);
+    });
     const subjects = new Set(eventNames.map((event) => this.subject(event)));
     return new JetStreamSubscription(
-      await this.js.consumers.get(this.stream, name),
+      consumer,
       async (msg) => (subjects.has(msg.subject) ? this.handle(name, msg, handler) : msg.ack()),
       () => this.nc.isClosed() || this.nc.isDraining(),
       (err) => this.logger.warn(`Consumer ${name} could not pull, retrying in ${PULL_RETRY_MS} ms: ${describeError(err)}`),
@@ -304,6 +312,29 @@ function sameFilter(config: ConsumerConfig, filter: ConsumerFilter): boolean {
   const current = config.filter_subjects?.length ? config.filter_subjects : [config.filter_subject ?? ''];
   const wanted = filter.filter_subjects ?? [filter.filter_subject ?? ''];
   return current.length === wanted.length && current.every((subject) => wanted.includes(subject));
+}
+
+/**
+ * Runs a JetStream administration call (creating the stream or a consumer, both safe to repeat),
+ * again while JetStream is settling: a fresh cluster electing its leaders, or a replicated stream
+ * just created, answers its API late or not at all for a moment. Any other failure, or one past
+ * SETTLE_WAIT_MS, is thrown.
+ */
+export async function whileJetStreamSettles<T>(work: () => Promise<T>, waitMs = SETTLE_WAIT_MS): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!jetStreamSettling(err) || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 50 * 2 ** attempt, Math.max(0, deadline - Date.now()))));
+    }
+  }
+}
+
+function jetStreamSettling(err: unknown): boolean {
+  if (!(err instanceof NatsError)) return false;
+  return err.code === ErrorCode.Timeout || err.code === ErrorCode.NoResponders || apiErrorCode(err) === JETSTREAM_UNAVAILABLE;
 }
 
 function apiErrorCode(err: unknown): number | undefined {
