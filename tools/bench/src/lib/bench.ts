@@ -7,7 +7,7 @@ import { load, type Measured } from './load';
 import { sampleSum, scrape } from './metrics';
 import { summariseProfiles } from './profile';
 import { startBareFastify, startSpread, startSystem, type Replica } from './processes';
-import { NO_RULE, scenarios, type Scenario } from './scenarios';
+import { CLIENT_ADDRESSES, NO_RULE, scenarios, type Scenario } from './scenarios';
 
 export interface BenchOptions {
   services: boolean;
@@ -102,7 +102,7 @@ export async function runBench(options: BenchOptions): Promise<string> {
       const imported = only?.test(IMPORT_SCENARIO) ? await benchImport(system, fixtures, options.importRows) : undefined;
       const systemFigures = { coldStartMs: system.coldStartMs, rssBefore, rssAfter: system.rssMiB(), nodeBefore, nodeAfter: system.nodeMiB() };
       result = [
-        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}${rows.length > 0 ? `, ${options.connections} connections, ${options.durationSeconds} s per run, client addresses in turn from a pool of 50,000` : ''}`,
+        `mode: ${options.services ? 'npm run start:services (separate processes over NATS)' : 'npm start (one process)'}${rows.length > 0 ? `, ${options.connections} connections, ${options.durationSeconds} s per run, ${CLIENT_ADDRESSES}` : ''}`,
         '',
         ...(rows.length > 0 ? [resultsTable(rows), '', fixedRateTable(rows, options), ''] : []),
         ...(imported ? [importLines(imported), ''] : []),
@@ -131,7 +131,7 @@ async function runSpread(bareUrl: string, replicas: Replica[], options: BenchOpt
   ];
   const [one, both] = [rows[1], rows[2]];
   return [
-    `mode: ${gateways.length} gateways and ${replicas.length - gateways.length} access replicas on one NATS (the other five services once each), ${options.connections} connections, ${options.durationSeconds} s per run, client addresses in turn from a pool of 50,000`,
+    `mode: ${gateways.length} gateways and ${replicas.length - gateways.length} access replicas on one NATS (the other five services once each), ${options.connections} connections, ${options.durationSeconds} s per run, ${CLIENT_ADDRESSES}`,
     '',
     resultsTable(rows),
     '',

@@ -23,9 +23,11 @@ export const NO_RULE = 'check, no paywall covers the URL';
  * sprayed addresses, and a bench would measure its 429s).
  */
 const ADDRESS_POOL = 50_000;
-const clientAddress = (i: number, n = i % ADDRESS_POOL) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-/** An address in one of the 10,000 organisations' ranges (20.0.0.0 to 59.15.255.255), taken in turn from a pool as above. */
-const networkAddress = (i: number, n = i % ADDRESS_POOL) => `${20 + ((n >> 8) % 39)}.${n & 255}.${(n >> 16) & 255}.${(n >> 24) & 255}`;
+/** How the requests' client addresses are chosen, as the result tables say it. */
+export const CLIENT_ADDRESSES = `client addresses in turn from a pool of ${ADDRESS_POOL.toLocaleString('en-US')}`;
+const clientAddress = (i: number, n = i % ADDRESS_POOL) => `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`;
+/** The first address of one of the 10,000 organisations' ranges (20.0.0.0/16 to 59.15.0.0/16), 9,984 of them in turn. */
+const networkAddress = (i: number, n = i % ADDRESS_POOL) => `${20 + ((n >> 8) % 39)}.${n & 255}.0.0`;
 const check = (query: Record<string, string>) => `/api/v1/access/check?${new URLSearchParams(query)}`;
 
 export function scenarios(fixtures: Fixtures): Scenario[] {
